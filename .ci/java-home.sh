@@ -1,0 +1,12 @@
+# Sourced by ./sparseprof and .ci/run: points JAVA_HOME at a Java 25 (or newer) JDK.
+_sp_java_ok() { [[ -x "$1/bin/java" ]] && "$1/bin/java" -version 2>&1 | grep -Eq 'version "(2[5-9]|[3-9][0-9])'; }
+if [[ -z "${JAVA_HOME:-}" ]] || ! _sp_java_ok "$JAVA_HOME"; then
+  for _sp_candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25* /usr/lib/jvm/*25* /usr/lib/jvm/*; do
+    if _sp_java_ok "$_sp_candidate"; then export JAVA_HOME="$_sp_candidate"; break; fi
+  done
+fi
+if [[ -z "${JAVA_HOME:-}" ]] || ! _sp_java_ok "$JAVA_HOME"; then
+  echo "sparseprof: needs a Java 25 JDK (none found under /usr/lib/jvm; set JAVA_HOME)" >&2
+  exit 1
+fi
+export PATH="$JAVA_HOME/bin:$PATH"

@@ -1,0 +1,19 @@
+package dev.sparseprof.model;
+
+import dev.sparseprof.util.SparseprofException;
+
+/** A model file that cannot be read as what it claims to be: truncated, corrupt, lying, hostile. */
+public class ModelFormatException extends SparseprofException {
+    public ModelFormatException(String message) {
+        super(message);
+    }
+
+    public ModelFormatException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    /** {@code "file: fault"}, the one-line form the CLI prints. */
+    public static ModelFormatException in(Object file, String fault) {
+        return new ModelFormatException(file + ": " + fault);
+    }
+}

@@ -1,0 +1,117 @@
+package dev.sparseprof.model;
+
+import dev.sparseprof.util.DType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * A named tensor whose elements sit, little-endian and densely packed in C order, in {@code data}
+ * (often a memory-mapped slice of the model file, so nothing is copied until asked).
+ *
+ * <p>Invariant (checked): {@code data.byteSize() == product(shape) * dtype.sizeBytes()}.
+ * Quantized tensors carry {@code zeroPoint}: an element is zero when its stored value equals it;
+ * {@link #getFloat} returns {@code (q - zeroPoint) * scale}, so zeros stay exactly zero.
+ */
+public record Tensor(String name, DType dtype, long[] shape, MemorySegment data, double scale, long zeroPoint) {
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    public Tensor {
+        shape = shape.clone();
+        long n = 1;
+        for (long d : shape) {
+            if (d < 0) throw new ModelFormatException("tensor '" + name + "': negative dimension in " + Arrays.toString(shape));
+            n = Math.multiplyExact(n, d);
+        }
+        long expected = Math.multiplyExact(n, (long) dtype.sizeBytes());
+        if (data.byteSize() != expected) {
+            throw new ModelFormatException("tensor '" + name + "': " + dtype.label() + Arrays.toString(shape)
+                    + " needs " + expected + " bytes, data holds " + data.byteSize());
+        }
+    }
+
+    /** An unquantized tensor. */
+    public Tensor(String name, DType dtype, long[] shape, MemorySegment data) {
+        this(name, dtype, shape, data, 1.0, 0);
+    }
+
+    @Override
+    public long[] shape() {
+        return shape.clone();
+    }
+
+    public int rank() {
+        return shape.length;
+    }
+
+    public long dim(int i) {
+        return shape[i];
+    }
+
+    public long elementCount() {
+        long n = 1;
+        for (long d : shape) n *= d;
+        return n;
+    }
+
+    public long sizeBytes() {
+        return data.byteSize();
+    }
+
+    /** The element at flat C-order index {@code i}, decoded (and dequantized) to float. */
+    public float getFloat(long i) {
+        return switch (dtype) {
+            case F32, TF32 -> data.getAtIndex(F32, i);
+            case F64 -> (float) data.getAtIndex(F64, i);
+            case F16 -> Float.float16ToFloat(data.getAtIndex(I16, i));
+            case BF16 -> Float.intBitsToFloat((data.getAtIndex(I16, i) & 0xffff) << 16);
+            case F8_E4M3 -> Fp8.e4m3ToFloat(data.get(ValueLayout.JAVA_BYTE, i));
+            case F8_E5M2 -> Fp8.e5m2ToFloat(data.get(ValueLayout.JAVA_BYTE, i));
+            default -> (float) ((rawLong(i) - zeroPoint) * scale);
+        };
+    }
+
+    /** True when element {@code i} is exactly zero (either sign for floats; the zero point for ints). */
+    public boolean isZero(long i) {
+        return switch (dtype) {
+            case F32, TF32 -> (data.getAtIndex(I32, i) & 0x7fffffff) == 0;
+            case F64 -> (data.getAtIndex(I64, i) & 0x7fffffffffffffffL) == 0;
+            case F16, BF16 -> (data.getAtIndex(I16, i) & 0x7fff) == 0;
+            case F8_E4M3, F8_E5M2 -> (data.get(ValueLayout.JAVA_BYTE, i) & 0x7f) == 0;
+            default -> rawLong(i) == zeroPoint;
+        };
+    }
+
+    /** Integer dtypes: the stored value at {@code i}, sign- or zero-extended. */
+    public long rawLong(long i) {
+        return switch (dtype) {
+            case I8 -> data.get(ValueLayout.JAVA_BYTE, i);
+            case U8, BOOL -> data.get(ValueLayout.JAVA_BYTE, i) & 0xff;
+            case I16 -> data.getAtIndex(I16, i);
+            case U16 -> data.getAtIndex(I16, i) & 0xffff;
+            case I32 -> data.getAtIndex(I32, i);
+            case I64 -> data.getAtIndex(I64, i);
+            default -> throw new IllegalStateException("rawLong on " + dtype);
+        };
+    }
+
+    @Override
+    public String toString() {
+        return name + ":" + dtype.label() + Arrays.toString(shape);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Tensor t && t.name.equals(name) && t.dtype == dtype && Arrays.equals(t.shape, shape)
+                && t.data.equals(data) && t.scale == scale && t.zeroPoint == zeroPoint;
+    }
+
+    @Override
+    public int hashCode() {
+        return name.hashCode() * 31 + Arrays.hashCode(shape);
+    }
+}

@@ -1,0 +1,59 @@
+package dev.sparseprof.util;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Output files are written whole or not at all: the bytes go to a temporary file beside the target,
+ * which is moved into place only when everything succeeded. A failure leaves no partial file.
+ */
+public final class AtomicFiles {
+    private AtomicFiles() {}
+
+    /** Writes through {@code body} into {@code target} atomically. */
+    public static void write(Path target, IoBody body) {
+        Path abs = target.toAbsolutePath();
+        Path dir = abs.getParent();
+        Path tmp = null;
+        try {
+            if (dir != null && !Files.isDirectory(dir)) {
+                throw new SparseprofException(target + ": folder " + dir + " does not exist");
+            }
+            tmp = Files.createTempFile(dir, "." + abs.getFileName(), ".part");
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+                body.writeTo(out);
+            }
+            try {
+                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+            }
+            tmp = null;
+        } catch (IOException e) {
+            throw new SparseprofException(target + ": cannot write (" + e.getMessage() + ")", e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // the temporary file is best-effort cleanup; the error that matters is already thrown
+                }
+            }
+        }
+    }
+
+    public static void writeString(Path target, String text) {
+        write(target, out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The part of a write that produces the bytes. */
+    @FunctionalInterface
+    public interface IoBody {
+        void writeTo(OutputStream out) throws IOException;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.sparseprof.util;
+
+/**
+ * A read-only view of a {@code rows x cols} float matrix, streamed row by row.
+ *
+ * <p>This is the seam between {@code model} (which knows tensors, files and layouts) and
+ * {@code sparse} (which knows formats and statistics): the two packages share a layer and do not
+ * import each other, so the weight matrix of a GEMM layer reaches the formats through this view.
+ * Row {@code r} is row {@code r} of the matrix A in {@code Y = A·B}: for a linear layer, one output
+ * feature; its {@code cols} elements run along the reduction dimension K.
+ *
+ * <p>Contract: {@link #copyRow} fills {@code dst[offset .. offset+cols)} and touches nothing else;
+ * it may be called from several threads at once for different rows; values are exact (zeros stay
+ * zeros: a dequantized weight whose quantized value equals the zero point is exactly 0.0f).
+ */
+public interface MatrixView {
+    int rows();
+
+    int cols();
+
+    void copyRow(int row, float[] dst, int offset);
+
+    /** Convenience for tests and small matrices: the whole matrix, row-major. */
+    default float[] toDense() {
+        float[] out = new float[Checks.toIntExact((long) rows() * cols(), "matrix size")];
+        for (int r = 0; r < rows(); r++) copyRow(r, out, r * cols());
+        return out;
+    }
+
+    /** A view over a row-major array (not copied). */
+    static MatrixView of(int rows, int cols, float[] rowMajor) {
+        if ((long) rows * cols != rowMajor.length) {
+            throw new SparseprofException("matrix " + rows + "x" + cols + " needs " + ((long) rows * cols)
+                    + " values, got " + rowMajor.length);
+        }
+        return new MatrixView() {
+            @Override public int rows() { return rows; }
+            @Override public int cols() { return cols; }
+            @Override public void copyRow(int row, float[] dst, int offset) {
+                System.arraycopy(rowMajor, row * cols, dst, offset, cols);
+            }
+            @Override public float[] toDense() { return rowMajor.clone(); }
+        };
+    }
+}
