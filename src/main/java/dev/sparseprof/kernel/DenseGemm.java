@@ -2,8 +2,10 @@ package dev.sparseprof.kernel;
 
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.util.MatrixView;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -16,6 +18,8 @@ import jdk.incubator.vector.VectorSpecies;
 public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static final long VECTOR_BYTES = (long) L * Float.BYTES;
     /** Rows of the micro-kernel. */
     static final int MR = 4;
     /** Columns of a packed panel: four vectors. */
@@ -46,10 +50,16 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
 
     @Override public boolean splitsRows() { return false; }
 
-    /** One packed KC x NC block, then an MR x NR tile of accumulators for the traced twin. */
+    /** One packed KC x NC block, then an MR x NR tile (partial stores, the traced twin's accumulators). */
     @Override
     public int scratchFloats(DenseMatrix a, int n) {
         return KC * panels(Math.min(n, NC)) * NR + MR * NR;
+    }
+
+    /** The fast path's packed KC x NC block, 64-byte aligned off-heap (one cache line per load). */
+    @Override
+    public long alignedScratchFloats(DenseMatrix a, int n) {
+        return scratchFloats(a, n) - MR * NR;
     }
 
     private static int panels(int columns) {
@@ -60,25 +70,27 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     public void runRange(Operands<DenseMatrix> op, WorkRange range, Workspace ws) {
         int n = op.n();
         int k = op.a().cols();
-        float[] packed = ws.scratch();
+        MemorySegment packed = ws.alignedScratch();
+        float[] tile = ws.scratch();
+        int tileAt = tile.length - MR * NR;
         ws.setCarryRow(-1);
         for (int j0 = 0; j0 < n; j0 += NC) {
             int nc = Math.min(NC, n - j0);
             for (int k0 = 0; k0 < k; k0 += KC) {
                 int kc = Math.min(KC, k - k0);
-                pack(op.b(), n, k0, kc, j0, nc, packed);
+                packAligned(op.b(), n, k0, kc, j0, nc, packed);
                 boolean accumulate = k0 > 0;
                 int i = range.rowStart();
                 for (; i + MR <= range.rowEnd(); i += MR) {
                     for (int p = 0; p * NR < nc; p++) {
                         int valid = Math.min(NR, nc - p * NR);
-                        micro4(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate);
+                        micro4(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
                     }
                 }
                 for (; i < range.rowEnd(); i++) {
                     for (int p = 0; p * NR < nc; p++) {
                         int valid = Math.min(NR, nc - p * NR);
-                        micro1(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate);
+                        micro1(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
                     }
                 }
             }
@@ -126,6 +138,19 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         }
     }
 
+    /** {@link #pack} into the aligned off-heap scratch. */
+    private static void packAligned(float[] b, int n, int k0, int kc, int j0, int nc, MemorySegment packed) {
+        for (int p = 0; p * NR < nc; p++) {
+            int width = Math.min(NR, nc - p * NR);
+            long dst = (long) p * kc * NR * Float.BYTES;
+            for (int kk = 0; kk < kc; kk++) {
+                MemorySegment.copy(b, (k0 + kk) * n + j0 + p * NR, packed, ValueLayout.JAVA_FLOAT, dst, width);
+                for (int x = width; x < NR; x++) packed.set(ValueLayout.JAVA_FLOAT, dst + (long) x * Float.BYTES, 0f);
+                dst += (long) NR * Float.BYTES;
+            }
+        }
+    }
+
     private static void tracePack(float[] b, int n, int k0, int kc, int j0, int nc, float[] packed, Tracer tracer) {
         pack(b, n, k0, kc, j0, nc, packed);
         for (int p = 0; p * NR < nc; p++) {
@@ -138,8 +163,8 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     }
 
     /** C[4 rows, NR cols] (+)= A[4 rows, kc] x packed panel; stores the first {@code valid} columns. */
-    private static void micro4(Operands<DenseMatrix> op, float[] packed, int pOff, int kc, int aOff, int cOff,
-                               int valid, boolean accumulate) {
+    private static void micro4(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
+                               int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
         int lda = op.a().cols();
         int a0 = aOff, a1 = aOff + lda, a2 = aOff + 2 * lda, a3 = aOff + 3 * lda;
@@ -148,11 +173,11 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         FloatVector c20 = c00, c21 = c00, c22 = c00, c23 = c00;
         FloatVector c30 = c00, c31 = c00, c32 = c00, c33 = c00;
         for (int kk = 0; kk < kc; kk++) {
-            int pb = pOff + kk * NR;
-            FloatVector b0 = FloatVector.fromArray(S, packed, pb);
-            FloatVector b1 = FloatVector.fromArray(S, packed, pb + L);
-            FloatVector b2 = FloatVector.fromArray(S, packed, pb + 2 * L);
-            FloatVector b3 = FloatVector.fromArray(S, packed, pb + 3 * L);
+            long pb = (long) (pOff + kk * NR) * Float.BYTES;
+            FloatVector b0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER);
+            FloatVector b1 = FloatVector.fromMemorySegment(S, packed, pb + VECTOR_BYTES, ORDER);
+            FloatVector b2 = FloatVector.fromMemorySegment(S, packed, pb + 2 * VECTOR_BYTES, ORDER);
+            FloatVector b3 = FloatVector.fromMemorySegment(S, packed, pb + 3 * VECTOR_BYTES, ORDER);
             FloatVector x = FloatVector.broadcast(S, a[a0 + kk]);
             c00 = b0.fma(x, c00); c01 = b1.fma(x, c01); c02 = b2.fma(x, c02); c03 = b3.fma(x, c03);
             x = FloatVector.broadcast(S, a[a1 + kk]);
@@ -162,59 +187,65 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
             x = FloatVector.broadcast(S, a[a3 + kk]);
             c30 = b0.fma(x, c30); c31 = b1.fma(x, c31); c32 = b2.fma(x, c32); c33 = b3.fma(x, c33);
         }
+        // Stores stay in this method: a FloatVector passed to a call the JIT does not inline is boxed.
         float[] c = op.c();
         int n = op.n();
-        storeRow(c, cOff, valid, accumulate, c00, c01, c02, c03);
-        storeRow(c, cOff + n, valid, accumulate, c10, c11, c12, c13);
-        storeRow(c, cOff + 2 * n, valid, accumulate, c20, c21, c22, c23);
-        storeRow(c, cOff + 3 * n, valid, accumulate, c30, c31, c32, c33);
+        boolean direct = valid == NR;
+        float[] out = direct ? c : tile;
+        int o0 = direct ? cOff : tileAt;
+        int o1 = direct ? cOff + n : tileAt + NR;
+        int o2 = direct ? cOff + 2 * n : tileAt + 2 * NR;
+        int o3 = direct ? cOff + 3 * n : tileAt + 3 * NR;
+        if (direct && accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, o0)); c01 = c01.add(FloatVector.fromArray(S, c, o0 + L));
+            c02 = c02.add(FloatVector.fromArray(S, c, o0 + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, o0 + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, o1)); c11 = c11.add(FloatVector.fromArray(S, c, o1 + L));
+            c12 = c12.add(FloatVector.fromArray(S, c, o1 + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, o1 + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, o2)); c21 = c21.add(FloatVector.fromArray(S, c, o2 + L));
+            c22 = c22.add(FloatVector.fromArray(S, c, o2 + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, o2 + 3 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, o3)); c31 = c31.add(FloatVector.fromArray(S, c, o3 + L));
+            c32 = c32.add(FloatVector.fromArray(S, c, o3 + 2 * L)); c33 = c33.add(FloatVector.fromArray(S, c, o3 + 3 * L));
+        }
+        c00.intoArray(out, o0); c01.intoArray(out, o0 + L); c02.intoArray(out, o0 + 2 * L); c03.intoArray(out, o0 + 3 * L);
+        c10.intoArray(out, o1); c11.intoArray(out, o1 + L); c12.intoArray(out, o1 + 2 * L); c13.intoArray(out, o1 + 3 * L);
+        c20.intoArray(out, o2); c21.intoArray(out, o2 + L); c22.intoArray(out, o2 + 2 * L); c23.intoArray(out, o2 + 3 * L);
+        c30.intoArray(out, o3); c31.intoArray(out, o3 + L); c32.intoArray(out, o3 + 2 * L); c33.intoArray(out, o3 + 3 * L);
+        if (!direct) copyTile(tile, tileAt, MR, c, cOff, n, valid, accumulate);
     }
 
     /** The one-row micro-kernel for the rows past the last multiple of MR. */
-    private static void micro1(Operands<DenseMatrix> op, float[] packed, int pOff, int kc, int aOff, int cOff,
-                               int valid, boolean accumulate) {
+    private static void micro1(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
+                               int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
         FloatVector c0 = FloatVector.zero(S), c1 = c0, c2 = c0, c3 = c0;
         for (int kk = 0; kk < kc; kk++) {
-            int pb = pOff + kk * NR;
+            long pb = (long) (pOff + kk * NR) * Float.BYTES;
             FloatVector x = FloatVector.broadcast(S, a[aOff + kk]);
-            c0 = FloatVector.fromArray(S, packed, pb).fma(x, c0);
-            c1 = FloatVector.fromArray(S, packed, pb + L).fma(x, c1);
-            c2 = FloatVector.fromArray(S, packed, pb + 2 * L).fma(x, c2);
-            c3 = FloatVector.fromArray(S, packed, pb + 3 * L).fma(x, c3);
+            c0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER).fma(x, c0);
+            c1 = FloatVector.fromMemorySegment(S, packed, pb + VECTOR_BYTES, ORDER).fma(x, c1);
+            c2 = FloatVector.fromMemorySegment(S, packed, pb + 2 * VECTOR_BYTES, ORDER).fma(x, c2);
+            c3 = FloatVector.fromMemorySegment(S, packed, pb + 3 * VECTOR_BYTES, ORDER).fma(x, c3);
         }
-        storeRow(op.c(), cOff, valid, accumulate, c0, c1, c2, c3);
+        float[] c = op.c();
+        boolean direct = valid == NR;
+        float[] out = direct ? c : tile;
+        int o = direct ? cOff : tileAt;
+        if (direct && accumulate) {
+            c0 = c0.add(FloatVector.fromArray(S, c, o)); c1 = c1.add(FloatVector.fromArray(S, c, o + L));
+            c2 = c2.add(FloatVector.fromArray(S, c, o + 2 * L)); c3 = c3.add(FloatVector.fromArray(S, c, o + 3 * L));
+        }
+        c0.intoArray(out, o); c1.intoArray(out, o + L); c2.intoArray(out, o + 2 * L); c3.intoArray(out, o + 3 * L);
+        if (!direct) copyTile(tile, tileAt, 1, c, cOff, op.n(), valid, accumulate);
     }
 
-    private static void storeRow(float[] c, int off, int valid, boolean accumulate,
-                                 FloatVector v0, FloatVector v1, FloatVector v2, FloatVector v3) {
-        if (valid == NR) {
-            store(c, off, accumulate, v0);
-            store(c, off + L, accumulate, v1);
-            store(c, off + 2 * L, accumulate, v2);
-            store(c, off + 3 * L, accumulate, v3);
-            return;
+    /** Copies (or adds) the first {@code valid} columns of {@code rows} tile rows of NR into C. */
+    private static void copyTile(float[] scratch, int tileAt, int rows, float[] c, int cOff, int n, int valid, boolean accumulate) {
+        for (int r = 0; r < rows; r++) {
+            for (int j = 0; j < valid; j++) {
+                float v = scratch[tileAt + r * NR + j];
+                c[cOff + r * n + j] = accumulate ? c[cOff + r * n + j] + v : v;
+            }
         }
-        storeMasked(c, off, valid, accumulate, v0);
-        storeMasked(c, off + L, valid - L, accumulate, v1);
-        storeMasked(c, off + 2 * L, valid - 2 * L, accumulate, v2);
-        storeMasked(c, off + 3 * L, valid - 3 * L, accumulate, v3);
-    }
-
-    private static void store(float[] c, int off, boolean accumulate, FloatVector v) {
-        if (accumulate) v = v.add(FloatVector.fromArray(S, c, off));
-        v.intoArray(c, off);
-    }
-
-    private static void storeMasked(float[] c, int off, int lanes, boolean accumulate, FloatVector v) {
-        if (lanes <= 0) return;
-        if (lanes >= L) {
-            store(c, off, accumulate, v);
-            return;
-        }
-        VectorMask<Float> m = S.indexInRange(0, lanes);
-        if (accumulate) v = v.add(FloatVector.fromArray(S, c, off, m));
-        v.intoArray(c, off, m);
     }
 
     /** One micro-kernel call of the traced twin: rows {@code row..row+rows) times a packed panel. */

@@ -41,6 +41,15 @@ public interface SpmmKernel<A> {
     /** Floats of per-thread scratch space the kernel needs for a B with {@code n} columns. */
     int scratchFloats(A a, int n);
 
+    /**
+     * Floats of per-thread scratch on a 64-byte boundary (off-heap: Java arrays have no address
+     * to align, and a 512-bit load that straddles two cache lines halves the load bandwidth).
+     */
+    default long alignedScratchFloats(A a, int n) { return 0; }
+
+    /** Whether the fast path reads B from {@link Operands#bAligned()}, a 64-byte aligned copy made per call. */
+    default boolean readsAlignedB() { return false; }
+
     void runRange(Operands<A> op, WorkRange range, Workspace ws);
 
     void traceRange(Operands<A> op, WorkRange range, Workspace ws, Tracer tracer);

@@ -4,6 +4,9 @@ import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.trace.TraceSink;
 import dev.sparseprof.util.Checks;
 import dev.sparseprof.util.SparseprofException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * The checked entry point in front of a kernel: checks the shapes once, splits the work among
@@ -17,6 +20,8 @@ public final class SpmmPlan<A> {
     private final WorkRange[] ranges;
     private final Workspace[] workspaces;
     private final Partition partition;
+    /** The 64-byte aligned copy of B for kernels that read one, else NULL. */
+    private final MemorySegment bAligned;
 
     private SpmmPlan(SpmmKernel<A> kernel, A a, int n, Partition partition, int threads) {
         this.kernel = kernel;
@@ -26,7 +31,11 @@ public final class SpmmPlan<A> {
         this.ranges = partition.split(kernel.rowWork(a), threads);
         this.workspaces = new Workspace[threads];
         int scratch = kernel.scratchFloats(a, n);
-        for (int t = 0; t < threads; t++) workspaces[t] = new Workspace(scratch, n);
+        long aligned = kernel.alignedScratchFloats(a, n);
+        for (int t = 0; t < threads; t++) workspaces[t] = new Workspace(scratch, aligned, n);
+        this.bAligned = kernel.readsAlignedB()
+                ? Arena.ofAuto().allocate((long) kernel.cols(a) * n * Float.BYTES, Workspace.ALIGNMENT_BYTES)
+                : MemorySegment.NULL;
     }
 
     /** Checks N, the thread count and that the kernel can take the partition's ranges. */
@@ -59,7 +68,7 @@ public final class SpmmPlan<A> {
         if (pool.threads() != ranges.length) {
             throw new IllegalArgumentException("plan for " + ranges.length + " threads run on a pool of " + pool.threads());
         }
-        Operands<A> op = new Operands<>(a, b, n, c);
+        Operands<A> op = operands(b, c);
         pool.runAll(t -> kernel.runRange(op, ranges[t], workspaces[t]), threadNanos);
         fixUp(op, null);
     }
@@ -67,7 +76,7 @@ public final class SpmmPlan<A> {
     /** Computes C = A·B on the calling thread, range after range (same result as the threaded run). */
     public void run(float[] b, float[] c) {
         checkOperands(b, c);
-        Operands<A> op = new Operands<>(a, b, n, c);
+        Operands<A> op = operands(b, c);
         for (int t = 0; t < ranges.length; t++) kernel.runRange(op, ranges[t], workspaces[t]);
         fixUp(op, null);
     }
@@ -81,7 +90,7 @@ public final class SpmmPlan<A> {
         if (sinks.length != ranges.length) {
             throw new IllegalArgumentException("trace of " + ranges.length + " threads given " + sinks.length + " sinks");
         }
-        Operands<A> op = new Operands<>(a, b, n, c);
+        Operands<A> op = new Operands<>(a, b, MemorySegment.NULL, n, c);
         long region = (long) n + kernel.scratchFloats(a, n);
         Tracer[] tracers = new Tracer[ranges.length];
         for (int t = 0; t < ranges.length; t++) {
@@ -89,6 +98,12 @@ public final class SpmmPlan<A> {
             kernel.traceRange(op, ranges[t], workspaces[t], tracers[t]);
         }
         fixUp(op, tracers);
+    }
+
+    /** The call's operands, with B copied to its aligned place when the kernel reads it there. */
+    private Operands<A> operands(float[] b, float[] c) {
+        if (bAligned != MemorySegment.NULL) MemorySegment.copy(b, 0, bAligned, ValueLayout.JAVA_FLOAT, 0, b.length);
+        return new Operands<>(a, b, bAligned, n, c);
     }
 
     /** Adds each carried partial row into C (merge-path ranges only have carries). */
