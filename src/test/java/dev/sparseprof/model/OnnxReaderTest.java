@@ -201,6 +201,11 @@ class OnnxReaderTest {
         assertEquals(-1, e.getMessage().indexOf('\n'), "one line");
     }
 
+    static void assertFaultOf(org.junit.jupiter.api.function.Executable run, String fragment) {
+        dev.sparseprof.util.SparseprofException e = assertThrows(dev.sparseprof.util.SparseprofException.class, run);
+        assertTrue(e.getMessage().contains(fragment), e.getMessage());
+    }
+
     static int indexOf(byte[] hay, byte[] needle) {
         outer:
         for (int i = 0; i + needle.length <= hay.length; i++) {
