@@ -55,6 +55,7 @@ final class FormatsCommand implements Callable<Integer> {
         if (valueType != DType.F32 && valueType != DType.F16 && valueType != DType.BF16 && valueType != DType.I8) {
             throw new SparseprofException("--dtype must be fp32, fp16, bf16 or int8, got '" + dtype + "'");
         }
+        Outputs.checkFolder("--json", json);
         PrintWriter out = spec.commandLine().getOut();
         List<Format> formats = Formats.defaults();
         try (Model m = Models.open(model)) {

@@ -99,6 +99,8 @@ final class ProfileCommand implements Callable<Integer> {
         if (!(activationDensity > 0 && activationDensity <= 1)) {
             throw new SparseprofException("--activation-density must lie in (0, 1], got " + activationDensity);
         }
+        Outputs.checkFolder("--json", json);
+        Outputs.checkFolder("--csv", csv);
         PrintWriter out = spec.commandLine().getOut();
         try (Model m = Models.open(model)) {
             List<MatrixStats> stats = scan(m, "profile");

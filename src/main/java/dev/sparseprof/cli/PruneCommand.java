@@ -71,6 +71,7 @@ final class PruneCommand implements Callable<Integer> {
         if (!out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".safetensors")) {
             throw new SparseprofException("--out " + out + ": the pruned model is written as safetensors; name it *.safetensors");
         }
+        Outputs.checkFolder("--out", out.toString());
         PrintWriter stdout = spec.commandLine().getOut();
         try (Model m = Models.open(model)) {
             List<GemmLayer> pruned = new ArrayList<>();
