@@ -191,7 +191,7 @@ final class ProfileCommand implements Callable<Integer> {
                 pct(nmTotal(layers, NmPattern.TWO_FOUR)), pct(nmTotal(layers, NmPattern.ONE_TWO)), pct(nmTotal(layers, NmPattern.FOUR_EIGHT)), "", "", "", "", speedup(t.speedup()),
                 t.criticalLayers() > 0 ? t.criticalLayers() + " critical" : "");
         StringBuilder sb = new StringBuilder();
-        sb.append(m.source()).append(" (").append(m.format()).append("): ").append(layers.size()).append(" layers, batch N = ")
+        sb.append(m.source()).append(" (").append(m.format()).append("): ").append(layers.size()).append(layers.size() == 1 ? " layer" : " layers").append(", batch N = ")
                 .append(batch).append(" tokens, activation density ").append(fmt(activationDensity, 2)).append('\n');
         sb.append(table.render());
         sb.append(String.format(Locale.ROOT, "dense %.3f GFLOP, sparse %.3f GFLOP (2 x nnz x N x activation density), theoretical speedup %s%n",
