@@ -19,6 +19,9 @@ public final class Hierarchy implements TraceSink {
     private final Cache[][] byLevel; // [level][instance]: private levels have one instance per core
     private final CoreSink[] cores;
     private boolean closed;
+    private long accesses;
+    private long warmupAccesses = -1;
+    private HierarchyStats warm;
 
     public Hierarchy(HierarchyConfig config) {
         this.config = config;
@@ -45,6 +48,22 @@ public final class Hierarchy implements TraceSink {
         for (int i = 0; i < cores.length; i++) cores[i] = new CoreSink(byLevel[0][byLevel[0].length == 1 ? 0 : i]);
     }
 
+    /**
+     * Marks the first {@code n} accesses (over all cores) as warm-up: {@link #measured()} leaves
+     * them out. Call before replaying.
+     */
+    public void setWarmup(long n) {
+        if (n < 0) throw new IllegalArgumentException("warm-up " + n);
+        warmupAccesses = n;
+        if (n == 0) warm = snapshot();
+    }
+
+    /** The final counts less the warm-up window (all counts when there was none). */
+    public HierarchyStats measured() {
+        HierarchyStats now = snapshot();
+        return warm == null ? now : now.minus(warm);
+    }
+
     public HierarchyConfig config() {
         return config;
     }
@@ -64,14 +83,13 @@ public final class Hierarchy implements TraceSink {
     public void close() {
         if (closed) return;
         closed = true;
+        if (warm == null && warmupAccesses >= 0 && accesses >= warmupAccesses) warm = snapshot();
         for (Cache[] level : byLevel) for (Cache c : level) c.flush();
     }
 
     public HierarchyStats snapshot() {
         List<LevelStats> levels = new ArrayList<>();
         for (Cache[] level : byLevel) for (Cache c : level) levels.add(c.snapshot());
-        long accesses = 0;
-        for (CoreSink c : cores) accesses += c.accesses;
         return new HierarchyStats(accesses, levels, memory.snapshot());
     }
 
@@ -86,7 +104,6 @@ public final class Hierarchy implements TraceSink {
     /** One core's entry into its first-level cache. */
     private final class CoreSink implements TraceSink {
         private final Cache l1;
-        private long accesses;
 
         CoreSink(Cache l1) {
             this.l1 = l1;
@@ -94,6 +111,7 @@ public final class Hierarchy implements TraceSink {
 
         @Override
         public void access(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
+            if (accesses == warmupAccesses) warm = snapshot();
             accesses++;
             switch (kind) {
                 case WRITE -> l1.access(true, address, sizeBytes, role);
