@@ -87,6 +87,30 @@ class MatrixScanTest {
     }
 
     @Test
+    void manyThreadsOnSmallBandsAgree() {
+        int rows = 203;
+        int cols = 70;
+        float[] a = random(rows, cols, 0.4, new Random(11));
+        ScanOptions options = new ScanOptions(List.of(NmPattern.TWO_FOUR), List.of(BlockShape.B4X4, new BlockShape(2, 3)), true, 1);
+        MatrixStats one = MatrixScan.of(MatrixView.of(rows, cols, a), options);
+        assertEquals(one, MatrixScan.of(MatrixView.of(rows, cols, a), options.withThreads(7)));
+    }
+
+    @Test
+    void progressEndsAtTheRowCountAndLeavesFinishToTheCaller() {
+        long[] last = {-1, -1};
+        boolean[] finished = {false};
+        dev.sparseprof.util.Progress p = new dev.sparseprof.util.Progress() {
+            @Override public void update(long done, long total) { last[0] = done; last[1] = total; }
+            @Override public void finish() { finished[0] = true; }
+        };
+        MatrixScan.of(MatrixView.of(3000, 2, new float[6000]), ScanOptions.DEFAULT.withThreads(2), p);
+        assertEquals(3000, last[0]);
+        assertEquals(3000, last[1]);
+        assertEquals(false, finished[0]);
+    }
+
+    @Test
     void summaryAndSparsity() {
         // rows with 0, 2 and 4 non-zeros of 4
         float[] a = {0, 0, 0, 0, 1, 0, 2, 0, 1, 2, 3, 4};
