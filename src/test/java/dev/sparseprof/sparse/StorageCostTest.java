@@ -112,6 +112,10 @@ class StorageCostTest {
         assertThrows(SparseprofException.class, () -> Formats.parse("sell-0-1"));
         assertThrows(SparseprofException.class, () -> Formats.parse("bsr99999999x4"));
         assertEquals(3, Formats.parseList("csr, 2:4,bsr4x4").size());
+        dev.sparseprof.sparse.stats.ScanOptions o = Formats.scanOptionsFor(Formats.parseList("bsr2x8,bsr4x4,1:2"),
+                dev.sparseprof.sparse.stats.ScanOptions.DEFAULT);
+        assertEquals(4, o.blocks().size());
+        assertEquals(3, o.patterns().size());
     }
 
     @Test
