@@ -6,6 +6,7 @@ import dev.sparseprof.sparse.stats.ScanOptions;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -43,7 +44,7 @@ public final class Formats {
         map.put("2:4", new Format.Nm(NmPattern.TWO_FOUR, AMPERE_METADATA_BITS));
         map.put("1:2", new Format.Nm(NmPattern.ONE_TWO, AMPERE_METADATA_BITS));
         map.put("bitmask", Format.Bitmask.INSTANCE);
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 
     /** The format named {@code name}; an error listing the known names otherwise. */

@@ -1,16 +1,16 @@
 package dev.sparseprof.sparse.stats;
 
+import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.Progress;
+import dev.sparseprof.util.SparseprofException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-
-import dev.sparseprof.util.MatrixView;
-import dev.sparseprof.util.SparseprofException;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** The scan against a naive element-by-element oracle, on shapes that straddle words and vectors. */
 class MatrixScanTest {
@@ -100,7 +100,7 @@ class MatrixScanTest {
     void progressEndsAtTheRowCountAndLeavesFinishToTheCaller() {
         long[] last = {-1, -1};
         boolean[] finished = {false};
-        dev.sparseprof.util.Progress p = new dev.sparseprof.util.Progress() {
+        Progress p = new Progress() {
             @Override public void update(long done, long total) { last[0] = done; last[1] = total; }
             @Override public void finish() { finished[0] = true; }
         };
