@@ -3,6 +3,7 @@ package dev.sparseprof.kernel;
 import dev.sparseprof.sparse.CsrMatrix;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.util.MatrixView;
+import java.util.Map;
 
 /**
  * The row-split skeleton shared by the CSR kernels: walks a {@link WorkRange} row by row, hands
@@ -21,6 +22,12 @@ abstract class CsrRowKernel implements SpmmKernel<CsrMatrix> {
     @Override public long formatBytes(CsrMatrix a) { return (a.rows() + 1L) * Integer.BYTES + a.nnz() * (long) (Integer.BYTES + Float.BYTES); }
 
     @Override public int[] rowWork(CsrMatrix a) { return a.rowPointers(); }
+
+    @Override
+    public Map<ArrayRole, Long> arrayBytes(CsrMatrix a) {
+        return Map.of(ArrayRole.ROW_POINTERS, (a.rows() + 1L) * Integer.BYTES, ArrayRole.COLUMN_INDICES, (long) a.nnz() * Integer.BYTES,
+                ArrayRole.VALUES, (long) a.nnz() * Float.BYTES);
+    }
 
     @Override public boolean splitsRows() { return true; }
 

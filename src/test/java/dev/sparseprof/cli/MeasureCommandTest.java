@@ -50,4 +50,23 @@ class MeasureCommandTest {
             assertEquals(1, r.err().strip().lines().count(), r.err());
         }
     }
+
+    @Test
+    void tracesOneFilePerThread(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("q.din.gz");
+        Run r = run("trace", "--layer", "/encoder/layer.0/attention/self/query/MatMul", "--format", "csr", "--batch", "16",
+                "--sparsity", "0.95", "--threads", "2", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(java.nio.file.Files.size(dir.resolve("q.t0.din.gz")) > 0);
+        assertTrue(java.nio.file.Files.size(dir.resolve("q.t1.din.gz")) > 0);
+        assertTrue(r.out().contains("colidx"), r.out());
+        assertEquals(Path.of("a/x.t3.din.gz"), TraceCommand.threadFile(Path.of("a/x.din.gz"), 3));
+        Run bad = run("trace", "--layer", "fc9", "--format", "csr", "--batch", "16", "--out", dir.resolve("x.din").toString());
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("--layer: no layer 'fc9'"), bad.err());
+        Run zero = run("trace", "--layer", "/encoder/layer.0/attention/self/query/MatMul", "--format", "csr", "--batch", "0",
+                "--out", dir.resolve("x.din").toString());
+        assertEquals(2, zero.code());
+        assertTrue(!java.nio.file.Files.exists(dir.resolve("x.din")), "nothing half-written");
+    }
 }
