@@ -1,5 +1,6 @@
 package dev.sparseprof.kernel;
 
+import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.SparseprofException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,7 +15,8 @@ public final class Kernels {
         BY_NAME.put("dense", DenseGemm::new);
         BY_NAME.put("csr", CsrSpmm::new);
         BY_NAME.put("csr-gather", CsrGatherSpmm::new);
-        BY_NAME.put("ell", () -> new CsrSpmm(CsrRowKernel.SliceFormat.ELL));
+        BY_NAME.put("ell", () -> new CsrSpmm(SliceKernel.SliceFormat.ELL));
+        BY_NAME.put("2:4", () -> new NmSpmm(NmPattern.TWO_FOUR));
     }
 
     private Kernels() {}

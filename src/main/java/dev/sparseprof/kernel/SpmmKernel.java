@@ -52,6 +52,9 @@ public interface SpmmKernel<A> {
      */
     default long alignedScratchFloats(A a, int n) { return 0; }
 
+    /** Ints of per-thread index scratch (columns a format decodes from its metadata, one row at a time). */
+    default int indexScratchInts(A a) { return 0; }
+
     /** Whether the fast path reads B from {@link Operands#bAligned()}, a 64-byte aligned copy made per call. */
     default boolean readsAlignedB() { return false; }
 
