@@ -5,6 +5,7 @@ import dev.sparseprof.kernel.SpmmKernel;
 import dev.sparseprof.kernel.SpmmPlan;
 import dev.sparseprof.kernel.WorkerPool;
 import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.SparseprofException;
 import java.util.Random;
 
 /**
@@ -20,7 +21,12 @@ public final class CpuRunner {
     private CpuRunner() {}
 
     public static <A> Measurement measure(SpmmKernel<A> kernel, MatrixView matrix, Request request, WorkerPool pool) {
-        A a = kernel.prepare(matrix);
+        A a;
+        try {
+            a = kernel.prepare(matrix);
+        } catch (SparseprofException e) {
+            throw new SparseprofException("layer '" + request.layer() + "': " + e.getMessage());
+        }
         int n = request.batch();
         SpmmPlan<A> plan = SpmmPlan.of(kernel, a, n, request.partition(), request.threads());
         int k = kernel.cols(a);
