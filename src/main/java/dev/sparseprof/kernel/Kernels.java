@@ -17,6 +17,7 @@ public final class Kernels {
         BY_NAME.put("csr-gather", CsrGatherSpmm::new);
         BY_NAME.put("ell", () -> new CsrSpmm(SliceKernel.SliceFormat.ELL));
         BY_NAME.put("2:4", () -> new NmSpmm(NmPattern.TWO_FOUR));
+        BY_NAME.put("bitmask", BitmaskSpmm::new);
     }
 
     private Kernels() {}
