@@ -1,5 +1,6 @@
 package dev.sparseprof.kernel;
 
+import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.SparseprofException;
 import java.util.LinkedHashMap;
@@ -18,6 +19,9 @@ public final class Kernels {
         BY_NAME.put("ell", () -> new CsrSpmm(SliceKernel.SliceFormat.ELL));
         BY_NAME.put("2:4", () -> new NmSpmm(NmPattern.TWO_FOUR));
         BY_NAME.put("bitmask", BitmaskSpmm::new);
+        BY_NAME.put("bsr2x2", () -> new BsrSpmm(new BlockShape(2, 2)));
+        BY_NAME.put("bsr4x4", () -> new BsrSpmm(BlockShape.B4X4));
+        BY_NAME.put("bsr8x8", () -> new BsrSpmm(BlockShape.B8X8));
     }
 
     private Kernels() {}

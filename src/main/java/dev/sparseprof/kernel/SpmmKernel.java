@@ -37,7 +37,10 @@ public interface SpmmKernel<A> {
     /** The bytes of each of A's arrays, by role, for laying them out in a traced run. */
     Map<ArrayRole, Long> arrayBytes(A a);
 
-    /** The per-row work prefix, length {@code rows+1} (CSR: the row pointers), for partitions. */
+    /**
+     * The work prefix over work rows, for partitions: length {@code workRows+1} (CSR: the row
+     * pointers over its rows; BSR: the block row pointers over its block rows).
+     */
     int[] rowWork(A a);
 
     /** Whether {@link #runRange} accepts ranges that cut a row (merge-path). */
