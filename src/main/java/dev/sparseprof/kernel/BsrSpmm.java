@@ -5,25 +5,16 @@ import dev.sparseprof.sparse.CsrMatrix;
 import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.util.MatrixView;
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 import java.util.Map;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
 
 /**
  * BSR (R x C blocks) SpMM: the work rows are block rows. For each block row the kernel clears its
  * R rows of C and, for each stored block, runs a dense R x C micro-GEMM: each of the block's
- * elements broadcasts and FMAs one B row into one C row, vector by vector. The R C rows (R * N
+ * elements adds its value times one B row into one C row ({@link Axpy}). The R C rows (R * N
  * floats) stay in L1 across the block row; padding elements are multiplied (BSR's cost), except
  * past the matrix's last column, where B has no row.
  */
 public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
-    private static final int L = S.length();
-    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
-
     private final BlockShape shape;
 
     public BsrSpmm(BlockShape shape) {
@@ -68,12 +59,9 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
         int[] bcols = a.blockColumnIndices();
         float[] vals = a.values();
         float[] c = op.c();
-        MemorySegment b = op.bAligned();
         int n = op.n();
         int rb = shape.rows();
         int cb = shape.cols();
-        int whole = n / L * L;
-        VectorMask<Float> tail = S.indexInRange(whole, n);
         ws.setCarryRow(-1);
         for (int br = range.rowStart(); br < range.rowEnd(); br++) {
             int r0 = br * rb;
@@ -83,20 +71,7 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
                 int k0 = bcols[blk] * cb;
                 int width = Math.min(cb, a.cols() - k0);
                 for (int i = 0; i < rows; i++) {
-                    int cRow = (r0 + i) * n;
-                    for (int j = 0; j < width; j++) {
-                        FloatVector v = FloatVector.broadcast(S, vals[blk * rb * cb + i * cb + j]);
-                        long bRow = (long) (k0 + j) * n * Float.BYTES;
-                        int x = 0;
-                        for (; x < whole; x += L) {
-                            FloatVector.fromMemorySegment(S, b, bRow + (long) x * Float.BYTES, ORDER)
-                                    .fma(v, FloatVector.fromArray(S, c, cRow + x)).intoArray(c, cRow + x);
-                        }
-                        if (x < n) {
-                            FloatVector.fromArray(S, op.b(), (k0 + j) * n + x, tail)
-                                    .fma(v, FloatVector.fromArray(S, c, cRow + x, tail)).intoArray(c, cRow + x, tail);
-                        }
-                    }
+                    for (int j = 0; j < width; j++) Axpy.add(op, vals[blk * rb * cb + i * cb + j], k0 + j, r0 + i);
                 }
             }
         }
@@ -109,7 +84,6 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
         int[] bcols = a.blockColumnIndices();
         float[] vals = a.values();
         float[] c = op.c();
-        float[] b = op.b();
         int n = op.n();
         int rb = shape.rows();
         int cb = shape.cols();
@@ -125,19 +99,10 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
                 int k0 = bcols[blk] * cb;
                 int width = Math.min(cb, a.cols() - k0);
                 for (int i = 0; i < rows; i++) {
-                    int cRow = (r0 + i) * n;
                     for (int j = 0; j < width; j++) {
                         int vi = blk * rb * cb + i * cb + j;
                         tracer.readValues(vi, 1);
-                        float v = vals[vi];
-                        int bRow = (k0 + j) * n;
-                        for (int x = 0; x < n; x += L) {
-                            int lanes = Math.min(L, n - x);
-                            tracer.readFloats(ArrayRole.B_GATHER, bRow + x, lanes);
-                            tracer.readFloats(ArrayRole.C_SCATTER, cRow + x, lanes);
-                            for (int e = x; e < x + lanes; e++) c[cRow + e] = Math.fma(b[bRow + e], v, c[cRow + e]);
-                            tracer.writeFloats(ArrayRole.C_SCATTER, cRow + x, lanes);
-                        }
+                        Axpy.traceAdd(op, vals[vi], k0 + j, r0 + i, tracer);
                     }
                 }
             }

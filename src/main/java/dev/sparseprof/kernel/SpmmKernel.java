@@ -46,6 +46,9 @@ public interface SpmmKernel<A> {
     /** Whether {@link #runRange} accepts ranges that cut a row (merge-path). */
     boolean splitsRows();
 
+    /** The most threads the kernel can use (a column-scatter kernel writes any row of C: one). */
+    default int maxThreads() { return Integer.MAX_VALUE; }
+
     /** Floats of per-thread scratch space the kernel needs for a B with {@code n} columns. */
     int scratchFloats(A a, int n);
 

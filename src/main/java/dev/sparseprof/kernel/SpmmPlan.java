@@ -47,6 +47,9 @@ public final class SpmmPlan<A> {
             throw new SparseprofException("partition '" + partition.name() + "' cuts rows, which kernel '" + kernel.name()
                     + "' cannot carry out; use static or nnz");
         }
+        if (threads > kernel.maxThreads()) {
+            throw new SparseprofException("kernel '" + kernel.name() + "' runs on at most " + kernel.maxThreads() + " thread(s), asked for " + threads);
+        }
         return new SpmmPlan<>(kernel, a, n, partition, threads);
     }
 
