@@ -20,6 +20,7 @@ import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -75,7 +76,7 @@ final class MeasureCommand implements Callable<Integer> {
 
     /** The kernel names, for --help. */
     static final class KernelNames implements Iterable<String> {
-        @Override public java.util.Iterator<String> iterator() { return Kernels.names().iterator(); }
+        @Override public Iterator<String> iterator() { return Kernels.names().iterator(); }
     }
 
     @Override

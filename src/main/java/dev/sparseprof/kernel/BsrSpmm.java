@@ -5,6 +5,7 @@ import dev.sparseprof.sparse.CsrMatrix;
 import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.util.MatrixView;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -66,7 +67,7 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
         for (int br = range.rowStart(); br < range.rowEnd(); br++) {
             int r0 = br * rb;
             int rows = Math.min(rb, a.rows() - r0);
-            java.util.Arrays.fill(c, r0 * n, (r0 + rows) * n, 0f);
+            Arrays.fill(c, r0 * n, (r0 + rows) * n, 0f);
             for (int blk = ptr[br]; blk < ptr[br + 1]; blk++) {
                 int k0 = bcols[blk] * cb;
                 int width = Math.min(cb, a.cols() - k0);
@@ -93,7 +94,7 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
             tracer.readIndices(ArrayRole.ROW_POINTERS, br + 1, 1);
             int r0 = br * rb;
             int rows = Math.min(rb, a.rows() - r0);
-            java.util.Arrays.fill(c, r0 * n, (r0 + rows) * n, 0f);
+            Arrays.fill(c, r0 * n, (r0 + rows) * n, 0f);
             for (int blk = ptr[br]; blk < ptr[br + 1]; blk++) {
                 tracer.readIndices(ArrayRole.COLUMN_INDICES, blk, 1);
                 int k0 = bcols[blk] * cb;

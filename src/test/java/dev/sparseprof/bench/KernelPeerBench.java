@@ -14,8 +14,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The sparseprof side of {@code scripts/bench-kernels.sh}: reads the cases the python side wrote
@@ -34,7 +36,7 @@ public final class KernelPeerBench {
         List<Object> cases = (List<Object>) Json.parse(Files.readString(dir.resolve("cases.json")));
         TimingConfig timing = new TimingConfig(10, 0.5, 15);
         Integer onlyN = args.length > 1 ? Integer.valueOf(args[1]) : null;
-        java.util.Set<String> warmed = new java.util.HashSet<>();
+        Set<String> warmed = new HashSet<>();
         try (WorkerPool one = new WorkerPool(1); WorkerPool two = new WorkerPool(2)) {
             for (Object o : cases) {
                 @SuppressWarnings("unchecked")

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sparseprof.measure.MeasurementsFile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,20 +71,20 @@ class MeasureCommandTest {
         Run r = run("trace", "--layer", "/encoder/layer.0/attention/self/query/MatMul", "--format", "csr", "--batch", "16",
                 "--sparsity", "0.95", "--threads", "2", "--out", out.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(java.nio.file.Files.size(dir.resolve("q.t0.din.gz")) > 0);
-        assertTrue(java.nio.file.Files.size(dir.resolve("q.t1.din.gz")) > 0);
+        assertTrue(Files.size(dir.resolve("q.t0.din.gz")) > 0);
+        assertTrue(Files.size(dir.resolve("q.t1.din.gz")) > 0);
         assertTrue(r.out().contains("colidx"), r.out());
         assertEquals(Path.of("a/x.t3.din.gz"), TraceCommand.threadFile(Path.of("a/x.din.gz"), ".t", 3));
         Run gpu = run("trace", "--layer", "/encoder/layer.0/attention/self/query/MatMul", "--format", "csr", "--batch", "32",
                 "--sparsity", "0.95", "--gpu-sms", "2", "--out", dir.resolve("g.sptr").toString());
         assertEquals(0, gpu.code(), gpu.err());
-        assertTrue(java.nio.file.Files.size(dir.resolve("g.sm1.sptr")) > 0);
+        assertTrue(Files.size(dir.resolve("g.sm1.sptr")) > 0);
         Run bad = run("trace", "--layer", "fc9", "--format", "csr", "--batch", "16", "--out", dir.resolve("x.din").toString());
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("--layer: no layer 'fc9'"), bad.err());
         Run zero = run("trace", "--layer", "/encoder/layer.0/attention/self/query/MatMul", "--format", "csr", "--batch", "0",
                 "--out", dir.resolve("x.din").toString());
         assertEquals(2, zero.code());
-        assertTrue(!java.nio.file.Files.exists(dir.resolve("x.din")), "nothing half-written");
+        assertTrue(!Files.exists(dir.resolve("x.din")), "nothing half-written");
     }
 }

@@ -3,6 +3,7 @@ package dev.sparseprof.kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sparseprof.sparse.CsrMatrix;
+import dev.sparseprof.trace.AccessKind;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.util.MatrixView;
 import java.util.Map;
@@ -54,7 +55,7 @@ class GpuTracesTest {
     @Test
     void unalignedSegmentsTouchOneMoreSector() {
         CountingSink s = new CountingSink();
-        GpuTraces.coalesced(s, dev.sparseprof.trace.AccessKind.READ, 16, 128, 32, ArrayRole.B_GATHER);
+        GpuTraces.coalesced(s, AccessKind.READ, 16, 128, 32, ArrayRole.B_GATHER);
         assertEquals(5, s.reads(ArrayRole.B_GATHER));
     }
 

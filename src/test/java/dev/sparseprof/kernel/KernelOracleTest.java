@@ -7,6 +7,7 @@ import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.trace.TraceSink;
 import dev.sparseprof.util.MatrixView;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -80,7 +81,7 @@ class KernelOracleTest {
     /** C pre-filled with garbage: kernels must overwrite, not accumulate into, C. */
     private static float[] filled(int length) {
         float[] c = new float[length];
-        java.util.Arrays.fill(c, 12345f);
+        Arrays.fill(c, 12345f);
         return c;
     }
 

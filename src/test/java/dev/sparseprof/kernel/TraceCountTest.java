@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.sparse.CsrMatrix;
+import dev.sparseprof.sparse.EllMatrix;
+import dev.sparseprof.sparse.NmMatrix;
+import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.trace.TraceSink;
 import dev.sparseprof.util.MatrixView;
@@ -37,7 +40,7 @@ class TraceCountTest {
         int k = 33;
         int n = 16;
         CsrMatrix csr = CsrMatrix.from(MatrixView.of(m, k, RandomMatrices.sparse(m, k, 0.3, 9)));
-        RowSlices ell = RowSlices.of(dev.sparseprof.sparse.EllMatrix.from(csr));
+        RowSlices ell = RowSlices.of(EllMatrix.from(csr));
         CountingSink sink = trace(new CsrSpmm(SliceKernel.SliceFormat.ELL), ell, n, k, new StaticRowsPartition(), 1)[0];
         assertEquals(k, ell.slots() / m, "row 2 is dense: ELL width is K");
         assertEquals(ell.slots(), sink.reads(ArrayRole.VALUES));
@@ -51,8 +54,8 @@ class TraceCountTest {
         int k = 42; // a partial last group
         int n = 16;
         float[] dense = RandomMatrices.twoFour(RandomMatrices.sparse(m, k, 0.6, 4), m, k);
-        NmSpmm kernel = new NmSpmm(dev.sparseprof.sparse.stats.NmPattern.TWO_FOUR);
-        dev.sparseprof.sparse.NmMatrix a = kernel.prepare(MatrixView.of(m, k, dense));
+        NmSpmm kernel = new NmSpmm(NmPattern.TWO_FOUR);
+        NmMatrix a = kernel.prepare(MatrixView.of(m, k, dense));
         CountingSink sink = trace(kernel, a, n, k, new StaticRowsPartition(), 1)[0];
         long slots = (long) m * ((k + 3) / 4) * 2;
         assertEquals(slots, sink.reads(ArrayRole.VALUES));
