@@ -96,6 +96,31 @@ final class BroadcastRows {
         }
     }
 
+    /**
+     * Rows {@code [rowStart, rowEnd)} of a row-slice format when N is exactly one vector: the
+     * {@link #block1} loop for each row, in one method (short rows would spend as long in the
+     * per-row dispatch as in their entries). The first row starts at {@code nzStart} at the earliest.
+     */
+    static void oneVectorRows(Operands<?> op, float[] vals, int[] cols, int[] starts, int rowStart, int rowEnd, int nzStart) {
+        MemorySegment b = op.bAligned();
+        float[] c = op.c();
+        long rowBytes = (long) L * Float.BYTES;
+        for (int r = rowStart; r < rowEnd; r++) {
+            int from = Math.max(starts[r], nzStart);
+            int to = starts[r + 1];
+            FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
+            int j = from;
+            for (int grouped = from + (to - from) / UNROLL * UNROLL; j < grouped; j += UNROLL) {
+                a0 = FloatVector.fromMemorySegment(S, b, cols[j] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j]), a0);
+                a1 = FloatVector.fromMemorySegment(S, b, cols[j + 1] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 1]), a1);
+                a2 = FloatVector.fromMemorySegment(S, b, cols[j + 2] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 2]), a2);
+                a3 = FloatVector.fromMemorySegment(S, b, cols[j + 3] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 3]), a3);
+            }
+            for (; j < to; j++) a0 = FloatVector.fromMemorySegment(S, b, cols[j] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j]), a0);
+            a0.add(a1).add(a2.add(a3)).intoArray(c, r * L);
+        }
+    }
+
     private static void block8(Operands<?> op, Slice s, int c0, float[] out, int o) {
         float[] vals = s.values();
         int[] cols = s.columns();

@@ -27,6 +27,17 @@ public final class CsrSpmm extends SliceKernel {
                 output(op, r, ws), outputOffset(op, r, ws));
     }
 
+    /** N = one vector exactly (16 on AVX-512): all rows in one tight loop, no per-row dispatch. */
+    @Override
+    void wholeRows(Operands<RowSlices> op, int rowStart, int rowEnd, int nzStart, Workspace ws) {
+        if (op.n() != BroadcastRows.L) {
+            super.wholeRows(op, rowStart, rowEnd, nzStart, ws);
+            return;
+        }
+        RowSlices a = op.a();
+        BroadcastRows.oneVectorRows(op, a.values(), a.columnIndices(), a.rowStarts(), rowStart, rowEnd, nzStart);
+    }
+
     @Override
     void traceRow(Operands<RowSlices> op, int r, int from, int to, Workspace ws, Tracer tracer) {
         RowSlices a = op.a();

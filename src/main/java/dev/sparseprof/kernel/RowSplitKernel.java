@@ -25,6 +25,15 @@ abstract class RowSplitKernel<A> implements SpmmKernel<A> {
      */
     abstract void row(Operands<A> op, int r, int from, int to, Workspace ws);
 
+    /**
+     * Computes the whole rows {@code [rowStart, rowEnd)} (none is the carry row): by default
+     * {@link #row} for each; a kernel may override it with a tighter loop of the same order.
+     */
+    void wholeRows(Operands<A> op, int rowStart, int rowEnd, int nzStart, Workspace ws) {
+        int[] ptr = rowWork(op.a());
+        for (int r = rowStart; r < rowEnd; r++) row(op, r, Math.max(ptr[r], nzStart), ptr[r + 1], ws);
+    }
+
     /** The traced twin of {@link #row}. */
     abstract void traceRow(Operands<A> op, int r, int from, int to, Workspace ws, Tracer tracer);
 
@@ -43,9 +52,7 @@ abstract class RowSplitKernel<A> implements SpmmKernel<A> {
         int[] ptr = rowWork(op.a());
         ws.setCarryRow(-1);
         beginRange(op, ws);
-        for (int r = range.rowStart(); r < range.rowEnd(); r++) {
-            row(op, r, Math.max(ptr[r], range.nzStart()), ptr[r + 1], ws);
-        }
+        wholeRows(op, range.rowStart(), range.rowEnd(), range.nzStart(), ws);
         int last = range.rowEnd();
         if (last < rows(op.a())) {
             int from = Math.max(ptr[last], range.nzStart());
