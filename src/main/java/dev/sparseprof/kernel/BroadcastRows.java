@@ -31,11 +31,17 @@ final class BroadcastRows {
     static final int TRACE_SCRATCH_FLOATS = UNROLL * L;
 
     /**
-     * One row's entries {@code [from, to)}: value {@code j} at {@code values[j]}, its column at
-     * {@code columns[j - shift]} (0 for stored column indices; {@code from} for columns a format
-     * decoded into scratch). {@code columnsStored}: the traced twin reads a column index per entry.
+     * One row's entries {@code [from, to)}: value {@code j} at {@code values[j - valueShift]}, its
+     * column at {@code columns[j - shift]} (shift 0 for stored arrays; {@code from} for what a format
+     * decoded into scratch: columns from metadata, fp32 values from fp16/bf16). {@code columnsStored}:
+     * the traced twin reads a column index per entry.
      */
-    record Slice(float[] values, int[] columns, int shift, int from, int to, boolean columnsStored) {}
+    record Slice(float[] values, int valueShift, int[] columns, int shift, int from, int to, boolean columnsStored) {
+        /** Stored fp32 values, stored or decoded columns. */
+        Slice(float[] values, int[] columns, int shift, int from, int to, boolean columnsStored) {
+            this(values, 0, columns, shift, from, to, columnsStored);
+        }
+    }
 
     private BroadcastRows() {}
 
@@ -62,6 +68,7 @@ final class BroadcastRows {
         float[] b = op.b();
         int from = s.from();
         int to = s.to();
+        int vshift = s.valueShift();
         for (int c0 = 0; c0 < n; ) {
             int width = ColumnBlocks.width(n - c0, L);
             int o = outOffset + c0;
@@ -73,7 +80,7 @@ final class BroadcastRows {
             for (int j = from; j < to; j++) {
                 tracer.readValues(j, 1);
                 if (s.columnsStored()) tracer.readIndices(ArrayRole.COLUMN_INDICES, j, 1);
-                float value = vals[j];
+                float value = vals[j - vshift];
                 int bRow = cols[j - s.shift()] * n + c0;
                 int at = at0 + (j - from < grouped ? (j - from) % unroll : 0) * width;
                 for (int v0 = 0; v0 < width; v0 += L) {
@@ -125,6 +132,7 @@ final class BroadcastRows {
         float[] vals = s.values();
         int[] cols = s.columns();
         int shift = s.shift();
+        int vshift = s.valueShift();
         int from = s.from();
         int to = s.to();
         MemorySegment b = op.bAligned();
@@ -132,7 +140,7 @@ final class BroadcastRows {
         long colBytes = (long) c0 * Float.BYTES;
         FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
         for (int j = from; j < to; j++) {
-            FloatVector v = FloatVector.broadcast(S, vals[j]);
+            FloatVector v = FloatVector.broadcast(S, vals[j - vshift]);
             long p = cols[j - shift] * rowBytes + colBytes;
             a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
             a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
@@ -157,6 +165,7 @@ final class BroadcastRows {
         float[] vals = s.values();
         int[] cols = s.columns();
         int shift = s.shift();
+        int vshift = s.valueShift();
         int from = s.from();
         int to = s.to();
         MemorySegment b = op.bAligned();
@@ -164,7 +173,7 @@ final class BroadcastRows {
         long colBytes = (long) c0 * Float.BYTES;
         FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
         for (int j = from; j < to; j++) {
-            FloatVector v = FloatVector.broadcast(S, vals[j]);
+            FloatVector v = FloatVector.broadcast(S, vals[j - vshift]);
             long p = cols[j - shift] * rowBytes + colBytes;
             a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
             a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
@@ -181,6 +190,7 @@ final class BroadcastRows {
         float[] vals = s.values();
         int[] cols = s.columns();
         int shift = s.shift();
+        int vshift = s.valueShift();
         int from = s.from();
         int to = s.to();
         MemorySegment b = op.bAligned();
@@ -188,7 +198,7 @@ final class BroadcastRows {
         long colBytes = (long) c0 * Float.BYTES;
         FloatVector a0 = FloatVector.zero(S), a1 = a0;
         for (int j = from; j < to; j++) {
-            FloatVector v = FloatVector.broadcast(S, vals[j]);
+            FloatVector v = FloatVector.broadcast(S, vals[j - vshift]);
             long p = cols[j - shift] * rowBytes + colBytes;
             a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
             a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
@@ -201,6 +211,7 @@ final class BroadcastRows {
         float[] vals = s.values();
         int[] cols = s.columns();
         int shift = s.shift();
+        int vshift = s.valueShift();
         int from = s.from();
         int to = s.to();
         MemorySegment b = op.bAligned();
@@ -209,12 +220,12 @@ final class BroadcastRows {
         FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
         int j = from;
         for (int grouped = from + (to - from) / UNROLL * UNROLL; j < grouped; j += UNROLL) {
-            a0 = FloatVector.fromMemorySegment(S, b, cols[j - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j]), a0);
-            a1 = FloatVector.fromMemorySegment(S, b, cols[j + 1 - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 1]), a1);
-            a2 = FloatVector.fromMemorySegment(S, b, cols[j + 2 - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 2]), a2);
-            a3 = FloatVector.fromMemorySegment(S, b, cols[j + 3 - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 3]), a3);
+            a0 = FloatVector.fromMemorySegment(S, b, cols[j - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j - vshift]), a0);
+            a1 = FloatVector.fromMemorySegment(S, b, cols[j + 1 - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 1 - vshift]), a1);
+            a2 = FloatVector.fromMemorySegment(S, b, cols[j + 2 - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 2 - vshift]), a2);
+            a3 = FloatVector.fromMemorySegment(S, b, cols[j + 3 - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 3 - vshift]), a3);
         }
-        for (; j < to; j++) a0 = FloatVector.fromMemorySegment(S, b, cols[j - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j]), a0);
+        for (; j < to; j++) a0 = FloatVector.fromMemorySegment(S, b, cols[j - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j - vshift]), a0);
         a0.add(a1).add(a2.add(a3)).intoArray(out, o);
     }
 
@@ -226,6 +237,7 @@ final class BroadcastRows {
         float[] vals = s.values();
         int[] cols = s.columns();
         int shift = s.shift();
+        int vshift = s.valueShift();
         int from = s.from();
         int to = s.to();
         float[] b = op.b();
@@ -234,12 +246,12 @@ final class BroadcastRows {
         FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
         int j = from;
         for (int grouped = from + (to - from) / UNROLL * UNROLL; j < grouped; j += UNROLL) {
-            a0 = FloatVector.fromArray(S, b, cols[j - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j]), a0);
-            a1 = FloatVector.fromArray(S, b, cols[j + 1 - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j + 1]), a1);
-            a2 = FloatVector.fromArray(S, b, cols[j + 2 - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j + 2]), a2);
-            a3 = FloatVector.fromArray(S, b, cols[j + 3 - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j + 3]), a3);
+            a0 = FloatVector.fromArray(S, b, cols[j - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j - vshift]), a0);
+            a1 = FloatVector.fromArray(S, b, cols[j + 1 - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j + 1 - vshift]), a1);
+            a2 = FloatVector.fromArray(S, b, cols[j + 2 - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j + 2 - vshift]), a2);
+            a3 = FloatVector.fromArray(S, b, cols[j + 3 - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j + 3 - vshift]), a3);
         }
-        for (; j < to; j++) a0 = FloatVector.fromArray(S, b, cols[j - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j]), a0);
+        for (; j < to; j++) a0 = FloatVector.fromArray(S, b, cols[j - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j - vshift]), a0);
         a0.add(a1).add(a2.add(a3)).intoArray(out, o, m);
     }
 }

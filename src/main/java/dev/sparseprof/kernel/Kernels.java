@@ -16,6 +16,8 @@ public final class Kernels {
         BY_NAME.put("dense", DenseGemm::new);
         BY_NAME.put("csr", CsrSpmm::new);
         BY_NAME.put("csr-gather", CsrGatherSpmm::new);
+        BY_NAME.put("csr-fp16", () -> new CsrHalfSpmm(HalfRowSlices.Encoding.FP16));
+        BY_NAME.put("csr-bf16", () -> new CsrHalfSpmm(HalfRowSlices.Encoding.BF16));
         BY_NAME.put("ell", () -> new CsrSpmm(SliceKernel.SliceFormat.ELL));
         BY_NAME.put("2:4", () -> new NmSpmm(NmPattern.TWO_FOUR));
         BY_NAME.put("bitmask", BitmaskSpmm::new);

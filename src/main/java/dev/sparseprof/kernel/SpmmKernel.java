@@ -31,6 +31,9 @@ public interface SpmmKernel<A> {
     /** Entries the kernel multiplies: nnz for sparse formats (padding included), rows*cols for dense. */
     long storedEntries(A a);
 
+    /** Bytes of one stored value of A (4 for fp32, 2 for fp16/bf16 storage). */
+    default int valueBytes() { return Float.BYTES; }
+
     /** Bytes of A as this kernel stores it (values, indices, pointers). */
     long formatBytes(A a);
 

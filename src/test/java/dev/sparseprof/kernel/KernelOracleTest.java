@@ -46,6 +46,7 @@ class KernelOracleTest {
         String what = kernel.name() + "/" + partition.name() + " " + cs;
         float[] dense = RandomMatrices.sparse(cs.m(), cs.k(), cs.density(), cs.m() * 31L + cs.n());
         if (kernel instanceof NmSpmm) dense = RandomMatrices.twoFour(dense, cs.m(), cs.k());
+        if (kernel instanceof CsrHalfSpmm half) dense = quantized(dense, half.prepare(MatrixView.of(cs.m(), cs.k(), dense)).encoding());
         float[] b = RandomMatrices.dense(cs.k(), cs.n(), cs.k());
         float[] expected = ReferenceSpmm.dense(dense, cs.m(), cs.k(), b, cs.n());
         A a = kernel.prepare(MatrixView.of(cs.m(), cs.k(), dense));
@@ -72,6 +73,13 @@ class KernelOracleTest {
             if (!exact) assertClose(c, traced, cs.k(), what + ": traced twin");
             else assertArrayEquals(c, traced, what + ": traced twin differs from fast path");
         }
+    }
+
+    /** The matrix as the 16-bit kernel holds it: every value rounded to fp16 or bf16. */
+    private static float[] quantized(float[] a, HalfRowSlices.Encoding e) {
+        float[] out = new float[a.length];
+        for (int i = 0; i < a.length; i++) out[i] = e.decode(e.encode(a[i]));
+        return out;
     }
 
     static ArrayLayout layout() {

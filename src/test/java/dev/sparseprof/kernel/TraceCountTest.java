@@ -65,6 +65,23 @@ class TraceCountTest {
     }
 
     @Test
+    void halfPrecisionValuesAreTwoBytesEach() {
+        int m = 13;
+        int k = 29;
+        int n = 16;
+        CsrMatrix csr = CsrMatrix.from(MatrixView.of(m, k, RandomMatrices.sparse(m, k, 0.4, 6)));
+        CsrHalfSpmm kernel = new CsrHalfSpmm(HalfRowSlices.Encoding.BF16);
+        HalfRowSlices a = HalfRowSlices.of(csr, HalfRowSlices.Encoding.BF16);
+        SpmmPlan<HalfRowSlices> plan = SpmmPlan.of(kernel, a, n, new StaticRowsPartition(), 1);
+        CountingSink sink = new CountingSink();
+        ArrayLayout half = ArrayLayout.sequential(0, 64, a.arrayBytes(), kernel.valueBytes());
+        plan.trace(RandomMatrices.dense(k, n, 1), new float[m * n], half, new TraceSink[] {sink});
+        assertEquals(csr.nnz(), sink.reads(ArrayRole.VALUES));
+        assertEquals(2L * csr.nnz(), sink.readBytes(ArrayRole.VALUES));
+        assertEquals(4L * csr.nnz(), sink.readBytes(ArrayRole.COLUMN_INDICES));
+    }
+
+    @Test
     void csrGatherCountsEqualItsWork() {
         int m = 23;
         int k = 77;
