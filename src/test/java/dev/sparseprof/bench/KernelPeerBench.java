@@ -22,7 +22,7 @@ import java.util.Set;
 /**
  * The sparseprof side of {@code scripts/bench-kernels.sh}: reads the cases the python side wrote
  * (raw little-endian float32 A and B) and prints one JSON line per (case, kernel, threads).
- * Wide cases (N >= 16): csr and dense on 1 and 2 threads; narrow ones: csr and csr-gather. The
+ * Wide cases (N >= 16): csr and dense on 1 and 2 threads; narrow ones: csr, csr-gather and sell-16-256. The
  * optional second argument keeps only the cases of one N: the script runs each N in its own JVM,
  * so that the JIT's profile of one N (dense at N=16 takes the partial-panel path) does not shape
  * the code timed at another. The first run of each (kernel, threads) is repeated untimed first.
@@ -49,7 +49,7 @@ public final class KernelPeerBench {
                 MatrixView a = MatrixView.of(m, k, readFloats(dir.resolve((String) c.get("aFile")), m * k));
                 boolean wide = n >= 16;
                 boolean denseCase = wide && id.endsWith("_s0.5");
-                for (String kernel : wide ? List.of("csr", "dense") : List.of("csr", "csr-gather")) {
+                for (String kernel : wide ? List.of("csr", "dense") : List.of("csr", "csr-gather", "sell-16-256")) {
                     if (kernel.equals("dense") && !denseCase) continue; // dense time does not depend on sparsity
                     for (WorkerPool pool : wide ? List.of(one, two) : List.of(one)) {
                         CpuRunner.Request request = new CpuRunner.Request(id, n, pool.threads(), Partitions.byName("nnz"), timing);
