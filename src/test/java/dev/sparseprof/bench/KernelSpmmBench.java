@@ -44,7 +44,7 @@ public class KernelSpmmBench {
     @Param({"0.5", "0.7", "0.9", "0.95"})
     public double sparsity;
 
-    @Param({"dense", "csr", "ell", "bitmask", "bsr4x4"})
+    @Param({"dense", "csr", "csr-fp16", "ell", "sell-16-256", "bitmask", "bsr4x4"})
     public String format;
 
     @Param({"1"})
