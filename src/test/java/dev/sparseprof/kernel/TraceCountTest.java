@@ -3,9 +3,12 @@ package dev.sparseprof.kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.sparse.BsrMatrix;
 import dev.sparseprof.sparse.CsrMatrix;
 import dev.sparseprof.sparse.EllMatrix;
 import dev.sparseprof.sparse.NmMatrix;
+import dev.sparseprof.sparse.SellMatrix;
+import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.trace.TraceSink;
@@ -79,6 +82,43 @@ class TraceCountTest {
         assertEquals(csr.nnz(), sink.reads(ArrayRole.VALUES));
         assertEquals(2L * csr.nnz(), sink.readBytes(ArrayRole.VALUES));
         assertEquals(4L * csr.nnz(), sink.readBytes(ArrayRole.COLUMN_INDICES));
+    }
+
+    @Test
+    void scatterAndBlockKernelsCountTheirWork() {
+        int m = 19;
+        int k = 37;
+        int n = 20;
+        float[] dense = RandomMatrices.sparse(m, k, 0.3, 8);
+        MatrixView view = MatrixView.of(m, k, dense);
+        long nnz = CsrMatrix.from(view).nnz();
+
+        CooSpmm coo = new CooSpmm();
+        CountingSink c = trace(coo, coo.prepare(view), n, k, new StaticRowsPartition(), 1)[0];
+        assertEquals(nnz, c.reads(ArrayRole.VALUES));
+        assertEquals(nnz, c.reads(ArrayRole.ROW_POINTERS), "one row index per triple");
+        assertEquals(4L * nnz * n, c.readBytes(ArrayRole.B_GATHER));
+
+        CscSpmm csc = new CscSpmm();
+        c = trace(csc, csc.prepare(view), n, k, new StaticRowsPartition(), 1)[0];
+        assertEquals(nnz, c.reads(ArrayRole.COLUMN_INDICES), "one row index per entry");
+        assertEquals(2L * k, c.reads(ArrayRole.ROW_POINTERS), "two column pointers per column");
+        assertEquals(4L * nnz * n, c.readBytes(ArrayRole.B_GATHER));
+
+        BsrSpmm bsr = new BsrSpmm(new BlockShape(4, 4));
+        BsrMatrix blocks = bsr.prepare(view);
+        c = trace(bsr, blocks, n, k, new StaticRowsPartition(), 1)[0];
+        assertEquals(blocks.blockCount(), c.reads(ArrayRole.COLUMN_INDICES), "one block column per block");
+        assertEquals(2L * ((m + 3) / 4), c.reads(ArrayRole.ROW_POINTERS));
+        assertTrue(c.reads(ArrayRole.VALUES) <= 16L * blocks.blockCount() && c.reads(ArrayRole.VALUES) >= nnz);
+
+        SellSpmm sell = new SellSpmm(8);
+        SellMatrix chunks = sell.prepare(view);
+        c = trace(sell, chunks, n, k, new StaticRowsPartition(), 1)[0];
+        long slots = chunks.values().length;
+        assertEquals(4L * slots * n, c.readBytes(ArrayRole.VALUES), "every slot once per column of B");
+        assertEquals(4L * k * n + 4L * slots * n, c.readBytes(ArrayRole.B_GATHER), "the transpose, then one gather lane per slot and column");
+        assertEquals((long) m * n, c.writes(ArrayRole.C_SCATTER));
     }
 
     @Test
