@@ -37,7 +37,7 @@ final class FormatsCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = "Model file; default: the bundled " + Models.DEFAULT_NAME + ".")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = ProfileCommand.MODEL_HELP)
     String model;
 
     @Option(names = "--dtype", defaultValue = "fp32", paramLabel = "D", description = "Value type: fp32, fp16, bf16 or int8. Default ${DEFAULT-VALUE}.")
