@@ -9,6 +9,7 @@ import dev.sparseprof.sparse.Format;
 import dev.sparseprof.sparse.Formats;
 import dev.sparseprof.sparse.StorageCost;
 import dev.sparseprof.sparse.stats.MatrixStats;
+import dev.sparseprof.sparse.stats.ScanOptions;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.SparseprofException;
@@ -59,7 +60,7 @@ final class FormatsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<Format> formats = Formats.defaults();
         try (Model m = Models.open(model)) {
-            List<MatrixStats> stats = ProfileCommand.scan(m, "formats");
+            List<MatrixStats> stats = ProfileCommand.scan(m, "formats", Formats.scanOptionsFor(formats, ScanOptions.DEFAULT));
             List<GemmLayer> layers = new ArrayList<>();
             List<List<Cell>> rows = new ArrayList<>();
             for (int i = 0; i < m.layers().size(); i++) {

@@ -180,12 +180,16 @@ final class ProfileCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
-    /** Scans every layer of {@code m} once (all cores), with a progress bar over all rows. */
+    /** Scans every layer of {@code m} once with the default statistics (all cores), with a progress bar over all rows. */
     static List<MatrixStats> scan(Model m, String label) {
+        return scan(m, label, ScanOptions.DEFAULT);
+    }
+
+    static List<MatrixStats> scan(Model m, String label, ScanOptions what) {
         long totalRows = 0;
         for (GemmLayer l : m.layers()) totalRows += l.rows();
         Progress bar = TerminalProgressBar.forTerminal(label);
-        ScanOptions options = ScanOptions.DEFAULT.withThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        ScanOptions options = what.withThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
         List<MatrixStats> stats = new ArrayList<>();
         long base = 0;
         for (GemmLayer l : m.layers()) {
