@@ -191,6 +191,11 @@ class OnnxReaderTest {
             assertEquals(2, l.rows());
             assertEquals(3, l.cols());
             assertArrayEquals(new float[] {0.0f, 1.0f, 0.0f, 0.0f, -1.0f, 2.0f}, l.matrix().toDense());
+            Tensor w = m.tensors().stream().filter(t -> t.name().equals("W_quantized")).findFirst().orElseThrow();
+            assertEquals(5, w.zeroPoint());
+            assertEquals(0.5, w.scale());
+            assertTrue(w.isZero(0));
+            assertEquals(1.0f, w.getFloat(2));
         }
     }
 
