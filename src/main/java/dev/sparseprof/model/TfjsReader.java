@@ -6,7 +6,6 @@ import dev.sparseprof.util.SparseprofException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,9 +36,6 @@ import java.util.Map;
  */
 final class TfjsReader implements ModelReader {
     private static final long MAX_MANIFEST_BYTES = 100_000_000L;
-    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     @Override
     public String name() {
@@ -164,7 +160,7 @@ final class TfjsReader implements ModelReader {
         MemorySegment out = arena.allocate(Math.max(1, count * 4), 8).asSlice(0, count * 4);
         if (qtype.equals("float16")) {
             if (target != DType.F32) throw ModelFormatException.in(source, where + ": float16 quantization of " + target.label());
-            for (long i = 0; i < count; i++) out.setAtIndex(F32, i, Float.float16ToFloat(raw.getAtIndex(I16, i)));
+            for (long i = 0; i < count; i++) out.setAtIndex(LittleEndian.F32, i, Float.float16ToFloat(raw.getAtIndex(LittleEndian.I16, i)));
             return out;
         }
         int bits = switch (qtype) {
@@ -184,10 +180,10 @@ final class TfjsReader implements ModelReader {
             zeroCode = zeroCode(scale, min, maxCode);
         }
         for (long i = 0; i < count; i++) {
-            int code = bits == 8 ? raw.get(ValueLayout.JAVA_BYTE, i) & 0xff : raw.getAtIndex(I16, i) & 0xffff;
+            int code = bits == 8 ? raw.get(ValueLayout.JAVA_BYTE, i) & 0xff : raw.getAtIndex(LittleEndian.I16, i) & 0xffff;
             double v = code == zeroCode ? 0.0 : code * scale + min;
-            if (target == DType.I32) out.setAtIndex(I32, i, (int) Math.round(v));
-            else out.setAtIndex(F32, i, (float) v);
+            if (target == DType.I32) out.setAtIndex(LittleEndian.I32, i, (int) Math.round(v));
+            else out.setAtIndex(LittleEndian.F32, i, (float) v);
         }
         return out;
     }
