@@ -78,7 +78,7 @@ final class OnnxTensorDecoder {
         } else if (t.typedField() != 0) {
             data = typed(t, name, dtype, count);
         } else if (count == 0) {
-            data = MemorySegment.NULL.reinterpret(0);
+            data = MemorySegment.ofArray(new byte[0]);
         } else {
             throw ModelFormatException.in(source, "tensor '" + name + "' " + Arrays.toString(dims) + " has no data");
         }
