@@ -2,13 +2,14 @@ package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.sparse.StorageCost;
 import java.util.List;
 
 /**
  * COO SpMM: value, row index and column index per non-zero. The work splits evenly by non-zeros
  * (balanced by construction). GPU: every non-zero adds its product into C with atomics resolved in
  * the L2, so C traffic is per non-zero, not per row; CPU: row-sorted entries accumulate in
- * registers, so C is written once, but the row index is read and decoded per non-zero.
+ * registers, so C is written once, but both indices are read and decoded per non-zero.
  */
 final class CooFormat implements FormatModel {
     @Override
@@ -17,28 +18,22 @@ final class CooFormat implements FormatModel {
     }
 
     @Override
-    public double storedBytes(Workload w) {
-        return w.nnz() * (w.dtype().sizeBytes() + 2 * CsrFormat.INDEX_BYTES);
-    }
-
-    @Override
     public String unsupported(Workload w, HardwareSpec spec) {
-        return new CsrFormat().unsupported(w, spec);
+        return Machine.vectorUnsupported(w, spec);
     }
 
     @Override
     public KernelPlan plan(Workload w, HardwareSpec spec) {
         int tiles = Machine.columnTiles(spec, w);
         double nnz = w.nnz();
-        double e = w.dtype().sizeBytes();
+        double cBytes = (double) w.rows() * w.denseColumns() * w.dtype().sizeBytes();
+        StorageCost cost = w.storage(name());
         DataStream c = spec.isGpu()
-                ? new DataStream("C", nnz * Machine.gatherBytesPerIndex(spec, w), (double) w.rows() * w.denseColumns() * e,
-                        (double) w.rows() * w.denseColumns() * e, false, false, true)
+                ? new DataStream("C", nnz * Machine.gatherBytesPerIndex(spec, w), cBytes, cBytes, false, false, true)
                 : Machine.cWrite(w);
         List<DataStream> streams = List.of(
-                Machine.aArray("values", nnz * e, tiles, false),
-                Machine.aArray("rowidx", nnz * CsrFormat.INDEX_BYTES, tiles, true),
-                Machine.aArray("colidx", nnz * CsrFormat.INDEX_BYTES, tiles, true),
+                Machine.aArray("values", cost.valueBytes(), tiles, false),
+                Machine.aArray("indices", cost.indexBytes(), tiles, true),
                 Machine.bGather(spec, w, nnz),
                 c);
         double perUnit = nnz * tiles / spec.parallelUnits();

@@ -16,7 +16,7 @@ final class DenseFormat implements FormatModel {
 
     @Override
     public double storedBytes(Workload w) {
-        return (double) w.rows() * w.cols() * w.dtype().sizeBytes();
+        return w.storage("csr").denseBytes();
     }
 
     @Override

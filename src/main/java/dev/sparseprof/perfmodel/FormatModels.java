@@ -1,5 +1,6 @@
 package dev.sparseprof.perfmodel;
 
+import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.util.SparseprofException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,7 @@ public final class FormatModels {
         REGISTRY.put("dense", DenseFormat::new);
         REGISTRY.put("csr", CsrFormat::new);
         REGISTRY.put("coo", CooFormat::new);
-        REGISTRY.put("bsr4x4", () -> new BsrFormat(4, 4));
+        REGISTRY.put("bsr4x4", () -> new BsrFormat(BlockShape.B4X4));
         REGISTRY.put("2:4", TwoFourFormat::new);
     }
 

@@ -1,5 +1,6 @@
 package dev.sparseprof.perfmodel;
 
+import dev.sparseprof.sparse.stats.Lengths;
 import java.util.List;
 import java.util.PriorityQueue;
 
@@ -20,13 +21,13 @@ public final class LoadBalance {
 
     private LoadBalance() {}
 
-    public static List<Balance> cpuSchedules(RowLengths rows, int columnTiles, int threads) {
+    public static List<Balance> cpuSchedules(Lengths rows, int columnTiles, int threads) {
         return List.of(staticRows(rows, columnTiles, threads), nnzBalanced(rows, columnTiles, threads),
                 mergePath(rows, columnTiles, threads));
     }
 
-    public static Balance staticRows(RowLengths rows, int columnTiles, int threads) {
-        int m = rows.rows();
+    public static Balance staticRows(Lengths rows, int columnTiles, int threads) {
+        int m = rows.count();
         double max = 0;
         double total = 0;
         for (int t = 0; t < threads; t++) {
@@ -40,8 +41,8 @@ public final class LoadBalance {
         return Balance.of("static-rows", max, total / threads);
     }
 
-    public static Balance nnzBalanced(RowLengths rows, int columnTiles, int threads) {
-        int m = rows.rows();
+    public static Balance nnzBalanced(Lengths rows, int columnTiles, int threads) {
+        int m = rows.count();
         double total = 0;
         for (int r = 0; r < m; r++) total += work(rows, r, columnTiles);
         double target = total / threads;
@@ -62,15 +63,15 @@ public final class LoadBalance {
         return Balance.of("nnz-balanced", max, target);
     }
 
-    public static Balance mergePath(RowLengths rows, int columnTiles, int threads) {
+    public static Balance mergePath(Lengths rows, int columnTiles, int threads) {
         double total = 0;
-        for (int r = 0; r < rows.rows(); r++) total += work(rows, r, columnTiles);
+        for (int r = 0; r < rows.count(); r++) total += work(rows, r, columnTiles);
         double mean = total / threads;
         return Balance.of("merge-path", Math.ceil(mean), mean);
     }
 
-    public static Balance gpuRowSplit(RowLengths rows, int columnTiles, int sms) {
-        int m = rows.rows();
+    public static Balance gpuRowSplit(Lengths rows, int columnTiles, int sms) {
+        int m = rows.count();
         long tasks = (long) m * columnTiles;
         long blocks = (tasks + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
         PriorityQueue<double[]> free = new PriorityQueue<>((a, b) -> Double.compare(a[0], b[0]));
@@ -79,7 +80,7 @@ public final class LoadBalance {
         for (long b = 0; b < blocks; b++) {
             double w = 0;
             for (long t = b * WARPS_PER_BLOCK; t < Math.min(tasks, (b + 1) * WARPS_PER_BLOCK); t++) {
-                w += rows.length((int) (t % m)) + 1; // task t: row t % m of column tile t / m
+                w += rows.get((int) (t % m)) + 1; // task t: row t % m of column tile t / m
             }
             double[] sm = free.poll();
             sm[0] += w;
@@ -96,7 +97,7 @@ public final class LoadBalance {
         return Balance.of(tiles + " tiles in " + waves + " wave(s) over " + units, waves, (double) tiles / units);
     }
 
-    private static double work(RowLengths rows, int r, int columnTiles) {
-        return (double) rows.length(r) * columnTiles + 1;
+    private static double work(Lengths rows, int r, int columnTiles) {
+        return (double) rows.get(r) * columnTiles + 1;
     }
 }

@@ -5,6 +5,7 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.KernelOverheads;
+import dev.sparseprof.sparse.stats.Lengths;
 import dev.sparseprof.util.DType;
 
 /**
@@ -46,6 +47,12 @@ final class Machine {
         return storage == DType.F64 ? DType.F64 : DType.F32;
     }
 
+    /** Null when the CUDA cores / SIMD units have a peak for the dtype sparse kernels compute in, else why not. */
+    static String vectorUnsupported(Workload w, HardwareSpec spec) {
+        DType compute = vectorDType(w.dtype());
+        return spec.peaks().has(ComputeUnit.VECTOR, compute) ? null : "no vector peak for " + compute.label();
+    }
+
     static ComputeUnit denseUnit(HardwareSpec spec, DType dtype) {
         return spec.peaks().has(ComputeUnit.TENSOR, dtype) ? ComputeUnit.TENSOR : ComputeUnit.VECTOR;
     }
@@ -58,7 +65,7 @@ final class Machine {
     }
 
     /** A sparse kernel's balance: warp per row on a GPU, nnz-balanced contiguous rows on a CPU. */
-    static Balance sparseBalance(HardwareSpec spec, RowLengths rows, int columnTiles) {
+    static Balance sparseBalance(HardwareSpec spec, Lengths rows, int columnTiles) {
         return spec instanceof GpuSpec g ? LoadBalance.gpuRowSplit(rows, columnTiles, g.sms())
                 : LoadBalance.nnzBalanced(rows, columnTiles, spec.parallelUnits());
     }
