@@ -7,17 +7,20 @@ import dev.sparseprof.model.Models;
 import dev.sparseprof.perfmodel.FormatModel;
 import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.perfmodel.PerfModel;
+import dev.sparseprof.perfmodel.PublishedCases;
 import dev.sparseprof.perfmodel.Simulation;
 import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.Workload;
 import dev.sparseprof.perfmodel.Workloads;
 import dev.sparseprof.report.HtmlReport;
+import dev.sparseprof.report.PublishedReport;
 import dev.sparseprof.report.SimulationReport;
 import dev.sparseprof.util.Checks;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -33,7 +36,7 @@ final class SimulateCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec command;
 
-    @Option(names = "--hw", required = true, paramLabel = "SPEC",
+    @Option(names = "--hw", paramLabel = "SPEC",
             description = "Hardware spec: a YAML file or a preset name; 'list' prints the presets.")
     String hw;
 
@@ -60,9 +63,20 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "Write a self-contained HTML report with charts.")
     String html;
 
+    @Option(names = "--published", paramLabel = "FILE",
+            description = "Instead of a model: predict the published cases in FILE (validation/published/a100.yaml) and print the error.")
+    String published;
+
     @Override
     public Integer call() {
         PrintWriter out = command.commandLine().getOut();
+        if (published != null) {
+            List<PublishedCases.Row> rows = PublishedCases.evaluate(Path.of(published));
+            if (!Outputs.jsonOnStdout(json)) out.print(PublishedReport.table(rows));
+            Outputs.write(json, PublishedReport.json(rows), out);
+            return Main.EXIT_OK;
+        }
+        if (hw == null) throw new SparseprofException("simulate: --hw SPEC is required (a YAML file or a preset; --hw list shows them)");
         if (hw.equals("list")) {
             out.println(String.join("\n", HardwareSpecs.presetNames()));
             return Main.EXIT_OK;
@@ -89,7 +103,7 @@ final class SimulateCommand implements Callable<Integer> {
         }
         if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result));
         Outputs.write(json, SimulationReport.json(result), out);
-        if (html != null) HtmlReport.writeSimulation(java.nio.file.Path.of(html), result);
+        if (html != null) HtmlReport.writeSimulation(Path.of(html), result);
         return Main.EXIT_OK;
     }
 

@@ -11,6 +11,8 @@ import java.awt.Color;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.text.DecimalFormat;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,6 +22,7 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryLabelPositions;
 import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
@@ -85,6 +88,11 @@ final class Charts {
         LogAxis x = new LogAxis("FLOP per DRAM byte");
         LogAxis y = new LogAxis("FLOP/s");
         x.setRange(AI_MIN, AI_MAX);
+        for (LogAxis a : List.of(x, y)) {
+            a.setTickUnit(new NumberTickUnit(1)); // one tick per decade
+            a.setNumberFormatOverride(new DecimalFormat("0.#E0"));
+            a.setMinorTickCount(9);
+        }
         plot.setDomainAxis(x);
         plot.setRangeAxis(y);
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer();
@@ -115,15 +123,17 @@ final class Charts {
 
     static JFreeChart sparsity(List<LayerEstimate> estimates) {
         DefaultCategoryDataset d = new DefaultCategoryDataset();
-        for (LayerEstimate e : estimates) d.addValue(100 * e.workload().sparsity(), "sparsity", e.workload().name());
+        List<String> names = shortNames(estimates);
+        for (int i = 0; i < estimates.size(); i++) d.addValue(100 * estimates.get(i).workload().sparsity(), "sparsity", names.get(i));
         return bars("Sparsity per layer", "sparsity (%)", d);
     }
 
     static JFreeChart missRates(List<LayerEstimate> estimates) {
         DefaultCategoryDataset d = new DefaultCategoryDataset();
-        for (LayerEstimate e : estimates) {
-            Traffic t = e.predicted().traffic();
-            for (int i = 0; i < t.levels().size() - 1; i++) d.addValue(100 * t.missRate(i), t.levels().get(i), e.workload().name());
+        List<String> names = shortNames(estimates);
+        for (int l = 0; l < estimates.size(); l++) {
+            Traffic t = estimates.get(l).predicted().traffic();
+            for (int i = 0; i < t.levels().size() - 1; i++) d.addValue(100 * t.missRate(i), t.levels().get(i), names.get(l));
         }
         return bars("Miss rate by level (" + (estimates.isEmpty() ? "" : estimates.get(0).predicted().traffic().source()) + ")",
                 "miss rate (%)", d);
@@ -132,8 +142,9 @@ final class Charts {
     /** Time per layer for each series: {@code rows[i]} names the series of {@code seconds[i][layer]}. */
     static JFreeChart times(String title, List<String> layers, List<String> series, double[][] seconds) {
         DefaultCategoryDataset d = new DefaultCategoryDataset();
+        List<String> names = shortNames(layers);
         for (int s = 0; s < series.size(); s++) {
-            for (int l = 0; l < layers.size(); l++) d.addValue(seconds[s][l] * 1e6, series.get(s), layers.get(l));
+            for (int l = 0; l < layers.size(); l++) d.addValue(seconds[s][l] * 1e6, series.get(s), names.get(l));
         }
         return bars(title, "time (us)", d);
     }
@@ -158,6 +169,12 @@ final class Charts {
         JFreeChart chart = ChartFactory.createWaterfallChart(title, null, "time (us)", d, PlotOrientation.VERTICAL, false, false, false);
         chart.getCategoryPlot().setBackgroundPaint(Color.WHITE);
         return chart;
+    }
+
+    static List<String> shortNames(List<?> layers) {
+        List<String> names = new ArrayList<>(layers.size());
+        for (Object o : layers) names.add(o instanceof LayerEstimate e ? e.workload().name() : o.toString());
+        return LabelNames.shorten(names);
     }
 
     private static JFreeChart bars(String title, String axis, DefaultCategoryDataset d) {
