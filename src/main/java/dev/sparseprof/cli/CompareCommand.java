@@ -48,6 +48,10 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--dtype", paramLabel = "D", description = "Value type (default: fp16 on a GPU, fp32 on a CPU).")
     String dtype;
 
+    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
+            description = "Memory traffic: simulated (memsim replay where a traced kernel exists) or analytical; default ${DEFAULT-VALUE}.")
+    String traffic;
+
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the table as JSON ('-' for standard output alone).")
     String json;
 
@@ -65,7 +69,8 @@ final class CompareCommand implements Callable<Integer> {
         if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");
         Comparison c;
         try (Model m = Models.open(model)) {
-            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : DType.parse(dtype));
+            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : DType.parse(dtype),
+                    SimulateCommand.trafficModel(traffic));
         }
         if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));
         Outputs.write(json, ComparisonReport.json(c), out);

@@ -8,6 +8,7 @@ import dev.sparseprof.perfmodel.FormatModel;
 import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.perfmodel.PerfModel;
 import dev.sparseprof.perfmodel.PublishedCases;
+import dev.sparseprof.perfmodel.SimulatedTraffic;
 import dev.sparseprof.perfmodel.Simulation;
 import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.Workload;
@@ -63,6 +64,10 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "Write a self-contained HTML report with charts.")
     String html;
 
+    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
+            description = "Memory traffic: simulated (replay the traced kernel through memsim where one exists) or analytical; default ${DEFAULT-VALUE}.")
+    String traffic;
+
     @Option(names = "--published", paramLabel = "FILE",
             description = "Instead of a model: predict the published cases in FILE (validation/published/a100.yaml) and print the error.")
     String published;
@@ -99,12 +104,21 @@ final class SimulateCommand implements Callable<Integer> {
         try (Model m = Models.open(model)) {
             List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
             if (workloads.isEmpty()) throw new SparseprofException((model == null ? Models.DEFAULT_NAME : model) + ": no GEMM layers");
-            result = Simulation.run(new PerfModel(spec, TrafficModel.ANALYTICAL), workloads, options);
+            result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options);
         }
         if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result));
         Outputs.write(json, SimulationReport.json(result), out);
         if (html != null) HtmlReport.writeSimulation(Path.of(html), result);
         return Main.EXIT_OK;
+    }
+
+    /** The memory model by name; a replay pushes at most 300k accesses (big layers are sampled). */
+    static TrafficModel trafficModel(String name) {
+        return switch (name) {
+            case "simulated" -> new SimulatedTraffic(300_000);
+            case "analytical" -> TrafficModel.ANALYTICAL;
+            default -> throw new SparseprofException("--traffic: unknown '" + name + "' (known: simulated, analytical)");
+        };
     }
 
     /** {@code auto} means every registered format; else one name. */

@@ -6,7 +6,10 @@ import dev.sparseprof.perfmodel.Simulation;
 import dev.sparseprof.perfmodel.Traffic;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.Units;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /** The {@code simulate} report: a per-layer text table with totals, and the same as JSON. */
 public final class SimulationReport {
@@ -32,8 +35,8 @@ public final class SimulationReport {
         t.row("total (" + r.layers().size() + " layers)", "", "", "", Units.formatSeconds(r.predictedSeconds()),
                 Units.formatSeconds(r.denseSeconds()), times(r.speedup()), "", "", "", "", "", "");
         sb.append(t.render());
-        sb.append("memory traffic: ").append(r.layers().isEmpty() ? "-" : r.layers().get(0).predicted().traffic().source())
-                .append("; gap parts add up to predicted minus ideal (dense / theory)\n");
+        sb.append("memory traffic: ").append(String.join("; ", trafficSources(r.layers())))
+                .append("\ngap parts add up to predicted minus ideal (dense / theory)\n");
         return sb.toString();
     }
 
@@ -50,6 +53,13 @@ public final class SimulationReport {
                 .field("denseSeconds", r.denseSeconds()).field("speedup", r.speedup()).endObject();
         j.endObject();
         return j.toString();
+    }
+
+    /** The distinct traffic sources of the chosen formats, e.g. {@code simulated (memsim, all rows)}. */
+    static List<String> trafficSources(List<LayerEstimate> estimates) {
+        Set<String> out = new LinkedHashSet<>();
+        for (LayerEstimate e : estimates) out.add(e.format() + ": " + e.predicted().traffic().source());
+        return List.copyOf(out);
     }
 
     static String pruningLabel(Simulation.Options o) {
