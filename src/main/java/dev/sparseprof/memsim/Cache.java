@@ -19,6 +19,8 @@ public final class Cache implements MemoryLevel {
     private static final long INVALID = -1L;
     private static final int HASH_THRESHOLD = 16;
     private static final ArrayRole[] ROLES = ArrayRole.values();
+    private static final int PREFETCHED = 0x40;
+    private static final int ROLE_MASK = 0x3f;
 
     private final CacheConfig config;
     private final int sets;
@@ -36,10 +38,8 @@ public final class Cache implements MemoryLevel {
     private final boolean inclusive;
 
     private final long[] tags;
-    private final long[] validSectors;
-    private final long[] dirtySectors;
-    private final byte[] roles;
-    private final boolean[] prefetched;
+    private final long[] sectors; // [2 * slot] valid mask, [2 * slot + 1] dirty mask: one host cache line
+    private final byte[] meta;    // array role (low bits) | PREFETCHED
     private final int[] freeWays;
     private final int[] freeCount;
     private final LongIntHashMap index;
@@ -52,6 +52,12 @@ public final class Cache implements MemoryLevel {
 
     private MemoryLevel next;
     private Cache[] uppers = new Cache[0];
+
+    // per set, the way last hit or filled: hitting it again changes no replacement state (where
+    // the policy says so), so such hits skip the tag scan and the policy, as Dinero checks its
+    // stack top first
+    private final boolean mruFastPath;
+    private final int[] mruWay;
 
     // the victim of the last handleMiss, written back after the fetch (per cache: never re-entered)
     private long victimLine = INVALID;
@@ -77,10 +83,8 @@ public final class Cache implements MemoryLevel {
         int slots = sets * ways;
         tags = new long[slots];
         Arrays.fill(tags, INVALID);
-        validSectors = new long[slots];
-        dirtySectors = new long[slots];
-        roles = new byte[slots];
-        prefetched = new boolean[slots];
+        sectors = new long[2 * slots];
+        meta = new byte[slots];
         freeWays = new int[slots];
         freeCount = new int[sets];
         for (int s = 0; s < sets; s++) {
@@ -93,6 +97,8 @@ public final class Cache implements MemoryLevel {
         orderScratch = new int[ways];
         classifier = config.classifyMisses() ? new ThreeCClassifier(config.lines()) : null;
         counters = new CacheCounters(config.name(), config.classifyMisses());
+        mruFastPath = prefetcher == null && classifier == null && policy.repeatedHitIsNoOp();
+        mruWay = new int[sets];
     }
 
     public CacheConfig config() {
@@ -188,12 +194,27 @@ public final class Cache implements MemoryLevel {
     /** One reference within one line: Dinero's d4ref. */
     private void reference(int write, long address, int sizeBytes, int role) {
         long line = address >>> lineShift;
-        int set = setOf(line);
         long touched = sectorMask(address, sizeBytes);
+        int set = setOf(line);
+        if (mruFastPath) {
+            int mru = set * ways + mruWay[set];
+            if (tags[mru] == line && (sectors[2 * mru] & touched) == touched) {
+                counters.reference(write, role, false, false);
+                if (write != 0) {
+                    if (writeBack) {
+                        sectors[2 * mru + 1] |= touched;
+                    } else {
+                        counters.bytesToBelow += sizeBytes;
+                        next.write(address, sizeBytes, ROLES[role]);
+                    }
+                }
+                return;
+            }
+        }
         int way = tryHit(set, line);
         boolean blockMiss = way < 0;
         int slot = set * ways + way;
-        boolean miss = blockMiss || (validSectors[slot] & touched) != touched;
+        boolean miss = blockMiss || (sectors[2 * slot] & touched) != touched;
         counters.reference(write, role, miss, blockMiss);
         if (classifier != null) classifier.reference(line, miss, counters);
 
@@ -208,14 +229,15 @@ public final class Cache implements MemoryLevel {
                 haveVictim = victimLine != INVALID;
             } else {
                 policy.onHit(set, way);
-                if (prefetched[slot]) {
-                    prefetched[slot] = false;
+                mruWay[set] = way;
+                if ((meta[slot] & PREFETCHED) != 0) {
+                    meta[slot] &= ~PREFETCHED;
                     counters.prefetchesUseful++;
                 }
             }
-            validSectors[slot] |= touched;
+            sectors[2 * slot] |= touched;
             if (isWrite && writeBack) {
-                dirtySectors[slot] |= touched;
+                sectors[2 * slot + 1] |= touched;
                 dirtyHere = true;
             }
         }
@@ -226,7 +248,7 @@ public final class Cache implements MemoryLevel {
             int fetchBytes = Long.bitCount(touched) << sectorShift;
             long fetchAddress = (line << lineShift) + ((long) Long.numberOfTrailingZeros(touched) << sectorShift);
             counters.bytesFromBelow += fetchBytes;
-            if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) dirtySectors[slot] |= touched;
+            if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) sectors[2 * slot + 1] |= touched;
         }
         if (isWrite && !dirtyHere) {
             counters.bytesToBelow += sizeBytes;
@@ -250,19 +272,19 @@ public final class Cache implements MemoryLevel {
             way = policy.victim(set);
             int slot = set * ways + way;
             victimLine = tags[slot];
-            victimDirty = validSectors[slot] & dirtySectors[slot];
-            victimRole = roles[slot];
+            victimDirty = sectors[2 * slot] & sectors[2 * slot + 1];
+            victimRole = meta[slot] & ROLE_MASK;
             if (index != null) index.remove(victimLine);
             if (inclusive && backInvalidateAbove(victimLine << lineShift, lineBytes)) victimDirty = allSectors;
         }
         int slot = set * ways + way;
         tags[slot] = line;
-        validSectors[slot] = 0;
-        dirtySectors[slot] = 0;
-        roles[slot] = (byte) role;
-        prefetched[slot] = false;
+        sectors[2 * slot] = 0;
+        sectors[2 * slot + 1] = 0;
+        meta[slot] = (byte) role;
         if (index != null) index.put(line, slot);
         policy.onFill(set, way);
+        mruWay[set] = way;
         return way;
     }
 
@@ -296,8 +318,8 @@ public final class Cache implements MemoryLevel {
             counters.prefetchesIssued++;
             int way = handleMiss(set, p, role);
             int slot = set * ways + way;
-            validSectors[slot] = allSectors;
-            prefetched[slot] = true;
+            sectors[2 * slot] = allSectors;
+            meta[slot] |= PREFETCHED;
             long v = victimLine;
             long d = victimDirty;
             int vr = victimRole;
@@ -312,9 +334,9 @@ public final class Cache implements MemoryLevel {
         int slot = set * ways + way;
         if (index != null) index.remove(tags[slot]);
         tags[slot] = INVALID;
-        validSectors[slot] = 0;
-        dirtySectors[slot] = 0;
-        prefetched[slot] = false;
+        sectors[2 * slot] = 0;
+        sectors[2 * slot + 1] = 0;
+        meta[slot] = 0;
         policy.onInvalidate(set, way);
         freeWays[set * ways + freeCount[set]++] = way;
     }
@@ -327,7 +349,7 @@ public final class Cache implements MemoryLevel {
             int way = tryHit(set, line);
             if (way < 0) continue;
             int slot = set * ways + way;
-            dirty |= (validSectors[slot] & dirtySectors[slot]) != 0;
+            dirty |= (sectors[2 * slot] & sectors[2 * slot + 1]) != 0;
             counters.backInvalidations++;
             invalidate(set, way);
         }
@@ -351,7 +373,7 @@ public final class Cache implements MemoryLevel {
         if (classifier != null) classifier.reference(line, miss, counters);
         if (!miss) {
             int slot = set * ways + way;
-            boolean dirty = (validSectors[slot] & dirtySectors[slot]) != 0;
+            boolean dirty = (sectors[2 * slot] & sectors[2 * slot + 1]) != 0;
             invalidate(set, way);
             return dirty;
         }
@@ -366,7 +388,7 @@ public final class Cache implements MemoryLevel {
         counters.reference(1, role, way < 0, way < 0);
         if (way >= 0) {
             int slot = set * ways + way;
-            dirtySectors[slot] |= sectorMask(address, sizeBytes) & validSectors[slot];
+            sectors[2 * slot + 1] |= sectorMask(address, sizeBytes) & sectors[2 * slot];
             policy.onHit(set, way);
             return;
         }
@@ -382,11 +404,11 @@ public final class Cache implements MemoryLevel {
         if (way < 0) {
             way = handleMiss(set, line, role);
             int slot = set * ways + way;
-            validSectors[slot] = allSectors;
-            if (dirty) dirtySectors[slot] = allSectors;
+            sectors[2 * slot] = allSectors;
+            if (dirty) sectors[2 * slot + 1] = allSectors;
             if (victimLine != INVALID) writeBackLine(victimLine, victimDirty, victimRole);
         } else {
-            if (dirty) dirtySectors[set * ways + way] |= validSectors[set * ways + way];
+            if (dirty) sectors[2 * (set * ways + way) + 1] |= sectors[2 * (set * ways + way)];
             policy.onHit(set, way);
         }
     }
@@ -402,10 +424,10 @@ public final class Cache implements MemoryLevel {
             int n = policy.evictionOrder(set, orderScratch);
             for (int i = 0; i < n; i++) {
                 int slot = set * ways + orderScratch[i];
-                long d = validSectors[slot] & dirtySectors[slot];
+                long d = sectors[2 * slot] & sectors[2 * slot + 1];
                 if (tags[slot] == INVALID || d == 0) continue;
-                dirtySectors[slot] = 0;
-                writeBackLine(tags[slot], d, roles[slot]);
+                sectors[2 * slot + 1] = 0;
+                writeBackLine(tags[slot], d, meta[slot] & ROLE_MASK);
             }
         }
     }
@@ -417,10 +439,10 @@ public final class Cache implements MemoryLevel {
             int way = tryHit(set, line);
             if (way < 0) continue;
             int slot = set * ways + way;
-            long d = validSectors[slot] & dirtySectors[slot];
+            long d = sectors[2 * slot] & sectors[2 * slot + 1];
             if (d == 0) continue;
-            dirtySectors[slot] = 0;
-            writeBackLine(line, d, roles[slot]);
+            sectors[2 * slot + 1] = 0;
+            writeBackLine(line, d, meta[slot] & ROLE_MASK);
         }
     }
 

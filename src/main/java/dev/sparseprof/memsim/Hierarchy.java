@@ -113,12 +113,11 @@ public final class Hierarchy implements TraceSink {
         public void access(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
             if (accesses == warmupAccesses) warm = snapshot();
             accesses++;
-            switch (kind) {
-                case WRITE -> l1.access(true, address, sizeBytes, role);
-                case COPY_BACK -> copyBack(address, sizeBytes);
-                case INVALIDATE -> invalidate(address, sizeBytes);
-                default -> l1.access(false, address, sizeBytes, role);
-            }
+            if (kind == AccessKind.READ) l1.access(false, address, sizeBytes, role);
+            else if (kind == AccessKind.WRITE) l1.access(true, address, sizeBytes, role);
+            else if (kind == AccessKind.COPY_BACK) copyBack(address, sizeBytes);
+            else if (kind == AccessKind.INVALIDATE) invalidate(address, sizeBytes);
+            else l1.access(false, address, sizeBytes, role); // instruction fetch, misc: reads
         }
 
         @Override
