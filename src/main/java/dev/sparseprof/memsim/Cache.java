@@ -21,6 +21,7 @@ public final class Cache implements MemoryLevel {
     private static final ArrayRole[] ROLES = ArrayRole.values();
     private static final int PREFETCHED = 0x40;
     private static final int ROLE_MASK = 0x3f;
+    private static final int DIRTY = 0x80;
 
     private final CacheConfig config;
     private final int sets;
@@ -38,8 +39,9 @@ public final class Cache implements MemoryLevel {
     private final boolean inclusive;
 
     private final long[] tags;
-    private final long[] sectors; // [2 * slot] valid mask, [2 * slot + 1] dirty mask: one host cache line
-    private final byte[] meta;    // array role (low bits) | PREFETCHED
+    private final boolean sectored;
+    private final long[] sectors; // sectored only: [2 * slot] valid mask, [2 * slot + 1] dirty mask
+    private final byte[] meta;    // array role (low bits) | PREFETCHED | DIRTY (unsectored lines)
     private final int[] freeWays;
     private final int[] freeCount;
     private final LongIntHashMap index;
@@ -83,7 +85,8 @@ public final class Cache implements MemoryLevel {
         int slots = sets * ways;
         tags = new long[slots];
         Arrays.fill(tags, INVALID);
-        sectors = new long[2 * slots];
+        sectored = sectorsPerLine > 1;
+        sectors = sectored ? new long[2 * slots] : null;
         meta = new byte[slots];
         freeWays = new int[slots];
         freeCount = new int[sets];
@@ -180,6 +183,34 @@ public final class Cache implements MemoryLevel {
         return upTo & -(1L << first);
     }
 
+    // Sector state: sectored lines keep valid and dirty masks; an unsectored line is valid when its
+    // tag is and keeps its dirty bit in meta, so it touches one array less per reference.
+
+    private long validMask(int slot) {
+        return sectored ? sectors[2 * slot] : tags[slot] != INVALID ? 1L : 0L;
+    }
+
+    private long dirtyMask(int slot) {
+        return sectored ? sectors[2 * slot] & sectors[2 * slot + 1] : (meta[slot] & DIRTY) != 0 ? 1L : 0L;
+    }
+
+    private void markDirty(int slot, long mask) {
+        if (sectored) sectors[2 * slot + 1] |= mask;
+        else if (mask != 0) meta[slot] |= (byte) DIRTY;
+    }
+
+    private void clearDirty(int slot) {
+        if (sectored) sectors[2 * slot + 1] = 0;
+        else meta[slot] &= ~DIRTY;
+    }
+
+    private void clearSectors(int slot) {
+        if (sectored) {
+            sectors[2 * slot] = 0;
+            sectors[2 * slot + 1] = 0;
+        }
+    }
+
     /** The way holding {@code line} in {@code set}, or -1. */
     private int tryHit(int set, long line) {
         if (index != null) {
@@ -198,11 +229,11 @@ public final class Cache implements MemoryLevel {
         int set = setOf(line);
         if (mruFastPath) {
             int mru = set * ways + mruWay[set];
-            if (tags[mru] == line && (sectors[2 * mru] & touched) == touched) {
+            if (tags[mru] == line && (validMask(mru) & touched) == touched) {
                 counters.reference(write, role, false, false);
                 if (write != 0) {
                     if (writeBack) {
-                        sectors[2 * mru + 1] |= touched;
+                        markDirty(mru, touched);
                     } else {
                         counters.bytesToBelow += sizeBytes;
                         next.write(address, sizeBytes, ROLES[role]);
@@ -214,7 +245,7 @@ public final class Cache implements MemoryLevel {
         int way = tryHit(set, line);
         boolean blockMiss = way < 0;
         int slot = set * ways + way;
-        boolean miss = blockMiss || (sectors[2 * slot] & touched) != touched;
+        boolean miss = blockMiss || (validMask(slot) & touched) != touched;
         counters.reference(write, role, miss, blockMiss);
         if (classifier != null) classifier.reference(line, miss, counters);
 
@@ -235,9 +266,9 @@ public final class Cache implements MemoryLevel {
                     counters.prefetchesUseful++;
                 }
             }
-            sectors[2 * slot] |= touched;
+            if (sectored) sectors[2 * slot] |= touched;
             if (isWrite && writeBack) {
-                sectors[2 * slot + 1] |= touched;
+                markDirty(slot, touched);
                 dirtyHere = true;
             }
         }
@@ -248,7 +279,7 @@ public final class Cache implements MemoryLevel {
             int fetchBytes = Long.bitCount(touched) << sectorShift;
             long fetchAddress = (line << lineShift) + ((long) Long.numberOfTrailingZeros(touched) << sectorShift);
             counters.bytesFromBelow += fetchBytes;
-            if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) sectors[2 * slot + 1] |= touched;
+            if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) markDirty(slot, touched);
         }
         if (isWrite && !dirtyHere) {
             counters.bytesToBelow += sizeBytes;
@@ -272,15 +303,14 @@ public final class Cache implements MemoryLevel {
             way = policy.victim(set);
             int slot = set * ways + way;
             victimLine = tags[slot];
-            victimDirty = sectors[2 * slot] & sectors[2 * slot + 1];
+            victimDirty = dirtyMask(slot);
             victimRole = meta[slot] & ROLE_MASK;
             if (index != null) index.remove(victimLine);
             if (inclusive && backInvalidateAbove(victimLine << lineShift, lineBytes)) victimDirty = allSectors;
         }
         int slot = set * ways + way;
         tags[slot] = line;
-        sectors[2 * slot] = 0;
-        sectors[2 * slot + 1] = 0;
+        clearSectors(slot);
         meta[slot] = (byte) role;
         if (index != null) index.put(line, slot);
         policy.onFill(set, way);
@@ -318,7 +348,7 @@ public final class Cache implements MemoryLevel {
             counters.prefetchesIssued++;
             int way = handleMiss(set, p, role);
             int slot = set * ways + way;
-            sectors[2 * slot] = allSectors;
+            if (sectored) sectors[2 * slot] = allSectors;
             meta[slot] |= PREFETCHED;
             long v = victimLine;
             long d = victimDirty;
@@ -334,8 +364,7 @@ public final class Cache implements MemoryLevel {
         int slot = set * ways + way;
         if (index != null) index.remove(tags[slot]);
         tags[slot] = INVALID;
-        sectors[2 * slot] = 0;
-        sectors[2 * slot + 1] = 0;
+        clearSectors(slot);
         meta[slot] = 0;
         policy.onInvalidate(set, way);
         freeWays[set * ways + freeCount[set]++] = way;
@@ -349,7 +378,7 @@ public final class Cache implements MemoryLevel {
             int way = tryHit(set, line);
             if (way < 0) continue;
             int slot = set * ways + way;
-            dirty |= (sectors[2 * slot] & sectors[2 * slot + 1]) != 0;
+            dirty |= dirtyMask(slot) != 0;
             counters.backInvalidations++;
             invalidate(set, way);
         }
@@ -373,7 +402,7 @@ public final class Cache implements MemoryLevel {
         if (classifier != null) classifier.reference(line, miss, counters);
         if (!miss) {
             int slot = set * ways + way;
-            boolean dirty = (sectors[2 * slot] & sectors[2 * slot + 1]) != 0;
+            boolean dirty = dirtyMask(slot) != 0;
             invalidate(set, way);
             return dirty;
         }
@@ -388,7 +417,7 @@ public final class Cache implements MemoryLevel {
         counters.reference(1, role, way < 0, way < 0);
         if (way >= 0) {
             int slot = set * ways + way;
-            sectors[2 * slot + 1] |= sectorMask(address, sizeBytes) & sectors[2 * slot];
+            markDirty(slot, sectorMask(address, sizeBytes) & validMask(slot));
             policy.onHit(set, way);
             return;
         }
@@ -404,11 +433,11 @@ public final class Cache implements MemoryLevel {
         if (way < 0) {
             way = handleMiss(set, line, role);
             int slot = set * ways + way;
-            sectors[2 * slot] = allSectors;
-            if (dirty) sectors[2 * slot + 1] = allSectors;
+            if (sectored) sectors[2 * slot] = allSectors;
+            if (dirty) markDirty(slot, allSectors);
             if (victimLine != INVALID) writeBackLine(victimLine, victimDirty, victimRole);
         } else {
-            if (dirty) sectors[2 * (set * ways + way) + 1] |= sectors[2 * (set * ways + way)];
+            if (dirty) markDirty(set * ways + way, validMask(set * ways + way));
             policy.onHit(set, way);
         }
     }
@@ -424,9 +453,9 @@ public final class Cache implements MemoryLevel {
             int n = policy.evictionOrder(set, orderScratch);
             for (int i = 0; i < n; i++) {
                 int slot = set * ways + orderScratch[i];
-                long d = sectors[2 * slot] & sectors[2 * slot + 1];
+                long d = dirtyMask(slot);
                 if (tags[slot] == INVALID || d == 0) continue;
-                sectors[2 * slot + 1] = 0;
+                clearDirty(slot);
                 writeBackLine(tags[slot], d, meta[slot] & ROLE_MASK);
             }
         }
@@ -439,9 +468,9 @@ public final class Cache implements MemoryLevel {
             int way = tryHit(set, line);
             if (way < 0) continue;
             int slot = set * ways + way;
-            long d = sectors[2 * slot] & sectors[2 * slot + 1];
+            long d = dirtyMask(slot);
             if (d == 0) continue;
-            sectors[2 * slot + 1] = 0;
+            clearDirty(slot);
             writeBackLine(line, d, meta[slot] & ROLE_MASK);
         }
     }
