@@ -214,10 +214,6 @@ public final class DinTextReader implements TraceReader {
 
     @Override
     public void close() {
-        try {
-            in.close();
-        } catch (IOException ignored) {
-            // closing a read stream: nothing is lost
-        }
+        TraceFiles.closeQuietly(in);
     }
 }
