@@ -44,7 +44,9 @@ public final class PerfModel {
         GapBreakdown gap = new GapBreakdown(ideal, none.seconds() - ideal, withIndex.seconds() - none.seconds(),
                 withMisses.seconds() - withIndex.seconds(), withImbalance.seconds() - withMisses.seconds(),
                 all.seconds() - withImbalance.seconds());
-        return new LayerEstimate(w, format.name(), all, densePrediction, gap, format.storedBytes(w), dense.storedBytes(w));
+        List<Balance> schedules = spec.isGpu() ? List.of()
+                : LoadBalance.cpuSchedules(w.rowLengths(), Machine.columnTiles(spec, w), spec.parallelUnits());
+        return new LayerEstimate(w, format.name(), all, densePrediction, gap, format.storedBytes(w), dense.storedBytes(w), schedules);
     }
 
     /** The fastest of {@code formats} that can run the workload (dense always can on a sane spec). */

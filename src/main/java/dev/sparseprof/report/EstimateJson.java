@@ -1,5 +1,6 @@
 package dev.sparseprof.report;
 
+import dev.sparseprof.perfmodel.Balance;
 import dev.sparseprof.perfmodel.GapBreakdown;
 import dev.sparseprof.perfmodel.LayerEstimate;
 import dev.sparseprof.perfmodel.Prediction;
@@ -23,6 +24,11 @@ final class EstimateJson {
         j.field("bottleneck", p.bottleneck()).field("denseBottleneck", e.dense().bottleneck());
         j.field("computeSeconds", p.computeSeconds()).field("overheadSeconds", p.overheadSeconds());
         j.field("imbalance", p.imbalanceFactor()).field("balance", p.plan().balance().schedule());
+        if (!e.cpuSchedules().isEmpty()) {
+            j.name("cpuSchedules").beginObject();
+            for (Balance b : e.cpuSchedules()) j.field(b.schedule(), b.factor());
+            j.endObject();
+        }
         Traffic t = p.traffic();
         j.field("trafficSource", t.source()).field("samplingError", t.samplingError());
         j.name("levels").beginArray();
