@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code sparseprof compare}: every format on every spec at every what-if sparsity, with the winner per layer. */
-@Command(name = "compare", description = "What-if table: prune to each sparsity, predict every format on every spec, pick the winner per layer.")
+@Command(name = "compare", mixinStandardHelpOptions = true, description = "What-if table: prune to each sparsity, predict every format on every spec, pick the winner per layer.")
 final class CompareCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec command;

@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code sparseprof simulate}: predicted time, speedup, bottleneck and efficiency gap per layer on one machine. */
-@Command(name = "simulate", description = "Predict each layer's time and speedup over dense on a machine (roofline, load balance, 2:4).")
+@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Predict each layer's time and speedup over dense on a machine (roofline, load balance, 2:4).")
 final class SimulateCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec command;
@@ -48,7 +48,7 @@ final class SimulateCommand implements Callable<Integer> {
     long batch;
 
     @Option(names = "--format", defaultValue = "auto", paramLabel = "F",
-            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
+            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4; 'list' prints them) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
     String format;
 
     @Option(names = "--dtype", paramLabel = "D", description = "Value type (default: fp16 on a GPU, fp32 on a CPU).")
@@ -79,6 +79,10 @@ final class SimulateCommand implements Callable<Integer> {
             List<PublishedCases.Row> rows = PublishedCases.evaluate(Path.of(published));
             if (!Outputs.jsonOnStdout(json)) out.print(PublishedReport.table(rows));
             Outputs.write(json, PublishedReport.json(rows), out);
+            return Main.EXIT_OK;
+        }
+        if (format.equals("list")) {
+            out.println(String.join("\n", FormatModels.names()));
             return Main.EXIT_OK;
         }
         if (hw == null) throw new SparseprofException("simulate: --hw SPEC is required (a YAML file or a preset; --hw list shows them)");

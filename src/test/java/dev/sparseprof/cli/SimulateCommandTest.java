@@ -120,5 +120,6 @@ class SimulateCommandTest {
         Run list = run("simulate", "--hw", "list");
         assertEquals(0, list.code());
         assertTrue(list.out().contains("a100-80gb"));
+        assertEquals("dense\ncsr\ncoo\nbsr4x4\n2:4\n", run("simulate", "--format", "list").out());
     }
 }
