@@ -1,6 +1,5 @@
 package dev.sparseprof.kernel;
 
-import dev.sparseprof.sparse.CsrMatrix;
 import dev.sparseprof.trace.ArrayRole;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -30,15 +29,24 @@ public final class CsrSpmm extends CsrRowKernel {
     /** Independent accumulators of the one-vector blocks. */
     static final int UNROLL = 4;
 
-    @Override public String name() { return "csr"; }
+    /** Over CSR ({@code csr}) or ELL ({@code ell}) slices. */
+    CsrSpmm(SliceFormat format) {
+        super(format);
+    }
+
+    public CsrSpmm() {
+        this(SliceFormat.CSR);
+    }
+
+    @Override public String name() { return sliceFormat() == SliceFormat.CSR ? "csr" : "ell"; }
 
     /** The traced twin's UNROLL accumulators of one vector each. */
-    @Override public int scratchFloats(CsrMatrix a, int n) { return UNROLL * L; }
+    @Override public int scratchFloats(RowSlices a, int n) { return UNROLL * L; }
 
     @Override public boolean readsAlignedB() { return true; }
 
     @Override
-    void row(Operands<CsrMatrix> op, int r, int from, int to, Workspace ws) {
+    void row(Operands<RowSlices> op, int r, int from, int to, Workspace ws) {
         float[] out = output(op, r, ws);
         int outOffset = outputOffset(op, r, ws);
         int n = op.n();
@@ -56,7 +64,7 @@ public final class CsrSpmm extends CsrRowKernel {
     }
 
     @Override
-    void traceRow(Operands<CsrMatrix> op, int r, int from, int to, Workspace ws, Tracer tracer) {
+    void traceRow(Operands<RowSlices> op, int r, int from, int to, Workspace ws, Tracer tracer) {
         float[] out = output(op, r, ws);
         int outOffset = outputOffset(op, r, ws);
         boolean toCarry = out != op.c();
@@ -99,7 +107,7 @@ public final class CsrSpmm extends CsrRowKernel {
     }
 
 
-    private static void block8(Operands<CsrMatrix> op, int from, int to, int c0, float[] out, int o) {
+    private static void block8(Operands<RowSlices> op, int from, int to, int c0, float[] out, int o) {
         float[] vals = op.a().values();
         int[] cols = op.a().columnIndices();
         MemorySegment b = op.bAligned();
@@ -128,7 +136,7 @@ public final class CsrSpmm extends CsrRowKernel {
         a7.intoArray(out, o + 7 * L);
     }
 
-    private static void block4(Operands<CsrMatrix> op, int from, int to, int c0, float[] out, int o) {
+    private static void block4(Operands<RowSlices> op, int from, int to, int c0, float[] out, int o) {
         float[] vals = op.a().values();
         int[] cols = op.a().columnIndices();
         MemorySegment b = op.bAligned();
@@ -149,7 +157,7 @@ public final class CsrSpmm extends CsrRowKernel {
         a3.intoArray(out, o + 3 * L);
     }
 
-    private static void block2(Operands<CsrMatrix> op, int from, int to, int c0, float[] out, int o) {
+    private static void block2(Operands<RowSlices> op, int from, int to, int c0, float[] out, int o) {
         float[] vals = op.a().values();
         int[] cols = op.a().columnIndices();
         MemorySegment b = op.bAligned();
@@ -166,7 +174,7 @@ public final class CsrSpmm extends CsrRowKernel {
         a1.intoArray(out, o + L);
     }
 
-    private static void block1(Operands<CsrMatrix> op, int from, int to, int c0, float[] out, int o) {
+    private static void block1(Operands<RowSlices> op, int from, int to, int c0, float[] out, int o) {
         float[] vals = op.a().values();
         int[] cols = op.a().columnIndices();
         MemorySegment b = op.bAligned();
@@ -188,7 +196,7 @@ public final class CsrSpmm extends CsrRowKernel {
      * The last {@code n - c0 < L} columns, masked. It reads the heap B: masked loads from a
      * memory segment are not intrinsified (they run 20x slower), masked array loads are.
      */
-    private static void blockMasked(Operands<CsrMatrix> op, int from, int to, int c0, float[] out, int o) {
+    private static void blockMasked(Operands<RowSlices> op, int from, int to, int c0, float[] out, int o) {
         float[] vals = op.a().values();
         int[] cols = op.a().columnIndices();
         float[] b = op.b();

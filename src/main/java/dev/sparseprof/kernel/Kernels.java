@@ -14,6 +14,7 @@ public final class Kernels {
         BY_NAME.put("dense", DenseGemm::new);
         BY_NAME.put("csr", CsrSpmm::new);
         BY_NAME.put("csr-gather", CsrGatherSpmm::new);
+        BY_NAME.put("ell", () -> new CsrSpmm(CsrRowKernel.SliceFormat.ELL));
     }
 
     private Kernels() {}

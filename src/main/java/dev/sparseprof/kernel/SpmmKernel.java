@@ -1,6 +1,8 @@
 package dev.sparseprof.kernel;
 
+import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.util.MatrixView;
+import java.util.Map;
 
 /**
  * One way of computing {@code C = A·B}: A ({@code rows x cols}, in the kernel's format {@code A})
@@ -31,6 +33,9 @@ public interface SpmmKernel<A> {
 
     /** Bytes of A as this kernel stores it (values, indices, pointers). */
     long formatBytes(A a);
+
+    /** The bytes of each of A's arrays, by role, for laying them out in a traced run. */
+    Map<ArrayRole, Long> arrayBytes(A a);
 
     /** The per-row work prefix, length {@code rows+1} (CSR: the row pointers), for partitions. */
     int[] rowWork(A a);

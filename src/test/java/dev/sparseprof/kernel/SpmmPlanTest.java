@@ -9,11 +9,11 @@ import dev.sparseprof.util.SparseprofException;
 import org.junit.jupiter.api.Test;
 
 class SpmmPlanTest {
-    private final CsrMatrix a = CsrMatrix.from(MatrixView.of(3, 4, RandomMatrices.sparse(3, 4, 0.5, 1)));
+    private final RowSlices a = RowSlices.of(CsrMatrix.from(MatrixView.of(3, 4, RandomMatrices.sparse(3, 4, 0.5, 1))));
 
     @Test
     void shapeMismatchNamesBothShapes() {
-        SpmmPlan<CsrMatrix> plan = SpmmPlan.of(new CsrSpmm(), a, 2, new StaticRowsPartition(), 1);
+        SpmmPlan<RowSlices> plan = SpmmPlan.of(new CsrSpmm(), a, 2, new StaticRowsPartition(), 1);
         SparseprofException e = assertThrows(SparseprofException.class, () -> plan.run(new float[10], new float[6]));
         assertEquals("shape mismatch: A is 3x4, B is 5x2", e.getMessage());
         e = assertThrows(SparseprofException.class, () -> plan.run(new float[8], new float[5]));
