@@ -1,11 +1,10 @@
 package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.HardwareSpec;
-import dev.sparseprof.kernel.ArrayLayout;
 import dev.sparseprof.kernel.Kernels;
 import dev.sparseprof.kernel.Partitions;
 import dev.sparseprof.kernel.SpmmKernel;
-import dev.sparseprof.kernel.SpmmPlan;
+import dev.sparseprof.kernel.TracedRun;
 import dev.sparseprof.memsim.CacheSpecs;
 import dev.sparseprof.memsim.Hierarchy;
 import dev.sparseprof.memsim.HierarchyStats;
@@ -15,7 +14,6 @@ import dev.sparseprof.trace.TraceSink;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,31 +100,19 @@ public final class SimulatedTraffic implements TrafficModel {
         return new Replay(first.levels(), first.arriving(), first.passed(), first.indexPassed(), first.missRates(), error, stride);
     }
 
-    private static <A> Replay run(SpmmKernel<A> kernel, Workload w, HardwareSpec spec, int stride, int offset) {
+    private static Replay run(SpmmKernel<?> kernel, Workload w, HardwareSpec spec, int stride, int offset) {
         MatrixView sample = sampledRows(w.matrix(), stride, offset);
         int n = (int) Math.min(Integer.MAX_VALUE, w.denseColumns());
-        A a = kernel.prepare(sample);
-        int cores = spec.parallelUnits();
-        SpmmPlan<A> plan = SpmmPlan.of(kernel, a, n, Partitions.byName("nnz"), Math.min(cores, Math.max(1, sample.rows())));
-        float[] b = new float[w.cols() * n];
-        for (int i = 0; i < b.length; i++) b[i] = (i % 7) * 0.25f - 0.75f;
-        float[] c = new float[sample.rows() * n];
-        long entries = kernel.storedEntries(a);
-        Map<ArrayRole, Long> sizes = new EnumMap<>(ArrayRole.class);
-        sizes.put(ArrayRole.VALUES, entries * 4);
-        sizes.put(ArrayRole.COLUMN_INDICES, entries * 4);
-        sizes.put(ArrayRole.ROW_POINTERS, (sample.rows() + 1L) * 4);
-        sizes.put(ArrayRole.DENSE_A, (long) sample.rows() * w.cols() * 4);
-        sizes.put(ArrayRole.B_GATHER, (long) b.length * 4);
-        sizes.put(ArrayRole.C_SCATTER, (long) c.length * 4);
-        ArrayLayout layout = ArrayLayout.sequential(1 << 20, 64, sizes, 4);
-        Hierarchy h = new Hierarchy(CacheSpecs.fromHardware(spec, plan.threads()));
-        TraceSink[] sinks = new TraceSink[plan.threads()];
-        for (int t = 0; t < sinks.length; t++) sinks[t] = h.core(t);
-        plan.trace(b, c, layout, sinks);
+        int threads = Math.min(spec.parallelUnits(), sample.rows());
+        Hierarchy h = new Hierarchy(CacheSpecs.fromHardware(spec, threads));
+        TraceSink[] sinks = new TraceSink[threads];
+        for (int t = 0; t < threads; t++) sinks[t] = h.core(t);
+        TracedRun.trace(kernel, sample, new TracedRun.Settings(n, threads, Partitions.byName("nnz"), 1 << 20, 64), sinks);
         h.close();
-        double scale = kernel.name().equals("dense") ? (double) w.rows() / sample.rows()
-                : (double) w.nnz() / Math.max(1, entries);
+        long sampledNnz = 0;
+        for (int r = offset; r < w.rows(); r += stride) sampledNnz += w.rowLengths().get(r);
+        double scale = kernel.name().equals("dense") || sampledNnz == 0 ? (double) w.rows() / sample.rows()
+                : (double) w.nnz() / sampledNnz;
         return summarise(h.measured(), spec.cacheLevels().get(0).lineBytes(), scale, stride);
     }
 
