@@ -13,6 +13,11 @@ final class EstimateJson {
     private EstimateJson() {}
 
     static void write(JsonWriter j, LayerEstimate e) {
+        write(j, e, null);
+    }
+
+    /** With {@code bestSparse} (may be null): the fastest non-dense candidate's format, time and speedup. */
+    static void write(JsonWriter j, LayerEstimate e, LayerEstimate bestSparse) {
         Workload w = e.workload();
         Prediction p = e.predicted();
         j.beginObject();
@@ -45,6 +50,10 @@ final class EstimateJson {
         double[] parts = g.parts();
         for (int i = 0; i < parts.length; i++) j.field(GapBreakdown.PART_NAMES[i] + "Seconds", parts[i]);
         j.endObject();
+        if (bestSparse != null) {
+            j.name("bestSparse").beginObject().field("format", bestSparse.format())
+                    .field("predictedSeconds", bestSparse.predictedSeconds()).field("speedup", bestSparse.speedup()).endObject();
+        }
         j.endObject();
     }
 }
