@@ -24,8 +24,9 @@ import java.util.Set;
  * as the fast path) runs on the layer's real matrix and pushes every access into the spec's cache
  * hierarchy ({@code memsim}, one private L1/L2 per core, shared L3), with the work split over the
  * spec's cores as the kernel splits it (nnz-balanced). Big layers are sampled: every s-th row, s
- * chosen so a replay stays under the access budget; bytes are scaled by the sampled share of the
- * work, and a second, interleaved sample gives the sampling error (the relative difference of the
+ * chosen so a replay stays under the access budget; bytes are scaled array by array (see
+ * {@code summarise}: the rows' arrays by the sampled share of the work, B's first touch not at
+ * all), and a second, interleaved sample gives the sampling error (the relative difference of the
  * two estimates of DRAM bytes). Where no traced kernel exists (GPU specs: no warp/sector trace
  * generator has landed; formats other than csr and dense; value types other than fp32; synthetic
  * workloads without a matrix) it falls back to {@link AnalyticalTraffic}, and says so in the
@@ -113,40 +114,58 @@ public final class SimulatedTraffic implements TrafficModel {
         for (int r = offset; r < w.rows(); r += stride) sampledNnz += w.rowLengths().get(r);
         double scale = kernel.name().equals("dense") || sampledNnz == 0 ? (double) w.rows() / sample.rows()
                 : (double) w.nnz() / sampledNnz;
-        return summarise(h.measured(), spec.cacheLevels().get(0).lineBytes(), scale, stride);
+        return summarise(h.measured(), spec, w, threads, scale, stride);
     }
 
-    /** Sums the private instances of each level (the snapshot lists them one by one) and scales to the whole layer. */
-    private static Replay summarise(HierarchyStats stats, int l1LineBytes, double scale, int stride) {
+    /**
+     * Sums the private instances of each level (the snapshot lists them one by one) and scales the
+     * sample to the whole layer, array by array: the bytes a level passes on (Dinero's bytes from
+     * and to memory) are apportioned to the arrays by their misses and write-backs. Arrays split over the rows (A, C) scale with the sampled share; the
+     * replicated B does not: its first touch (its footprint once per cache instance) happens once
+     * whatever the sample, and only the misses beyond it scale.
+     */
+    private static Replay summarise(HierarchyStats stats, HardwareSpec spec, Workload w, int threads, double scale, int stride) {
         List<String> names = new ArrayList<>();
-        List<double[]> sums = new ArrayList<>(); // fetches, misses, passed bytes, index passed bytes
+        List<double[]> byRole = new ArrayList<>(); // bytes passed on per role
+        List<double[]> counts = new ArrayList<>(); // fetches, misses, bytes passed on (from and to the next level)
         for (LevelStats l : stats.levels()) {
             String name = baseName(l.name());
             int i = names.indexOf(name);
             if (i < 0) {
                 names.add(name);
-                sums.add(new double[4]);
+                byRole.add(new double[ArrayRole.COUNT]);
+                counts.add(new double[3]);
                 i = names.size() - 1;
             }
-            double[] s = sums.get(i);
-            s[0] += l.fetches().total();
-            s[1] += l.misses().total();
-            s[2] += l.bytesFromBelow() + l.bytesToBelow();
-            long indexMisses = 0;
-            for (ArrayRole r : INDEX_ROLES) indexMisses += l.roles().misses(r) + l.roles().writeBacks(r);
-            s[3] += indexMisses * (double) l1LineBytes;
+            int line = spec.cacheLevels().get(Math.min(i, spec.cacheLevels().size() - 1)).lineBytes();
+            for (ArrayRole r : ArrayRole.values()) byRole.get(i)[r.ordinal()] += (double) (l.roles().misses(r) + l.roles().writeBacks(r)) * line;
+            counts.get(i)[0] += l.fetches().total();
+            counts.get(i)[1] += l.misses().total();
+            counts.get(i)[2] += l.bytesFromBelow() + l.bytesToBelow();
         }
         int n = names.size();
         double[] arriving = new double[n];
         double[] passed = new double[n];
         double[] indexPassed = new double[n];
         double[] missRates = new double[n];
+        double bBytes = (double) w.cols() * w.denseColumns() * Float.BYTES;
         for (int i = 0; i < n; i++) {
-            double[] s = sums.get(i);
-            arriving[i] = s[0] * l1LineBytes * scale;
-            passed[i] = s[2] * scale;
-            indexPassed[i] = Math.min(passed[i], s[3] * scale);
-            missRates[i] = s[0] > 0 ? s[1] / s[0] : 0;
+            boolean shared = spec.cacheLevels().get(Math.min(i, spec.cacheLevels().size() - 1)).shared();
+            double firstTouch = bBytes * (shared ? 1 : threads);
+            double[] roles = byRole.get(i);
+            double roleTotal = 0;
+            for (double b : roles) roleTotal += b;
+            // The level's real bytes, apportioned to the arrays by their misses and write-backs.
+            double toBytes = roleTotal > 0 ? counts.get(i)[2] / roleTotal : 0;
+            for (ArrayRole r : ArrayRole.values()) {
+                double b = roles[r.ordinal()] * toBytes;
+                double scaled = r == ArrayRole.B_GATHER ? Math.min(b, firstTouch) + Math.max(0, b - firstTouch) * scale : b * scale;
+                passed[i] += scaled;
+                if (INDEX_ROLES.contains(r)) indexPassed[i] += scaled;
+            }
+            int line = spec.cacheLevels().get(Math.min(i, spec.cacheLevels().size() - 1)).lineBytes();
+            arriving[i] = counts.get(i)[0] * line * scale;
+            missRates[i] = counts.get(i)[0] > 0 ? counts.get(i)[1] / counts.get(i)[0] : 0;
         }
         return new Replay(names, arriving, passed, indexPassed, missRates, 0, stride);
     }
