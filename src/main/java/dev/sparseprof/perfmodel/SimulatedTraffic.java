@@ -24,10 +24,10 @@ import java.util.Set;
  * as the fast path) runs on the layer's real matrix and pushes every access into the spec's cache
  * hierarchy ({@code memsim}, one private L1/L2 per core, shared L3), with the work split over the
  * spec's cores as the kernel splits it (nnz-balanced). Big layers are sampled: every s-th row, s
- * chosen so a replay stays under the access budget; bytes are scaled array by array (see
- * {@code summarise}: the rows' arrays by the sampled share of the work, B's first touch not at
- * all), and a second, interleaved sample gives the sampling error (the relative difference of the
- * two estimates of DRAM bytes). Where no traced kernel exists (GPU specs: no warp/sector trace
+ * chosen so a replay stays under the access budget, plus samples of half and a quarter of that;
+ * each level's bytes are fitted as fixed (B's first touch, scratch) plus per-work (A's rows, C,
+ * B's capacity misses) and extrapolated to the whole layer, and the middle sample's distance from
+ * the line through the other two is the sampling error. Where no traced kernel exists (GPU specs: no warp/sector trace
  * generator has landed; formats other than csr and dense; value types other than fp32; synthetic
  * workloads without a matrix) it falls back to {@link AnalyticalTraffic}, and says so in the
  * source label. Without {@code cacheMisses} it gives the analytical compulsory floor, so the gap
@@ -46,9 +46,9 @@ public final class SimulatedTraffic implements TrafficModel {
         this.accessBudget = accessBudget;
     }
 
-    /** One replay's per-level counts, already summed over the private instances and scaled to the whole layer. */
+    /** One replay's per-level counts, summed over the private instances (a sample's own, or extrapolated to the layer). */
     private record Replay(List<String> levels, double[] arriving, double[] passed, double[] indexPassed, double[] missRates,
-                          double samplingError, int stride) {}
+                          double samplingError, int stride, double work) {}
 
     @Override
     public Traffic traffic(Workload w, KernelPlan plan, HardwareSpec spec, Features features) {
@@ -68,7 +68,7 @@ public final class SimulatedTraffic implements TrafficModel {
         names.add("DRAM");
         double[] miss = new double[n + 1];
         System.arraycopy(r.missRates(), 0, miss, 0, n);
-        String source = r.stride() == 1 ? "simulated (memsim, all rows)" : "simulated (memsim, 1 in " + r.stride() + " rows)";
+        String source = r.stride() == 1 ? "simulated (memsim, all rows)" : "simulated (memsim, 1 in " + r.stride() + " rows and sparser samples, extrapolated)";
         return new Traffic(names, bytes, miss, source, r.samplingError());
     }
 
@@ -92,17 +92,79 @@ public final class SimulatedTraffic implements TrafficModel {
         double accessesPerEntry = Math.ceil(w.denseColumns() / 16.0) + 1;
         double total = perRow * w.rows() * accessesPerEntry;
         int stride = (int) Math.max(1, Math.min(w.rows(), Math.ceil(total / accessBudget)));
-        Replay first = run(kernel, w, spec, stride, 0);
-        if (stride == 1) return first;
-        Replay second = run(kernel, w, spec, stride, stride / 2);
-        double a = first.passed()[first.passed().length - 1];
-        double b = second.passed()[second.passed().length - 1];
-        double error = a + b > 0 ? Math.abs(a - b) / (a + b) : 0;
-        return new Replay(first.levels(), first.arriving(), first.passed(), first.indexPassed(), first.missRates(), error, stride);
+        Replay full = run(kernel, w, spec, stride);
+        if (stride == 1) return full;
+        // Samples of 1/s, 1/(2s) and 1/(4s) of the rows: traffic = fixed + per-work x work, fitted
+        // and extrapolated to the whole layer; the middle sample's residual is the sampling error.
+        List<Replay> samples = new ArrayList<>(List.of(full));
+        for (int f = 2; f <= 4 && w.rows() / (stride * f) >= Math.max(2, spec.parallelUnits()); f *= 2) {
+            samples.add(run(kernel, w, spec, stride * f));
+        }
+        if (samples.size() < 2) return scaledLinearly(full, w.nnz() > 0 && !format.equals("dense") ? w.nnz() : w.rows(), stride);
+        double work = format.equals("dense") ? w.rows() : w.nnz();
+        int n = full.levels().size();
+        double[] arriving = new double[n];
+        double[] passed = new double[n];
+        double[] indexPassed = new double[n];
+        double[] works = new double[samples.size()];
+        for (int i = 0; i < works.length; i++) works[i] = samples.get(i).work();
+        for (int l = 0; l < n; l++) {
+            // The whole layer moves at least what its largest sample moved.
+            arriving[l] = Math.max(full.arriving()[l], extrapolate(works, samples, l, 0, work));
+            passed[l] = Math.max(full.passed()[l], extrapolate(works, samples, l, 1, work));
+            indexPassed[l] = Math.min(passed[l], Math.max(full.indexPassed()[l], extrapolate(works, samples, l, 2, work)));
+        }
+        double error = 0;
+        if (samples.size() == 3) {
+            double[] two = {works[0], works[2]};
+            double middle = samples.get(1).passed()[n - 1];
+            double fit = extrapolate(two, List.of(samples.get(0), samples.get(2)), n - 1, 1, works[1]);
+            error = middle > 0 ? Math.abs(fit - middle) / middle : 0;
+        }
+        return new Replay(full.levels(), arriving, passed, indexPassed, full.missRates(), error, stride, work);
     }
 
-    private static Replay run(SpmmKernel<?> kernel, Workload w, HardwareSpec spec, int stride, int offset) {
-        MatrixView sample = sampledRows(w.matrix(), stride, offset);
+    /** One quantity ({@code which}: 0 arriving, 1 passed, 2 index passed) at one level, least-squares line in work, at {@code work}. */
+    private static double extrapolate(double[] works, List<Replay> samples, int level, int which, double work) {
+        double mw = 0;
+        double mq = 0;
+        int k = works.length;
+        double[] q = new double[k];
+        for (int i = 0; i < k; i++) {
+            Replay r = samples.get(i);
+            q[i] = which == 0 ? r.arriving()[level] : which == 1 ? r.passed()[level] : r.indexPassed()[level];
+            mw += works[i] / k;
+            mq += q[i] / k;
+        }
+        double sxy = 0;
+        double sxx = 0;
+        for (int i = 0; i < k; i++) {
+            sxy += (works[i] - mw) * (q[i] - mq);
+            sxx += (works[i] - mw) * (works[i] - mw);
+        }
+        double slope = sxx > 0 ? Math.max(0, sxy / sxx) : 0;
+        double fixed = Math.max(0, mq - slope * mw);
+        return Math.max(0, fixed + slope * work);
+    }
+
+    /** When only one sample fits: everything scaled by the sampled share (an upper bound for the fixed part). */
+    private static Replay scaledLinearly(Replay r, double work, int stride) {
+        double f = r.work() > 0 ? work / r.work() : 1;
+        int n = r.levels().size();
+        double[] a = new double[n];
+        double[] p = new double[n];
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = r.arriving()[i] * f;
+            p[i] = r.passed()[i] * f;
+            x[i] = r.indexPassed()[i] * f;
+        }
+        return new Replay(r.levels(), a, p, x, r.missRates(), Double.NaN, stride, work);
+    }
+
+    /** Replays rows 0, s, 2s, ... of the layer; the counts are the sample's own, with its work (non-zeros, or rows for dense). */
+    private static Replay run(SpmmKernel<?> kernel, Workload w, HardwareSpec spec, int stride) {
+        MatrixView sample = sampledRows(w.matrix(), stride);
         int n = (int) Math.min(Integer.MAX_VALUE, w.denseColumns());
         int threads = Math.min(spec.parallelUnits(), sample.rows());
         Hierarchy h = new Hierarchy(CacheSpecs.fromHardware(spec, threads));
@@ -111,63 +173,51 @@ public final class SimulatedTraffic implements TrafficModel {
         TracedRun.trace(kernel, sample, new TracedRun.Settings(n, threads, Partitions.byName("nnz"), 1 << 20, 64), sinks);
         h.close();
         long sampledNnz = 0;
-        for (int r = offset; r < w.rows(); r += stride) sampledNnz += w.rowLengths().get(r);
-        double scale = kernel.name().equals("dense") || sampledNnz == 0 ? (double) w.rows() / sample.rows()
-                : (double) w.nnz() / sampledNnz;
-        return summarise(h.measured(), spec, w, threads, scale, stride);
+        for (int r = 0; r < w.rows(); r += stride) sampledNnz += w.rowLengths().get(r);
+        double work = kernel.name().equals("dense") ? sample.rows() : sampledNnz;
+        return summarise(h.measured(), spec, stride, work);
     }
 
     /**
-     * Sums the private instances of each level (the snapshot lists them one by one) and scales the
-     * sample to the whole layer, array by array: the bytes a level passes on (Dinero's bytes from
-     * and to memory) are apportioned to the arrays by their misses and write-backs. Arrays split over the rows (A, C) scale with the sampled share; the
-     * replicated B does not: its first touch (its footprint once per cache instance) happens once
-     * whatever the sample, and only the misses beyond it scale.
+     * Sums the private instances of each level (the snapshot lists them one by one): references
+     * that reached the level (times its line), the bytes it passed on (Dinero's bytes from and to
+     * memory), the share of those that belong to index arrays (by their misses and write-backs).
      */
-    private static Replay summarise(HierarchyStats stats, HardwareSpec spec, Workload w, int threads, double scale, int stride) {
+    private static Replay summarise(HierarchyStats stats, HardwareSpec spec, int stride, double work) {
         List<String> names = new ArrayList<>();
-        List<double[]> byRole = new ArrayList<>(); // bytes passed on per role
-        List<double[]> counts = new ArrayList<>(); // fetches, misses, bytes passed on (from and to the next level)
+        List<double[]> sums = new ArrayList<>(); // fetches, misses, bytes passed on, index misses+write-backs, all misses+write-backs
         for (LevelStats l : stats.levels()) {
             String name = baseName(l.name());
             int i = names.indexOf(name);
             if (i < 0) {
                 names.add(name);
-                byRole.add(new double[ArrayRole.COUNT]);
-                counts.add(new double[3]);
+                sums.add(new double[5]);
                 i = names.size() - 1;
             }
-            int line = spec.cacheLevels().get(Math.min(i, spec.cacheLevels().size() - 1)).lineBytes();
-            for (ArrayRole r : ArrayRole.values()) byRole.get(i)[r.ordinal()] += (double) (l.roles().misses(r) + l.roles().writeBacks(r)) * line;
-            counts.get(i)[0] += l.fetches().total();
-            counts.get(i)[1] += l.misses().total();
-            counts.get(i)[2] += l.bytesFromBelow() + l.bytesToBelow();
+            double[] s = sums.get(i);
+            s[0] += l.fetches().total();
+            s[1] += l.misses().total();
+            s[2] += l.bytesFromBelow() + l.bytesToBelow();
+            for (ArrayRole r : ArrayRole.values()) {
+                long events = l.roles().misses(r) + l.roles().writeBacks(r);
+                if (INDEX_ROLES.contains(r)) s[3] += events;
+                s[4] += events;
+            }
         }
         int n = names.size();
         double[] arriving = new double[n];
         double[] passed = new double[n];
         double[] indexPassed = new double[n];
         double[] missRates = new double[n];
-        double bBytes = (double) w.cols() * w.denseColumns() * Float.BYTES;
         for (int i = 0; i < n; i++) {
-            boolean shared = spec.cacheLevels().get(Math.min(i, spec.cacheLevels().size() - 1)).shared();
-            double firstTouch = bBytes * (shared ? 1 : threads);
-            double[] roles = byRole.get(i);
-            double roleTotal = 0;
-            for (double b : roles) roleTotal += b;
-            // The level's real bytes, apportioned to the arrays by their misses and write-backs.
-            double toBytes = roleTotal > 0 ? counts.get(i)[2] / roleTotal : 0;
-            for (ArrayRole r : ArrayRole.values()) {
-                double b = roles[r.ordinal()] * toBytes;
-                double scaled = r == ArrayRole.B_GATHER ? Math.min(b, firstTouch) + Math.max(0, b - firstTouch) * scale : b * scale;
-                passed[i] += scaled;
-                if (INDEX_ROLES.contains(r)) indexPassed[i] += scaled;
-            }
+            double[] s = sums.get(i);
             int line = spec.cacheLevels().get(Math.min(i, spec.cacheLevels().size() - 1)).lineBytes();
-            arriving[i] = counts.get(i)[0] * line * scale;
-            missRates[i] = counts.get(i)[0] > 0 ? counts.get(i)[1] / counts.get(i)[0] : 0;
+            arriving[i] = s[0] * line;
+            passed[i] = s[2];
+            indexPassed[i] = s[4] > 0 ? s[2] * s[3] / s[4] : 0;
+            missRates[i] = s[0] > 0 ? s[1] / s[0] : 0;
         }
-        return new Replay(names, arriving, passed, indexPassed, missRates, 0, stride);
+        return new Replay(names, arriving, passed, indexPassed, missRates, 0, stride, work);
     }
 
     /** {@code L1d#0} (core 0's instance of a private level) is a part of {@code L1d}. */
@@ -176,14 +226,14 @@ public final class SimulatedTraffic implements TrafficModel {
         return hash < 0 ? instance : instance.substring(0, hash);
     }
 
-    /** Rows {@code offset, offset + stride, ...} of {@code m} as a view (the whole matrix when stride is 1). */
-    private static MatrixView sampledRows(MatrixView m, int stride, int offset) {
+    /** Rows {@code 0, stride, 2 stride, ...} of {@code m} as a view (the whole matrix when stride is 1). */
+    private static MatrixView sampledRows(MatrixView m, int stride) {
         if (stride == 1) return m;
-        int rows = Math.max(1, (m.rows() - offset + stride - 1) / stride);
+        int rows = (m.rows() + stride - 1) / stride;
         return new MatrixView() {
             @Override public int rows() { return rows; }
             @Override public int cols() { return m.cols(); }
-            @Override public void copyRow(int row, float[] dst, int off) { m.copyRow(Math.min(m.rows() - 1, offset + row * stride), dst, off); }
+            @Override public void copyRow(int row, float[] dst, int off) { m.copyRow(row * stride, dst, off); }
         };
     }
 }

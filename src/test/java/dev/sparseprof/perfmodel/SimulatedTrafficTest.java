@@ -48,6 +48,17 @@ class SimulatedTrafficTest {
     }
 
     @Test
+    void aSampledDenseReplayDoesNotScaleBsFirstTouch() {
+        // B (512 x 64 fp32 = 128 KiB) is read by every sampled row; scaling its cold misses by the
+        // sampling factor would multiply DRAM traffic. The sampled estimate stays near the full one.
+        Workload w = random(256, 512, 64, 1.0, 4);
+        Traffic full = new PerfModel(ZEN5, new SimulatedTraffic(100_000_000)).estimate(w, FormatModels.byName("dense")).predicted().traffic();
+        Traffic sampled = new PerfModel(ZEN5, new SimulatedTraffic(200_000)).estimate(w, FormatModels.byName("dense")).predicted().traffic();
+        assertTrue(sampled.source().contains("1 in "), sampled.source());
+        assertEquals(full.dramBytes(), sampled.dramBytes(), 0.3 * full.dramBytes());
+    }
+
+    @Test
     void fallsBackToAnalyticalWhereNoTraceExistsAndSaysWhy() {
         Workload w = random(64, 64, 16, 0.3, 3);
         Traffic gpu = new PerfModel(HardwareSpecs.load("a100-80gb"), new SimulatedTraffic(100_000))
