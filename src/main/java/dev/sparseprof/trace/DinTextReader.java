@@ -92,6 +92,7 @@ public final class DinTextReader implements TraceReader {
     private void readRecord(int labelChar, TraceChunk chunk) {
         long recordLine = line;
         int after = next();
+        if (isEnd(after)) throw bad(recordLine, "missing address after label '" + (char) labelChar + "'");
         if (after != ' ' && after != '\t') throw bad(recordLine, "bad label '" + printable(labelChar, after) + "'");
         AccessKind kind;
         boolean extended;
