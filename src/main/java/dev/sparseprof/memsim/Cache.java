@@ -222,7 +222,10 @@ public final class Cache implements MemoryLevel {
         return -1;
     }
 
-    /** One reference within one line: Dinero's d4ref. */
+    /**
+     * One reference within one line: Dinero's d4ref. A hit on the set's MRU line is served here (a
+     * small method the JIT inlines into the caller); everything else goes through {@link #lookup}.
+     */
     private void reference(int write, long address, int sizeBytes, int role) {
         long line = address >>> lineShift;
         long touched = sectorMask(address, sizeBytes);
@@ -232,16 +235,22 @@ public final class Cache implements MemoryLevel {
             if (tags[mru] == line && (validMask(mru) & touched) == touched) {
                 counters.reference(write, role, false, false);
                 if (write != 0) {
-                    if (writeBack) {
-                        markDirty(mru, touched);
-                    } else {
-                        counters.bytesToBelow += sizeBytes;
-                        next.write(address, sizeBytes, ROLES[role]);
-                    }
+                    if (writeBack) markDirty(mru, touched);
+                    else writeThrough(address, sizeBytes, role);
                 }
                 return;
             }
         }
+        lookup(write, address, sizeBytes, role, line, set, touched);
+    }
+
+    private void writeThrough(long address, int sizeBytes, int role) {
+        counters.bytesToBelow += sizeBytes;
+        next.write(address, sizeBytes, ROLES[role]);
+    }
+
+    /** The full path: tag lookup, then hit or {@link #handleMiss}, fetch, write-through, victim write-back, prefetch. */
+    private void lookup(int write, long address, int sizeBytes, int role, long line, int set, long touched) {
         int way = tryHit(set, line);
         boolean blockMiss = way < 0;
         int slot = set * ways + way;
@@ -281,10 +290,7 @@ public final class Cache implements MemoryLevel {
             counters.bytesFromBelow += fetchBytes;
             if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) markDirty(slot, touched);
         }
-        if (isWrite && !dirtyHere) {
-            counters.bytesToBelow += sizeBytes;
-            next.write(address, sizeBytes, ROLES[role]);
-        }
+        if (isWrite && !dirtyHere) writeThrough(address, sizeBytes, role);
         if (haveVictim) writeBackLine(saveVictim, saveDirty, saveRole);
         if (prefetcher != null && !isWrite) prefetch(line, miss, role);
     }
