@@ -64,7 +64,9 @@ done
 if [[ "${NO_JMH:-0}" != 1 ]]; then
   source .ci/java-home.sh
   mvn -q -B -ntp -o test-compile >&2
-  cp="target/test-classes:target/classes:$(mvn -q -B -ntp -o dependency:build-classpath -Dmdep.outputFile=/dev/stdout -Dmdep.includeScope=test)"
+  deps=$(mvn -q -B -ntp -o -Dstyle.color=never dependency:build-classpath -Dmdep.outputFile=/dev/stdout -Dmdep.includeScope=test \
+    | sed 's/\x1b\[[0-9;]*m//g')
+  cp="target/test-classes:target/classes:$deps"
   "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -cp "$cp" org.openjdk.jmh.Main 'dev.sparseprof.bench.CacheHierarchyBench' \
     -f 1 -wi 1 -i 3 -w 3s -r 5s -bm thrpt -jvmArgs "-Xmx3g --add-modules jdk.incubator.vector" ${JMH_ARGS:-} 2>&1 | grep -v '^WARNING'
 fi

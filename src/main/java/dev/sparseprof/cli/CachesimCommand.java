@@ -163,13 +163,7 @@ final class CachesimCommand implements Callable<Integer> {
                     throw new SparseprofException("--level " + l + ": " + e.getMessage());
                 }
             }
-            DramConfig d;
-            try {
-                d = dram == null ? null : CacheSpecs.parseDram(dram);
-            } catch (SparseprofException e) {
-                throw new SparseprofException("--dram: " + e.getMessage());
-            }
-            base = new HierarchyConfig(parsed, cores, cores == 1 ? parsed.size() : parsed.size() - 1, d);
+            base = new HierarchyConfig(parsed, cores, cores == 1 ? parsed.size() : parsed.size() - 1, null);
         }
         List<CacheConfig> ls = base.levels();
         for (String a : inclusion) ls = CacheSpecs.override(ls, a, "--inclusion");
@@ -183,7 +177,13 @@ final class CachesimCommand implements Callable<Integer> {
             if (firstShared < 0) throw new SparseprofException("--shared-from: no level named '" + sharedFrom + "'");
         }
         DramConfig d = base.dram();
-        if (hw != null && dram != null) d = CacheSpecs.parseDram(dram);
+        if (dram != null) {
+            try {
+                d = CacheSpecs.parseDram(dram);
+            } catch (SparseprofException e) {
+                throw new SparseprofException("--dram " + dram + ": " + e.getMessage());
+            }
+        }
         return new HierarchyConfig(ls, cores, firstShared, d);
     }
 
