@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sparseprof cachesim}: replays traces through a cache hierarchy and DRAM; one row per cache. */
-@Command(name = "cachesim", sortOptions = false,
+@Command(name = "cachesim", sortOptions = false, mixinStandardHelpOptions = true,
         description = "Replay an address trace (din, extended din, .sptr; gzip or not) through caches and DRAM.")
 final class CachesimCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
@@ -81,8 +81,8 @@ final class CachesimCommand implements Callable<Integer> {
     @Option(names = "--mrc", description = "Also print the LRU miss-ratio curve (fully associative, every power-of-two size).")
     boolean mrc;
 
-    @Option(names = "--mrc-line", paramLabel = "BYTES[,BYTES...]", split = ",",
-            description = "Line sizes of the miss-ratio curves, all from the one pass (default: the first level's).")
+    @Option(names = "--mrc-line", paramLabel = "BYTES", split = ",",
+            description = "Line sizes (comma-separated) of the miss-ratio curves, all from the one pass (default: the first level's).")
     List<String> mrcLines = new ArrayList<>();
 
     @Option(names = "--access-size", paramLabel = "BYTES", defaultValue = "4", description = "Size of classic din records (default 4).")
