@@ -149,21 +149,44 @@ public final class Cache implements MemoryLevel {
 
     @Override
     public boolean fetch(long address, int sizeBytes, ArrayRole role) {
-        if (exclusive) return exclusiveFetch(address, sizeBytes, role.ordinal());
+        if (exclusive) return exclusiveRange(EXCLUSIVE_FETCH, address, sizeBytes, false, role.ordinal());
         access(false, address, sizeBytes, role);
         return false;
     }
 
     @Override
     public void write(long address, int sizeBytes, ArrayRole role) {
-        if (exclusive) exclusiveWrite(address, sizeBytes, role.ordinal());
+        if (exclusive) exclusiveRange(EXCLUSIVE_WRITE, address, sizeBytes, true, role.ordinal());
         else access(true, address, sizeBytes, role);
     }
 
     @Override
     public void acceptVictim(long address, int sizeBytes, boolean dirty, ArrayRole role) {
-        if (exclusive) insertVictim(address, sizeBytes, dirty, role.ordinal());
+        if (exclusive) exclusiveRange(EXCLUSIVE_VICTIM, address, sizeBytes, dirty, role.ordinal());
         else if (dirty) access(true, address, sizeBytes, role);
+    }
+
+    private static final int EXCLUSIVE_FETCH = 0;
+    private static final int EXCLUSIVE_WRITE = 1;
+    private static final int EXCLUSIVE_VICTIM = 2;
+
+    /** An exclusive level's operation over a range, line by line; for fetches, true if any line came up dirty. */
+    private boolean exclusiveRange(int op, long address, int sizeBytes, boolean dirty, int role) {
+        boolean dirtyUp = false;
+        long last = address + sizeBytes - 1;
+        long a = address;
+        while (true) {
+            long lineEnd = (a | (lineBytes - 1)) + 1;
+            boolean lastPiece = last - lineEnd < 0;
+            int piece = (int) ((lastPiece ? last + 1 : lineEnd) - a);
+            switch (op) {
+                case EXCLUSIVE_FETCH -> dirtyUp |= exclusiveFetch(a, piece, role);
+                case EXCLUSIVE_WRITE -> exclusiveWrite(a, piece, role);
+                default -> insertVictim(a, piece, dirty, role);
+            }
+            if (lastPiece) return dirtyUp;
+            a = lineEnd;
+        }
     }
 
     @Override
