@@ -149,21 +149,44 @@ public final class Cache implements MemoryLevel {
 
     @Override
     public boolean fetch(long address, int sizeBytes, ArrayRole role) {
-        if (exclusive) return exclusiveFetch(address, sizeBytes, role.ordinal());
+        if (exclusive) return exclusiveRange(EXCLUSIVE_FETCH, address, sizeBytes, false, role.ordinal());
         access(false, address, sizeBytes, role);
         return false;
     }
 
     @Override
     public void write(long address, int sizeBytes, ArrayRole role) {
-        if (exclusive) exclusiveWrite(address, sizeBytes, role.ordinal());
+        if (exclusive) exclusiveRange(EXCLUSIVE_WRITE, address, sizeBytes, true, role.ordinal());
         else access(true, address, sizeBytes, role);
     }
 
     @Override
     public void acceptVictim(long address, int sizeBytes, boolean dirty, ArrayRole role) {
-        if (exclusive) insertVictim(address, sizeBytes, dirty, role.ordinal());
+        if (exclusive) exclusiveRange(EXCLUSIVE_VICTIM, address, sizeBytes, dirty, role.ordinal());
         else if (dirty) access(true, address, sizeBytes, role);
+    }
+
+    private static final int EXCLUSIVE_FETCH = 0;
+    private static final int EXCLUSIVE_WRITE = 1;
+    private static final int EXCLUSIVE_VICTIM = 2;
+
+    /** An exclusive level's operation over a range, line by line; for fetches, true if any line came up dirty. */
+    private boolean exclusiveRange(int op, long address, int sizeBytes, boolean dirty, int role) {
+        boolean dirtyUp = false;
+        long last = address + sizeBytes - 1;
+        long a = address;
+        while (true) {
+            long lineEnd = (a | (lineBytes - 1)) + 1;
+            boolean lastPiece = last - lineEnd < 0;
+            int piece = (int) ((lastPiece ? last + 1 : lineEnd) - a);
+            switch (op) {
+                case EXCLUSIVE_FETCH -> dirtyUp |= exclusiveFetch(a, piece, role);
+                case EXCLUSIVE_WRITE -> exclusiveWrite(a, piece, role);
+                default -> insertVictim(a, piece, dirty, role);
+            }
+            if (lastPiece) return dirtyUp;
+            a = lineEnd;
+        }
     }
 
     @Override
@@ -222,7 +245,10 @@ public final class Cache implements MemoryLevel {
         return -1;
     }
 
-    /** One reference within one line: Dinero's d4ref. */
+    /**
+     * One reference within one line: Dinero's d4ref. A hit on the set's MRU line is served here (a
+     * small method the JIT inlines into the caller); everything else goes through {@link #lookup}.
+     */
     private void reference(int write, long address, int sizeBytes, int role) {
         long line = address >>> lineShift;
         long touched = sectorMask(address, sizeBytes);
@@ -232,16 +258,22 @@ public final class Cache implements MemoryLevel {
             if (tags[mru] == line && (validMask(mru) & touched) == touched) {
                 counters.reference(write, role, false, false);
                 if (write != 0) {
-                    if (writeBack) {
-                        markDirty(mru, touched);
-                    } else {
-                        counters.bytesToBelow += sizeBytes;
-                        next.write(address, sizeBytes, ROLES[role]);
-                    }
+                    if (writeBack) markDirty(mru, touched);
+                    else writeThrough(address, sizeBytes, role);
                 }
                 return;
             }
         }
+        lookup(write, address, sizeBytes, role, line, set, touched);
+    }
+
+    private void writeThrough(long address, int sizeBytes, int role) {
+        counters.bytesToBelow += sizeBytes;
+        next.write(address, sizeBytes, ROLES[role]);
+    }
+
+    /** The full path: tag lookup, then hit or {@link #handleMiss}, fetch, write-through, victim write-back, prefetch. */
+    private void lookup(int write, long address, int sizeBytes, int role, long line, int set, long touched) {
         int way = tryHit(set, line);
         boolean blockMiss = way < 0;
         int slot = set * ways + way;
@@ -281,10 +313,7 @@ public final class Cache implements MemoryLevel {
             counters.bytesFromBelow += fetchBytes;
             if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) markDirty(slot, touched);
         }
-        if (isWrite && !dirtyHere) {
-            counters.bytesToBelow += sizeBytes;
-            next.write(address, sizeBytes, ROLES[role]);
-        }
+        if (isWrite && !dirtyHere) writeThrough(address, sizeBytes, role);
         if (haveVictim) writeBackLine(saveVictim, saveDirty, saveRole);
         if (prefetcher != null && !isWrite) prefetch(line, miss, role);
     }

@@ -29,8 +29,7 @@ public final class Hierarchy implements TraceSink {
         this.memory = new Memory(config.dram());
         int n = config.levels().size();
         byLevel = new Cache[n][];
-        MemoryLevel below = memory;
-        Cache[] belowCaches = null;
+        Cache[] belowCaches = null; // the level built before this one (the next one out), null at the bottom
         for (int lvl = n - 1; lvl >= 0; lvl--) {
             CacheConfig c = config.levels().get(lvl);
             boolean shared = lvl >= config.firstSharedLevel() || config.cores() == 1;
@@ -38,10 +37,10 @@ public final class Hierarchy implements TraceSink {
             byLevel[lvl] = new Cache[copies];
             for (int i = 0; i < copies; i++) {
                 String name = copies == 1 ? c.name() : c.name() + "#" + i;
-                MemoryLevel next = belowCaches == null ? below : belowCaches.length == 1 ? belowCaches[0] : belowCaches[i];
-                Cache cache = new Cache(c.withName(name).withSeed(c.seed() + i), next);
+                Cache below = belowCaches == null ? null : belowCaches[belowCaches.length == 1 ? 0 : i];
+                Cache cache = new Cache(c.withName(name).withSeed(c.seed() + i), below == null ? memory : below);
                 byLevel[lvl][i] = cache;
-                if (belowCaches != null) (belowCaches.length == 1 ? belowCaches[0] : belowCaches[i]).addUpper(cache);
+                if (below != null) below.addUpper(cache);
             }
             belowCaches = byLevel[lvl];
         }

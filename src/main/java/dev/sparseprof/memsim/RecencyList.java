@@ -14,8 +14,9 @@ final class RecencyList {
     private static final int NONE = -1;
     private final int ways;
     // stamp layout
-    private final long[] stamps;
-    private long clock;
+    private final int[] stamps;
+    private final int clockLimit;
+    private int clock;
     // list layout
     private final int[] prev;
     private final int[] next;
@@ -24,10 +25,16 @@ final class RecencyList {
     private final int[] tail;
 
     RecencyList(int sets, int ways) {
+        this(sets, ways, Integer.MAX_VALUE);
+    }
+
+    /** {@code clockLimit} is where stamps are renumbered (tests make it small). */
+    RecencyList(int sets, int ways, int clockLimit) {
         this.ways = ways;
+        this.clockLimit = clockLimit;
         int n = sets * ways;
         if (ways <= STAMP_WAYS) {
-            stamps = new long[n];
+            stamps = new int[n];
             prev = next = head = tail = null;
             linked = null;
         } else {
@@ -45,6 +52,7 @@ final class RecencyList {
     /** Puts {@code way} at the front, unlinking it first if it is in the order. */
     void toFront(int set, int way) {
         if (stamps != null) {
+            if (clock == clockLimit) renumber();
             stamps[set * ways + way] = ++clock;
             return;
         }
@@ -83,15 +91,25 @@ final class RecencyList {
         if (stamps == null) return tail[set];
         int base = set * ways;
         int best = NONE;
-        long bestStamp = Long.MAX_VALUE;
+        int bestStamp = Integer.MAX_VALUE;
         for (int w = 0; w < ways; w++) {
-            long s = stamps[base + w];
+            int s = stamps[base + w];
             if (s != 0 && s < bestStamp) {
                 bestStamp = s;
                 best = w;
             }
         }
         return best;
+    }
+
+    /** Replaces every set's stamps by their ranks 1..k (0 stays "not in the order"). */
+    private void renumber() {
+        int[] order = new int[ways];
+        for (int base = 0; base < stamps.length; base += ways) {
+            int k = fromTail(base / ways, order);
+            for (int i = 0; i < k; i++) stamps[base + order[i]] = i + 1;
+        }
+        clock = ways;
     }
 
     /** Ways in the order from the tail to the front. */

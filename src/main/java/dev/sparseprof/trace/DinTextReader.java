@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
  * Blank lines, spaces, tabs and CR are tolerated; the {@code 0x} prefix is optional. Imported
  * records carry {@link ArrayRole#UNKNOWN}.
  */
-public final class DinTextReader implements TraceReader {
+public final class DinTextReader extends StreamTraceReader {
     private static final int BUFFER_BYTES = 1 << 16;
     private static final int MAX_HEX_DIGITS = 16;
     /** A classic record the fast path takes is at most 21 bytes ("5 0x" + 16 digits + newline). */
@@ -28,10 +28,7 @@ public final class DinTextReader implements TraceReader {
         }
     }
 
-    private final InputStream in;
-    private final String source;
     private final int defaultSizeBytes;
-    private final LongSupplier bytesConsumed;
     private final byte[] buf = new byte[BUFFER_BYTES];
     private int pos;
     private int limit;
@@ -41,10 +38,8 @@ public final class DinTextReader implements TraceReader {
 
     /** @param bytesConsumed counts the file's bytes (null: the bytes this reader took from {@code in}) */
     public DinTextReader(InputStream in, String source, int defaultSizeBytes, LongSupplier bytesConsumed) {
-        this.in = in;
-        this.source = source;
+        super(in, source, bytesConsumed);
         this.defaultSizeBytes = defaultSizeBytes;
-        this.bytesConsumed = bytesConsumed != null ? bytesConsumed : () -> ownBytes;
     }
 
     public DinTextReader(InputStream in, String source) {
@@ -92,6 +87,7 @@ public final class DinTextReader implements TraceReader {
     private void readRecord(int labelChar, TraceChunk chunk) {
         long recordLine = line;
         int after = next();
+        if (isEnd(after)) throw bad(recordLine, "missing address after label '" + (char) labelChar + "'");
         if (after != ' ' && after != '\t') throw bad(recordLine, "bad label '" + printable(labelChar, after) + "'");
         AccessKind kind;
         boolean extended;
@@ -208,12 +204,7 @@ public final class DinTextReader implements TraceReader {
     }
 
     @Override
-    public long bytesConsumed() {
-        return bytesConsumed.getAsLong();
-    }
-
-    @Override
-    public void close() {
-        TraceFiles.closeQuietly(in);
+    long streamBytes() {
+        return ownBytes;
     }
 }
