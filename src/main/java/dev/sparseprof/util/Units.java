@@ -71,6 +71,28 @@ public final class Units {
         };
     }
 
+    /** Clock cycles from {@code 34cycles} or {@code 34cycle} (latencies quoted in core/SM clocks). */
+    public static double parseCycles(String text) {
+        Matcher m = match(text, "cycle count");
+        String unit = m.group(2).toLowerCase(Locale.ROOT);
+        if (!unit.equals("cycles") && !unit.equals("cycle")) {
+            throw new SparseprofException("cycle count '" + text + "' must end in cycles");
+        }
+        return Double.parseDouble(m.group(1));
+    }
+
+    /** Bits from {@code 512bits}, {@code 256bit}: register and datapath widths. */
+    public static long parseBits(String text) {
+        Matcher m = match(text, "width");
+        String unit = m.group(2).toLowerCase(Locale.ROOT);
+        if (!unit.equals("bits") && !unit.equals("bit")) {
+            throw new SparseprofException("width '" + text + "' must end in bits");
+        }
+        double v = Double.parseDouble(m.group(1));
+        if (v != Math.rint(v)) throw new SparseprofException("width '" + text + "' is not a whole number of bits");
+        return (long) v;
+    }
+
     private static double parseScaled(String text, String what, String baseUnit) {
         Matcher m = match(text, what);
         double value = Double.parseDouble(m.group(1));

@@ -1,0 +1,166 @@
+package dev.sparseprof.hw;
+
+import dev.sparseprof.config.ConfigMap;
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.SparseprofException;
+import dev.sparseprof.util.Units;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Binds a loaded spec tree (version 1) to {@link GpuSpec} or {@link CpuSpec}, strictly: every
+ * mapping declares its keys, so a misspelt key fails with its path and the allowed keys. The layout
+ * is documented in {@code docs/perfmodel.md} and shown by the files in {@code hardware-specs/}.
+ */
+final class SpecReader {
+    static final int VERSION = 1;
+
+    private static final String[] TOP = {"version", "name", "gpu", "cpu", "overheads"};
+    private static final String[] GPU = {"sms", "clock", "l1", "sharedMemory", "l2", "dram", "peaks", "warpSize", "residentWarpsPerSm"};
+    private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "caches", "dram"};
+    private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
+    private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
+    private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
+    private static final String[] CPU_DRAM = {"bandwidth", "latency", "size"};
+    private static final String[] POINT = {"cores", "bandwidth"};
+    private static final String[] OVERHEADS = {"launch", "perRow", "perNnz", "tensorTile"};
+
+    private SpecReader() {}
+
+    static HardwareSpec read(ConfigMap root) {
+        root.allow(TOP);
+        String name = root.string("name");
+        boolean gpu = root.has("gpu");
+        if (gpu == root.has("cpu")) throw root.error("needs exactly one of gpu: or cpu:");
+        ConfigMap section = root.map(gpu ? "gpu" : "cpu");
+        double clock = SpecValues.hertz(section, "clock");
+        KernelOverheads overheads = overheads(root.mapOrEmpty("overheads"), clock, gpu);
+        try {
+            return gpu ? gpu(name, root.file(), section, overheads) : cpu(name, root.file(), section, overheads);
+        } catch (SpecException e) {
+            if (e.getMessage().startsWith(root.file() + ":")) throw e;
+            throw new SpecException(root.file() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static GpuSpec gpu(String name, String file, ConfigMap g, KernelOverheads overheads) {
+        g.allow(GPU);
+        int sms = g.positiveInt("sms");
+        double clock = SpecValues.hertz(g, "clock");
+        CacheLevel l1 = gpuCache(g.map("l1"), "L1", false, clock);
+        CacheLevel l2 = gpuCache(g.map("l2"), "L2", true, clock);
+        ConfigMap d = g.map("dram").allow(GPU_DRAM);
+        DramSpec dram = new DramSpec(d.has("size") ? SpecValues.bytes(d, "size") : 0, SpecValues.latencySeconds(d, "latency", clock),
+                BandwidthCurve.flat(positive(d, "bandwidth", SpecValues.bytesPerSecond(d, "bandwidth"))));
+        ConfigMap p = g.map("peaks").allow("vector", "tensor", "sparseTensor");
+        Map<ComputeUnit, Map<DType, Double>> peaks = new EnumMap<>(ComputeUnit.class);
+        for (ComputeUnit u : ComputeUnit.values()) peaks.put(u, peakTable(p.mapOrEmpty(u.key())));
+        return new GpuSpec(name, file, sms, clock, g.positiveInt("warpSize", 32), g.positiveInt("residentWarpsPerSm", 64),
+                l1, g.has("sharedMemory") ? SpecValues.bytes(g, "sharedMemory") : 0, l2, dram, new ComputePeaks(file, peaks), overheads);
+    }
+
+    private static CpuSpec cpu(String name, String file, ConfigMap c, KernelOverheads overheads) {
+        c.allow(CPU);
+        int cores = c.positiveInt("cores");
+        double clock = SpecValues.hertz(c, "clock");
+        long simdBits = SpecValues.bits(c, "simdWidth");
+        int fmaPorts = c.positiveInt("fmaPorts");
+        List<CacheLevel> caches = new ArrayList<>();
+        for (ConfigMap m : c.list("caches")) {
+            m.allow(CPU_CACHE);
+            long line = SpecValues.bytes(m, "line");
+            caches.add(level(m, m.string("name"), line, line, m.bool("shared", false), clock));
+        }
+        ConfigMap d = c.map("dram").allow(CPU_DRAM);
+        List<ConfigMap> points = d.list("bandwidth");
+        int[] coreCounts = new int[points.size()];
+        double[] bandwidths = new double[points.size()];
+        for (int i = 0; i < points.size(); i++) {
+            ConfigMap pt = points.get(i).allow(POINT);
+            coreCounts[i] = pt.positiveInt("cores");
+            bandwidths[i] = positive(pt, "bandwidth", SpecValues.bytesPerSecond(pt, "bandwidth"));
+        }
+        DramSpec dram = new DramSpec(d.has("size") ? SpecValues.bytes(d, "size") : 0, SpecValues.latencySeconds(d, "latency", clock),
+                new BandwidthCurve(coreCounts, bandwidths));
+        if (simdBits < 64 || simdBits > 4096 || simdBits % 64 != 0) throw c.error("simdWidth", "must be a multiple of 64 bits");
+        Map<ComputeUnit, Map<DType, Double>> peaks = new EnumMap<>(ComputeUnit.class);
+        Map<DType, Double> vector = new LinkedHashMap<>();
+        // Derived (D): cores x clock x (simd lanes) x FMA ports x 2 flops per FMA.
+        vector.put(DType.F64, cores * clock * (simdBits / 64.0) * fmaPorts * 2);
+        vector.put(DType.F32, cores * clock * (simdBits / 32.0) * fmaPorts * 2);
+        peaks.put(ComputeUnit.VECTOR, vector);
+        return new CpuSpec(name, file, cores, clock, (int) simdBits, fmaPorts, caches, dram, new ComputePeaks(file, peaks), overheads);
+    }
+
+    private static CacheLevel gpuCache(ConfigMap m, String name, boolean shared, double clock) {
+        m.allow(CACHE);
+        long line = SpecValues.bytes(m, "line");
+        long sector = m.has("sector") ? SpecValues.bytes(m, "sector") : line;
+        return level(m, name, line, sector, shared, clock);
+    }
+
+    private static CacheLevel level(ConfigMap m, String name, long line, long sector, boolean shared, double clock) {
+        long size = SpecValues.bytes(m, "size");
+        if (size <= 0) throw m.error("size", "must be positive");
+        int ways = m.positiveInt("ways");
+        if (line <= 0 || line > (1 << 20)) throw m.error("line", "must be between 1 B and 1 MiB");
+        if (sector <= 0 || sector > line) throw m.error("sector", "must be positive and no larger than the line");
+        if (size % ((long) ways * line) != 0) {
+            throw m.error("size", Units.formatBytes(size) + " / (" + ways + " ways x " + line
+                    + " B lines) is not a whole number of sets");
+        }
+        double latencyCycles = SpecValues.latencySeconds(m, "latency", clock) * clock;
+        double bandwidth = m.has("bandwidth") ? positive(m, "bandwidth", SpecValues.bytesPerSecond(m, "bandwidth")) : 0;
+        try {
+            return new CacheLevel(name, size, ways, (int) line, (int) sector, latencyCycles, shared, bandwidth);
+        } catch (SpecException e) {
+            throw m.error(e.getMessage());
+        }
+    }
+
+    private static double positive(ConfigMap m, String key, double value) {
+        if (!(value > 0)) throw m.error(key, "must be positive");
+        return value;
+    }
+
+    private static Map<DType, Double> peakTable(ConfigMap m) {
+        Map<DType, Double> out = new LinkedHashMap<>();
+        for (String key : m.keys()) {
+            DType d;
+            try {
+                d = DType.parse(key);
+            } catch (SparseprofException e) {
+                throw m.error(key, e.getMessage());
+            }
+            if (!key.equals(d.label())) throw m.error(key, "write the dtype as " + d.label());
+            out.put(d, positive(m, key, SpecValues.flopsPerSecond(m, key)));
+        }
+        return out;
+    }
+
+    private static KernelOverheads overheads(ConfigMap m, double clock, boolean gpu) {
+        m.allow(OVERHEADS);
+        // Model defaults (U, not measured here): a GPU kernel launch costs a few microseconds, a CPU
+        // parallel region's fork/join about one; per-row and per-index costs are a few cycles. Calibration replaces them.
+        double launch = m.has("launch") ? SpecValues.seconds(m, "launch") : (gpu ? 5e-6 : 1e-6);
+        double perRow = m.has("perRow") ? SpecValues.cycles(m, "perRow") : (gpu ? 20 : 8);
+        double perNnz = m.has("perNnz") ? SpecValues.cycles(m, "perNnz") : 1;
+        int tileRows = 128;
+        int tileCols = 128;
+        if (m.has("tensorTile")) {
+            String[] parts = m.string("tensorTile").split("x");
+            try {
+                if (parts.length != 2) throw new NumberFormatException();
+                tileRows = Integer.parseInt(parts[0].trim());
+                tileCols = Integer.parseInt(parts[1].trim());
+            } catch (NumberFormatException e) {
+                throw m.error("tensorTile", "must look like 128x128");
+            }
+            if (tileRows <= 0 || tileCols <= 0) throw m.error("tensorTile", "must be positive");
+        }
+        return new KernelOverheads(launch, perRow, perNnz, tileRows, tileCols);
+    }
+}
