@@ -26,6 +26,7 @@ public final class MachineProbe {
 
     public ProbeResult run() {
         long t0 = System.nanoTime();
+        warmUpJit();
         List<BandwidthPoint> bw = new ArrayList<>();
         int[] teams = settings.allThreads() == 1 ? new int[] {1} : new int[] {1, settings.allThreads()};
         for (MemoryLevel level : MemoryLevel.values()) {
@@ -39,6 +40,23 @@ public final class MachineProbe {
         }
         return new ProbeResult(cpuModel(), Runtime.getRuntime().availableProcessors(), caches,
                 DoubleVector.SPECIES_PREFERRED.vectorBitSize(), bw, fl, (System.nanoTime() - t0) * 1e-9);
+    }
+
+    /**
+     * Runs every loop often enough on small arrays that the JIT has compiled it (C2) before the first
+     * timed trial; without this the first points measure the interpreter.
+     */
+    static void warmUpJit() {
+        double[] a = new double[1024];
+        double[] b = new double[1024];
+        double[] c = new double[1024];
+        double sink = 0;
+        for (int i = 0; i < 20_000; i++) {
+            sink += StreamLoops.read(a);
+            StreamLoops.triad(a, b, c, 1.0);
+            sink += FmaLoops.fp64(64) + FmaLoops.fp32(64);
+        }
+        if (sink == 42) a[0] = sink; // keeps the loops' results alive
     }
 
     /** Bytes of all arrays of one thread for {@code level} on a team of {@code threads}. */

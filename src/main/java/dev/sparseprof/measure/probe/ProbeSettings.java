@@ -3,7 +3,7 @@ package dev.sparseprof.measure.probe;
 import dev.sparseprof.util.SparseprofException;
 
 /**
- * How hard the probe works. {@link #DEFAULT} keeps a whole probe under about 15 s on a 2-core VM.
+ * How hard the probe works. {@link #DEFAULT} keeps a whole probe under about 30 s on a 2-core VM (DRAM working set 512 MiB).
  *
  * @param trials             timed trials per point (median reported)
  * @param minTrialSeconds    the least one trial lasts (repetitions are doubled until it does)
@@ -11,7 +11,7 @@ import dev.sparseprof.util.SparseprofException;
  * @param allThreads         the "all cores" thread count
  */
 public record ProbeSettings(int trials, double minTrialSeconds, long dramWorkingSetBytes, int allThreads) {
-    public static final ProbeSettings DEFAULT = new ProbeSettings(5, 0.02, 1L << 30,
+    public static final ProbeSettings DEFAULT = new ProbeSettings(5, 0.02, 512L << 20,
             Runtime.getRuntime().availableProcessors());
 
     public ProbeSettings {

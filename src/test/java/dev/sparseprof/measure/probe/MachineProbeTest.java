@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class MachineProbeTest {
-    private static final CacheSizes SMALL = new CacheSizes(32L << 10, 256L << 10, 4L << 20);
+    private static final CacheSizes SMALL = CacheSizes.ofSizes(32L << 10, 256L << 10, 4L << 20);
 
     @Test
     void aQuickProbeMeasuresEveryPoint() {
@@ -57,6 +58,9 @@ class MachineProbeTest {
         assertEquals(48L << 10, c.l1dBytes());
         assertEquals(2L << 20, c.l2Bytes());
         assertEquals(CacheSizes.FALLBACK.l3Bytes(), c.l3Bytes(), "no L3 in sysfs: fallback");
+        assertEquals(List.of(12, 16, 16), c.ways());
+        assertEquals(64, c.lineBytes());
+        assertEquals(false, c.fromSysfs());
         assertEquals(480L << 20, CacheSizes.parseSize("491520K"));
     }
 
@@ -65,5 +69,7 @@ class MachineProbeTest {
         Files.writeString(d.resolve("level"), level + "\n");
         Files.writeString(d.resolve("type"), type + "\n");
         Files.writeString(d.resolve("size"), size + "\n");
+        Files.writeString(d.resolve("ways_of_associativity"), (level.equals("1") ? "12" : "16") + "\n");
+        Files.writeString(d.resolve("coherency_line_size"), "64\n");
     }
 }
