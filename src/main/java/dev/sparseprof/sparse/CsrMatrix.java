@@ -1,8 +1,9 @@
 package dev.sparseprof.sparse;
 
+import dev.sparseprof.sparse.stats.MatrixStats;
+import dev.sparseprof.util.DType;
 import dev.sparseprof.util.GrowIntArray;
 import dev.sparseprof.util.MatrixView;
-import dev.sparseprof.util.SparseprofException;
 import java.util.Arrays;
 
 /**
@@ -12,8 +13,11 @@ import java.util.Arrays;
  * {@code rowPointers[0] == 0}, non-decreasing, {@code rowPointers[rows] == nnz}; within a row,
  * column indices are strictly increasing and lie in {@code [0, cols)}. Explicit zeros are not
  * stored by {@link #from(MatrixView)}.
+ *
+ * <p>Bytes: values {@code nnz * s}, column indices {@code nnz * w(cols)}, row pointers
+ * {@code (rows + 1) * w(max nnz)} as metadata (widths: {@link IndexWidth}).
  */
-public final class CsrMatrix {
+public final class CsrMatrix implements SparseMatrix {
     private final int rows;
     private final int cols;
     private final int[] rowPointers;
@@ -53,30 +57,23 @@ public final class CsrMatrix {
         return new CsrMatrix(rows, cols, rowPointers, idx.toArray(), Arrays.copyOf(vals, nnz));
     }
 
-    public void validate() {
-        if (rows < 0 || cols < 0) throw new SparseprofException("CSR: negative shape " + rows + "x" + cols);
-        if (rowPointers.length != rows + 1) throw new SparseprofException("CSR: rowPointers has " + rowPointers.length + " entries, need " + (rows + 1));
-        if (rowPointers[0] != 0) throw new SparseprofException("CSR: rowPointers[0] = " + rowPointers[0]);
-        int nnz = rowPointers[rows];
-        if (columnIndices.length != nnz || values.length != nnz) {
-            throw new SparseprofException("CSR: nnz " + nnz + " but " + columnIndices.length + " indices and " + values.length + " values");
-        }
-        for (int r = 0; r < rows; r++) {
-            int start = rowPointers[r];
-            int end = rowPointers[r + 1];
-            if (end < start) throw new SparseprofException("CSR: rowPointers decrease at row " + r);
-            for (int j = start; j < end; j++) {
-                int c = columnIndices[j];
-                if (c < 0 || c >= cols) throw new SparseprofException("CSR: column " + c + " out of range in row " + r);
-                if (j > start && c <= columnIndices[j - 1]) throw new SparseprofException("CSR: columns not increasing in row " + r);
-            }
-        }
+    /** CSR of a row-major array, skipping exact zeros. */
+    public static CsrMatrix fromDense(int rows, int cols, float[] rowMajor) {
+        return from(MatrixView.of(rows, cols, rowMajor));
     }
 
+    @Override
+    public void validate() {
+        Compressed.validate("CSR", "row", rows, cols, rowPointers, columnIndices, values.length);
+    }
+
+    @Override
     public int rows() { return rows; }
 
+    @Override
     public int cols() { return cols; }
 
+    @Override
     public int nnz() { return rowPointers[rows]; }
 
     public int rowLength(int r) { return rowPointers[r + 1] - rowPointers[r]; }
@@ -88,8 +85,30 @@ public final class CsrMatrix {
 
     public float[] values() { return values; }
 
+    @Override
+    public Format format() {
+        return Format.Csr.INSTANCE;
+    }
+
+    @Override
+    public StorageCost storage(DType dtype) {
+        return storage(rows, cols, nnz(), dtype);
+    }
+
+    /** The CSR byte formula, shared by instances and by {@link Format#cost(MatrixStats, DType)}. */
+    static StorageCost storage(int rows, int cols, long nnz, DType dtype) {
+        return new StorageCost("csr", dtype, StorageCost.denseBytes(rows, cols, dtype), nnz * dtype.sizeBytes(),
+                nnz * IndexWidth.forExtent(cols).sizeBytes(), (rows + 1L) * IndexWidth.forMaxValue(nnz).sizeBytes(), 0);
+    }
+
+    @Override
+    public CsrMatrix toCsr() {
+        return this;
+    }
+
+    @Override
     public float[] toDense() {
-        float[] out = new float[rows * cols];
+        float[] out = new float[dev.sparseprof.util.Checks.toIntExact((long) rows * cols, "dense " + rows + "x" + cols)];
         for (int r = 0; r < rows; r++) {
             for (int j = rowPointers[r]; j < rowPointers[r + 1]; j++) out[r * cols + columnIndices[j]] = values[j];
         }

@@ -1,0 +1,85 @@
+package dev.sparseprof.sparse.stats;
+
+/**
+ * Counts the non-empty {@code R x C} tiles of a matrix fed row by row. Each row's bitmap is folded to
+ * one bit per column block and OR-ed into the band's occupancy; at the end of each band of R rows
+ * (or at the last row) the band's non-empty tiles are counted. For C a power of two up to 64 the fold
+ * is a shift-or cascade plus {@link Long#compress}; other widths test each block's bit range.
+ * Rows must arrive in order, and a counter must start at a band boundary.
+ */
+final class BlockCounter {
+    private final BlockShape shape;
+    private final int rows;
+    private final int cols;
+    private final int blockCols;
+    private final long[] occupancy;
+    private final boolean fold;
+    private final long fieldStarts;
+    private long nonEmptyBlocks;
+    private long nonEmptyElements;
+
+    BlockCounter(BlockShape shape, int rows, int cols) {
+        this.shape = shape;
+        this.rows = rows;
+        this.cols = cols;
+        this.blockCols = shape.blockColsOf(cols);
+        this.occupancy = new long[RowBits.wordsFor(blockCols)];
+        int c = shape.cols();
+        this.fold = c <= 64 && Integer.bitCount(c) == 1;
+        long starts = 0;
+        if (fold) for (int b = 0; b < 64; b += c) starts |= 1L << b;
+        this.fieldStarts = starts;
+    }
+
+    void addRow(long[] words, int row) {
+        if (fold) foldRow(words); else scanRow(words);
+        int r = shape.rows();
+        if (row % r == r - 1 || row == rows - 1) closeBand(row % r + 1);
+    }
+
+    private void foldRow(long[] words) {
+        int c = shape.cols();
+        int perWord = 64 / c;
+        int nWords = RowBits.wordsFor(cols);
+        for (int w = 0; w < nWords; w++) {
+            long y = words[w];
+            if (y == 0) continue;
+            for (int s = 1; s < c; s <<= 1) y |= y >>> s;
+            int block = w * perWord;
+            occupancy[block >>> 6] |= Long.compress(y, fieldStarts) << (block & 63);
+        }
+    }
+
+    private void scanRow(long[] words) {
+        int c = shape.cols();
+        for (int b = 0; b < blockCols; b++) {
+            int from = b * c;
+            if (RowBits.anyBit(words, from, (int) Math.min(cols, (long) from + c))) occupancy[b >>> 6] |= 1L << b;
+        }
+    }
+
+    private void closeBand(int bandHeight) {
+        int k = 0;
+        for (long word : occupancy) k += Long.bitCount(word);
+        if (k > 0) {
+            int c = shape.cols();
+            int lastBlock = blockCols - 1;
+            int lastWidth = cols - lastBlock * c;
+            boolean lastSet = ((occupancy[lastBlock >>> 6] >>> lastBlock) & 1L) != 0;
+            long width = (long) k * c - (lastSet ? c - lastWidth : 0);
+            nonEmptyBlocks += k;
+            nonEmptyElements += width * bandHeight;
+        }
+        java.util.Arrays.fill(occupancy, 0L);
+    }
+
+    void merge(BlockCounter other) {
+        nonEmptyBlocks += other.nonEmptyBlocks;
+        nonEmptyElements += other.nonEmptyElements;
+    }
+
+    BlockDensity result(long nnz) {
+        long blocks = (long) shape.blockRowsOf(rows) * blockCols;
+        return new BlockDensity(shape, blocks, nonEmptyBlocks, nonEmptyElements, nnz);
+    }
+}

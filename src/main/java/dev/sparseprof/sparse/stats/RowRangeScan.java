@@ -1,0 +1,58 @@
+package dev.sparseprof.sparse.stats;
+
+import dev.sparseprof.util.MatrixView;
+
+/**
+ * The statistics of one range of rows, scanned on one thread with its own scratch (a row buffer,
+ * its bitmap, column counts); ranges start at multiples of every block height, so partial results
+ * merge by addition.
+ */
+final class RowRangeScan {
+    private final int cols;
+    private final int[] rowLengths;
+    private final int[] columnCounts;
+    private final NmCounter[] nm;
+    private final BlockCounter[] blocks;
+    private long nnz;
+
+    /** {@code rowLengths} is shared by all ranges; each writes only its own rows. */
+    RowRangeScan(int rows, int cols, int[] rowLengths, ScanOptions options) {
+        this.cols = cols;
+        this.rowLengths = rowLengths;
+        this.columnCounts = options.columnCounts() ? new int[cols] : null;
+        this.nm = new NmCounter[options.patterns().size()];
+        for (int i = 0; i < nm.length; i++) nm[i] = new NmCounter(options.patterns().get(i));
+        this.blocks = new BlockCounter[options.blocks().size()];
+        for (int i = 0; i < blocks.length; i++) blocks[i] = new BlockCounter(options.blocks().get(i), rows, cols);
+    }
+
+    void scan(MatrixView matrix, int fromRow, int toRow, ProgressCounter progress) {
+        float[] row = new float[cols];
+        long[] words = new long[RowBits.wordsFor(cols)];
+        for (int r = fromRow; r < toRow; r++) {
+            matrix.copyRow(r, row, 0);
+            int length = RowBits.fill(row, cols, words, columnCounts);
+            rowLengths[r] = length;
+            nnz += length;
+            for (NmCounter counter : nm) counter.addRow(words, cols);
+            for (BlockCounter counter : blocks) counter.addRow(words, r);
+            progress.rowDone();
+        }
+    }
+
+    void merge(RowRangeScan other) {
+        nnz += other.nnz;
+        if (columnCounts != null) for (int c = 0; c < cols; c++) columnCounts[c] += other.columnCounts[c];
+        for (int i = 0; i < nm.length; i++) nm[i].merge(other.nm[i]);
+        for (int i = 0; i < blocks.length; i++) blocks[i].merge(other.blocks[i]);
+    }
+
+    MatrixStats result(int rows) {
+        java.util.List<NmCompliance> nmResults = new java.util.ArrayList<>(nm.length);
+        for (NmCounter counter : nm) nmResults.add(counter.result());
+        java.util.List<BlockDensity> blockResults = new java.util.ArrayList<>(blocks.length);
+        for (BlockCounter counter : blocks) blockResults.add(counter.result(nnz));
+        return new MatrixStats(rows, cols, nnz, new Lengths(rowLengths),
+                columnCounts == null ? null : new Lengths(columnCounts), nmResults, blockResults);
+    }
+}
