@@ -1,13 +1,16 @@
 // BSR SpMM, C[M x N] = A (BSR, R x Cb blocks, fp32) * B[K x N] (row-major fp32).
+// The layout of dev.sparseprof.sparse.BsrMatrix: CSR over block rows, each block R x Cb row-major;
+// edge blocks are padded with zeros, so rows >= M and columns >= K are skipped here.
 // One thread block per block row; each thread owns one output column n and the R outputs of that
-// column in the block row (R <= 16, checked by the runner), so a block's values are reused R x Cb
-// times from registers/L1 and B rows are read coalesced.
+// column in the block row (R <= 16, checked by the runner), so a block's values are reused from
+// L1 across the threads and B rows are read coalesced.
 #include "common.cuh"
 #define SP_BSR_MAX_R 16
 
-extern "C" __global__ void bsr_spmm(int blockRows, int R, int Cb, int N, const int* __restrict__ blockRowPtr,
-                                    const int* __restrict__ blockColIdx, const float* __restrict__ blockVals,
-                                    const float* __restrict__ B, float* __restrict__ C) {
+extern "C" __global__ void bsr_spmm(int M, int K, int blockRows, int R, int Cb, int N,
+                                    const int* __restrict__ blockRowPtr, const int* __restrict__ blockColIdx,
+                                    const float* __restrict__ blockVals, const float* __restrict__ B,
+                                    float* __restrict__ C) {
     int br = blockIdx.x;
     if (br >= blockRows) return;
     int start = blockRowPtr[br];
@@ -18,9 +21,10 @@ extern "C" __global__ void bsr_spmm(int blockRows, int R, int Cb, int N, const i
         for (int r = 0; r < SP_BSR_MAX_R; ++r) acc[r] = 0.0f;
         for (int b = start; b < end; ++b) {
             const float* v = blockVals + (long long)b * R * Cb;
-            long long k0 = (long long)blockColIdx[b] * Cb;
-            for (int c = 0; c < Cb; ++c) {
-                float x = B[(k0 + c) * N + n];
+            int k0 = blockColIdx[b] * Cb;
+            int cEnd = min(Cb, K - k0);
+            for (int c = 0; c < cEnd; ++c) {
+                float x = B[(long long)(k0 + c) * N + n];
 #pragma unroll
                 for (int r = 0; r < SP_BSR_MAX_R; ++r) {
                     if (r < R) acc[r] = fmaf(v[r * Cb + c], x, acc[r]);
@@ -29,7 +33,8 @@ extern "C" __global__ void bsr_spmm(int blockRows, int R, int Cb, int N, const i
         }
 #pragma unroll
         for (int r = 0; r < SP_BSR_MAX_R; ++r) {
-            if (r < R) C[((long long)br * R + r) * N + n] = acc[r];
+            int row = br * R + r;
+            if (r < R && row < M) C[(long long)row * N + n] = acc[r];
         }
     }
 }

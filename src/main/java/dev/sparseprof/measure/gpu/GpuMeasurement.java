@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param minSeconds    fastest launch
  * @param maxSeconds    slowest launch
  * @param gflops        {@code 2 x nnz x batch / medianSeconds / 1e9}
- * @param relativeError max |C - reference| / max |reference| against the CPU reference
+ * @param relativeError max |C - reference| / max |reference| against the CPU reference, NaN when not checked (above the settings' verification limit)
  * @param device        the GPU's name
  */
 public record GpuMeasurement(String kernel, String layer, int rows, int cols, long nnz, int batch, double medianSeconds,

@@ -1,5 +1,6 @@
 package dev.sparseprof.measure.gpu;
 
+import dev.sparseprof.sparse.BsrMatrix;
 import dev.sparseprof.sparse.CsrMatrix;
 import dev.sparseprof.util.SparseprofException;
 import java.util.Arrays;
@@ -48,27 +49,32 @@ public final class GpuSpmmRunner implements AutoCloseable {
         double[] t = session.time(() -> session.launch(GpuKernel.CSR_ROWSPLIT, ceil(m, warps), 1, BLOCK_THREADS, 1,
                 m, batch, rp, ci, v, b, c), settings.warmup(), settings.reps());
         float[] got = session.downloadFloats(c, m * batch);
-        double err = relativeError(got, reference(w.toDense(), m, k, x, batch), m, batch, batch);
+        double err = check(got, w.toDense(), m, k, x, batch);
         return result(GpuKernel.CSR_ROWSPLIT, layer, m, k, w.nnz(), batch, t, err);
     }
 
-    /** BSR SpMM (fp32) with {@code blockRows x blockCols} blocks; nnz counts the stored block entries. */
-    public GpuMeasurement bsr(String layer, CsrMatrix w, int blockRows, int blockCols, int batch) {
-        BsrBlocks blocks = BsrBlocks.from(w, blockRows, blockCols);
+    /** Block rows the BSR kernel keeps in registers per thread. */
+    public static final int MAX_BSR_BLOCK_ROWS = 16;
+
+    /** BSR SpMM (fp32); nnz counts the stored block entries (zero fill included: the kernel multiplies them). */
+    public GpuMeasurement bsr(String layer, BsrMatrix w, int batch) {
+        int r = w.shape().rows();
+        int cb = w.shape().cols();
+        if (r > MAX_BSR_BLOCK_ROWS) throw new SparseprofException("bsr on GPU: block rows " + r + " > " + MAX_BSR_BLOCK_ROWS);
         int m = w.rows();
         int k = w.cols();
         float[] x = activations(k, batch);
-        DeviceBuffer rp = session.upload(blocks.blockRowPointers());
-        DeviceBuffer bc = session.upload(blocks.blockColumns());
-        DeviceBuffer bv = session.upload(blocks.blockValues());
+        DeviceBuffer rp = session.upload(w.blockRowPointers());
+        DeviceBuffer bc = session.upload(w.blockColumnIndices());
+        DeviceBuffer bv = session.upload(w.values());
         DeviceBuffer b = session.upload(x);
         DeviceBuffer c = session.allocate(4L * m * batch);
-        int nBlocks = m / blockRows;
+        int nBlocks = w.blockRowPointers().length - 1;
         double[] t = session.time(() -> session.launch(GpuKernel.BSR, nBlocks, ceil(batch, BLOCK_THREADS), BLOCK_THREADS, 1,
-                nBlocks, blockRows, blockCols, batch, rp, bc, bv, b, c), settings.warmup(), settings.reps());
+                m, k, nBlocks, r, cb, batch, rp, bc, bv, b, c), settings.warmup(), settings.reps());
         float[] got = session.downloadFloats(c, m * batch);
-        double err = relativeError(got, reference(w.toDense(), m, k, x, batch), m, batch, batch);
-        return result(GpuKernel.BSR, layer, m, k, (long) blocks.storedBlocks() * blockRows * blockCols, batch, t, err);
+        double err = check(got, w.toCsr().toDense(), m, k, x, batch);
+        return result(GpuKernel.BSR, layer, m, k, (long) w.blockCount() * r * cb, batch, t, err);
     }
 
     /** Dense fp32 tiled GEMM on CUDA cores: the baseline of the fp32 sparse kernels. */
@@ -81,8 +87,7 @@ public final class GpuSpmmRunner implements AutoCloseable {
         double[] t = session.time(() -> session.launch(GpuKernel.DENSE_TILED, ceil(batch, 16), ceil(m, 16), 16, 16,
                 m, batch, k, a, b, c), settings.warmup(), settings.reps());
         float[] got = session.downloadFloats(c, m * batch);
-        return result(GpuKernel.DENSE_TILED, layer, m, k, (long) m * k, batch, t,
-                relativeError(got, reference(w, m, k, x, batch), m, batch, batch));
+        return result(GpuKernel.DENSE_TILED, layer, m, k, (long) m * k, batch, t, check(got, w, m, k, x, batch));
     }
 
     /** Dense fp16 tensor-core GEMM ({@code mma.sync m16n8k16}): the baseline of the 2:4 kernel. */
@@ -129,12 +134,13 @@ public final class GpuSpmmRunner implements AutoCloseable {
                 : () -> session.launch(kernel, grid, 1, BLOCK_THREADS, 1, mp, np, kp, a, bt, c);
         double[] t = session.time(launch, settings.warmup(), settings.reps());
         float[] got = session.downloadFloats(c, mp * np);
+        long nnz = sparse ? (long) m * k / 2 : (long) m * k;
+        if ((long) mp * kp * np > settings.verifyLimitMacs()) return result(kernel, layer, m, k, nnz, batch, t, Double.NaN);
         float[] xh = new float[kp * np];
         for (int i = 0; i < kp; i++) {
             for (int j = 0; j < np; j++) xh[i * np + j] = Float.float16ToFloat(Float.floatToFloat16(xt[j * kp + i]));
         }
         double err = relativeError(got, reference(effectiveW, mp, kp, xh, np), m, batch, np);
-        long nnz = sparse ? (long) m * k / 2 : (long) m * k;
         return result(kernel, layer, m, k, nnz, batch, t, err);
     }
 
@@ -144,6 +150,12 @@ public final class GpuSpmmRunner implements AutoCloseable {
         double median = s.length % 2 == 1 ? s[s.length / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
         return new GpuMeasurement(kernel.key(), layer, m, k, nnz, batch, median, s[0], s[s.length - 1],
                 2.0 * nnz * batch / median / 1e9, err, session.device().name());
+    }
+
+    /** The relative error against the CPU reference, or NaN when the product is above the verification limit. */
+    private double check(float[] got, float[] denseW, int m, int k, float[] x, int batch) {
+        if ((long) m * k * batch > settings.verifyLimitMacs()) return Double.NaN;
+        return relativeError(got, reference(denseW, m, k, x, batch), m, batch, batch);
     }
 
     private float[] activations(int k, int batch) {
