@@ -3,5 +3,17 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 source .ci/java-home.sh
+
+# Test fixture: real TF.js weights (uint8-quantized face models) from npm, into an ignored folder.
+face_api_version=1.7.15
+if [[ ! -f target/npm/node_modules/@vladmandic/face-api/package.json ]]; then
+  if command -v npm >/dev/null; then
+    mkdir -p target/npm
+    npm install --prefix target/npm "@vladmandic/face-api@$face_api_version" --no-audit --no-fund --silent \
+      || echo "test.sh: npm install of @vladmandic/face-api failed; the TF.js real-file test will be skipped" >&2
+  else
+    echo "test.sh: npm not found; the TF.js real-file test will be skipped" >&2
+  fi
+fi
 mvn -B -ntp package "$@"
 touch target/.built

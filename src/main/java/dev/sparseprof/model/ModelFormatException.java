@@ -16,4 +16,9 @@ public class ModelFormatException extends SparseprofException {
     public static ModelFormatException in(Object file, String fault) {
         return new ModelFormatException(file + ": " + fault);
     }
+
+    /** Hides {@link SparseprofException#in(String, String)} so that a String source keeps this type. */
+    public static ModelFormatException in(String file, String fault) {
+        return new ModelFormatException(file + ": " + fault);
+    }
 }

@@ -39,6 +39,13 @@ public record Tensor(String name, DType dtype, long[] shape, MemorySegment data,
         this(name, dtype, shape, data, 1.0, 0);
     }
 
+    /** An fp32 tensor holding a copy of {@code values} (little-endian, on the heap). */
+    public static Tensor ofFloats(String name, long[] shape, float[] values) {
+        MemorySegment seg = MemorySegment.ofArray(new byte[Math.multiplyExact(values.length, 4)]);
+        MemorySegment.copy(values, 0, seg, F32, 0, values.length);
+        return new Tensor(name, DType.F32, shape, seg);
+    }
+
     @Override
     public long[] shape() {
         return shape.clone();

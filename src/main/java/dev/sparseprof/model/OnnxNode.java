@@ -1,0 +1,120 @@
+package dev.sparseprof.model;
+
+import dev.sparseprof.util.GrowLongArray;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One ONNX {@code NodeProto}: operator, its inputs and outputs by value name, and the attributes
+ * sparseprof uses (integers, integer lists, floats and tensors; other kinds are kept by name only).
+ */
+record OnnxNode(String name, String opType, List<String> inputs, List<String> outputs, Map<String, Attribute> attributes) {
+    OnnxNode {
+        inputs = List.copyOf(inputs);
+        outputs = List.copyOf(outputs);
+        attributes = Map.copyOf(attributes);
+    }
+
+    /** An {@code AttributeProto}: {@code i}, {@code f}, {@code s}, {@code ints} or {@code t}, whichever is set. */
+    record Attribute(String name, long i, float f, String s, long[] ints, OnnxTensorProto t) {
+        Attribute {
+            ints = ints.clone();
+        }
+
+        @Override
+        public long[] ints() {
+            return ints.clone();
+        }
+    }
+
+    /** The input at {@code index}, or "" when the node has fewer (ONNX's omitted optional input). */
+    String input(int index) {
+        return index < inputs.size() ? inputs.get(index) : "";
+    }
+
+    long intAttribute(String key, long fallback) {
+        Attribute a = attributes.get(key);
+        return a == null ? fallback : a.i();
+    }
+
+    String stringAttribute(String key, String fallback) {
+        Attribute a = attributes.get(key);
+        return a == null ? fallback : a.s();
+    }
+
+    long[] intsAttribute(String key) {
+        Attribute a = attributes.get(key);
+        return a == null ? new long[0] : a.ints();
+    }
+
+    /** A readable name: the node's own, else {@code OpType(first output)}. */
+    String displayName() {
+        if (!name.isEmpty()) return name;
+        return opType + "(" + (outputs.isEmpty() ? "" : outputs.get(0)) + ")";
+    }
+
+    static OnnxNode parse(ProtoReader p) {
+        List<String> inputs = new ArrayList<>();
+        List<String> outputs = new ArrayList<>();
+        String name = "";
+        String opType = "";
+        Map<String, Attribute> attributes = new LinkedHashMap<>();
+        while (p.next()) {
+            if (p.wireType() != ProtoReader.LENGTH_DELIMITED) {
+                p.skip();
+                continue;
+            }
+            switch (p.field()) {
+                case 1 -> inputs.add(p.string());
+                case 2 -> outputs.add(p.string());
+                case 3 -> name = p.string();
+                case 4 -> opType = p.string();
+                case 5 -> {
+                    Attribute a = parseAttribute(p.message());
+                    attributes.put(a.name(), a);
+                }
+                default -> p.skip();
+            }
+        }
+        if (opType.isEmpty()) throw p.fault("node '" + name + "' has no op_type");
+        return new OnnxNode(name, opType, inputs, outputs, attributes);
+    }
+
+    private static Attribute parseAttribute(ProtoReader p) {
+        String name = "";
+        long i = 0;
+        float f = 0;
+        String s = "";
+        GrowLongArray ints = new GrowLongArray(0);
+        OnnxTensorProto t = null;
+        while (p.next()) {
+            switch (p.field()) {
+                case 1 -> {
+                    p.expect(ProtoReader.LENGTH_DELIMITED);
+                    name = p.string();
+                }
+                case 2 -> {
+                    p.expect(ProtoReader.FIXED32);
+                    f = Float.intBitsToFloat(p.fixed32());
+                }
+                case 3 -> {
+                    p.expect(ProtoReader.VARINT);
+                    i = p.varint();
+                }
+                case 4 -> {
+                    p.expect(ProtoReader.LENGTH_DELIMITED);
+                    s = p.string();
+                }
+                case 5 -> {
+                    p.expect(ProtoReader.LENGTH_DELIMITED);
+                    t = OnnxTensorProto.parse(p.message());
+                }
+                case 8 -> OnnxTensorProto.readInts(p, ints);
+                default -> p.skip();
+            }
+        }
+        return new Attribute(name, i, f, s, ints.toArray(), t);
+    }
+}

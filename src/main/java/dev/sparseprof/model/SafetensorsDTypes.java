@@ -1,0 +1,31 @@
+package dev.sparseprof.model;
+
+import dev.sparseprof.util.DType;
+import java.util.Map;
+
+/** The safetensors dtype spellings, shared by the reader and the writer. */
+final class SafetensorsDTypes {
+    private static final Map<String, DType> BY_NAME = Map.ofEntries(
+            Map.entry("F64", DType.F64), Map.entry("F32", DType.F32), Map.entry("F16", DType.F16),
+            Map.entry("BF16", DType.BF16), Map.entry("F8_E4M3", DType.F8_E4M3), Map.entry("F8_E5M2", DType.F8_E5M2),
+            Map.entry("I64", DType.I64), Map.entry("I32", DType.I32), Map.entry("I16", DType.I16),
+            Map.entry("U16", DType.U16), Map.entry("I8", DType.I8), Map.entry("U8", DType.U8), Map.entry("BOOL", DType.BOOL));
+
+    private SafetensorsDTypes() {}
+
+    /** The DType of a header's {@code dtype}, or null when sparseprof does not hold it. */
+    static DType parse(String name) {
+        return BY_NAME.get(name);
+    }
+
+    static String name(DType d) {
+        return switch (d) {
+            case TF32 -> "F32";
+            default -> d.name();
+        };
+    }
+
+    static String known() {
+        return String.join(" ", new java.util.TreeSet<>(BY_NAME.keySet()));
+    }
+}

@@ -1,0 +1,169 @@
+package dev.sparseprof.model;
+
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.Json;
+import dev.sparseprof.util.SparseprofException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * safetensors files: a little-endian u64 header length, a JSON header
+ * ({@code name -> {dtype, shape, data_offsets: [begin, end]}} plus an optional string map
+ * {@code __metadata__}), then the data. The whole file is memory-mapped as one segment (files over
+ * 2 GiB work) and each tensor is a slice of it, so nothing is copied.
+ *
+ * <p>Checked before anything is allocated: the header length against the file size and a 100 MB
+ * cap; then per tensor the dtype, the shape, {@code end - begin == elements × dtype size}, offsets
+ * inside the data area, and no two tensors overlapping.
+ */
+final class SafetensorsReader implements ModelReader {
+    /** The safetensors library's own cap on header size. */
+    static final long MAX_HEADER_BYTES = 100_000_000L;
+    private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    @Override
+    public String name() {
+        return "safetensors";
+    }
+
+    @Override
+    public boolean accepts(Path file) {
+        return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".safetensors");
+    }
+
+    @Override
+    public Model read(Path file) {
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment bytes = ModelFiles.map(file, arena);
+            return read(file.toString(), bytes, arena);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    private static Model read(String source, MemorySegment bytes, Arena arena) {
+        long size = bytes.byteSize();
+        if (size < 8) throw ModelFormatException.in(source, "truncated: " + size + " bytes, no header length");
+        long headerLength = bytes.get(U64, 0);
+        if (headerLength < 0 || headerLength > size - 8) {
+            throw ModelFormatException.in(source, "header claims " + Long.toUnsignedString(headerLength) + " bytes, the file has "
+                    + (size - 8) + " after the length");
+        }
+        if (headerLength > MAX_HEADER_BYTES) {
+            throw ModelFormatException.in(source, "header of " + headerLength + " bytes is over the " + MAX_HEADER_BYTES + "-byte limit");
+        }
+        Map<String, Object> header = parseHeader(source, bytes.asSlice(8, headerLength));
+        MemorySegment data = bytes.asSlice(8 + headerLength);
+        Map<String, String> metadata = new LinkedHashMap<>();
+        List<Tensor> tensors = new ArrayList<>();
+        List<long[]> ranges = new ArrayList<>();
+        for (Map.Entry<String, Object> e : header.entrySet()) {
+            if (e.getKey().equals("__metadata__")) {
+                metadata.putAll(metadata(source, e.getValue()));
+                continue;
+            }
+            Tensor t = tensor(source, e.getKey(), e.getValue(), data, ranges);
+            tensors.add(t);
+        }
+        checkNoOverlap(source, ranges, tensors);
+        metadata.put("format", "safetensors");
+        return new Model(source, "safetensors", tensors, TensorLayers.of(tensors), metadata, arena);
+    }
+
+    private static Map<String, Object> parseHeader(String source, MemorySegment header) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(header.asByteBuffer()).toString();
+        } catch (CharacterCodingException e) {
+            throw ModelFormatException.in(source, "header is not UTF-8 text");
+        }
+        if (text.isEmpty() || text.charAt(0) != '{') throw ModelFormatException.in(source, "header is not a JSON object");
+        try {
+            return Json.parseObject(text.stripTrailing());
+        } catch (SparseprofException e) {
+            throw ModelFormatException.in(source, "header: " + e.getMessage());
+        }
+    }
+
+    private static Map<String, String> metadata(String source, Object value) {
+        if (!(value instanceof Map<?, ?> m)) throw ModelFormatException.in(source, "__metadata__ is not an object");
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            if (!(e.getValue() instanceof String s)) throw ModelFormatException.in(source, "__metadata__ '" + e.getKey() + "' is not a string");
+            out.put((String) e.getKey(), s);
+        }
+        return out;
+    }
+
+    private static Tensor tensor(String source, String name, Object value, MemorySegment data, List<long[]> ranges) {
+        String where = "tensor '" + name + "'";
+        if (!(value instanceof Map<?, ?> entry)) throw ModelFormatException.in(source, where + " is not an object");
+        if (!(entry.get("dtype") instanceof String dtypeName)) throw ModelFormatException.in(source, where + " has no dtype string");
+        DType dtype = SafetensorsDTypes.parse(dtypeName);
+        if (dtype == null) {
+            throw ModelFormatException.in(source, where + " has unsupported dtype '" + dtypeName + "' (known: " + SafetensorsDTypes.known() + ")");
+        }
+        long[] shape = longs(source, where + " shape", entry.get("shape"), -1);
+        long[] offsets = longs(source, where + " data_offsets", entry.get("data_offsets"), 2);
+        long count = 1;
+        for (long d : shape) {
+            if (d < 0) throw ModelFormatException.in(source, where + " has a negative dimension " + Arrays.toString(shape));
+            if (d > 0 && count > Long.MAX_VALUE / 8 / d) throw ModelFormatException.in(source, where + " is impossibly large " + Arrays.toString(shape));
+            count *= d;
+        }
+        long begin = offsets[0];
+        long end = offsets[1];
+        if (begin < 0 || end < begin || end > data.byteSize()) {
+            throw ModelFormatException.in(source, where + " data_offsets [" + begin + ", " + end + "] lie outside the "
+                    + data.byteSize() + "-byte data area");
+        }
+        long need = count * dtype.sizeBytes();
+        if (end - begin != need) {
+            throw ModelFormatException.in(source, where + " " + dtypeName + Arrays.toString(shape) + " needs " + need
+                    + " bytes, data_offsets give " + (end - begin));
+        }
+        ranges.add(new long[] {begin, end, ranges.size()});
+        return new Tensor(name, dtype, shape, data.asSlice(begin, need));
+    }
+
+    private static long[] longs(String source, String what, Object value, int length) {
+        if (!(value instanceof List<?> list)) throw ModelFormatException.in(source, what + " is not an array");
+        if (length >= 0 && list.size() != length) throw ModelFormatException.in(source, what + " has " + list.size() + " entries, expected " + length);
+        if (list.size() > 64) throw ModelFormatException.in(source, what + " has " + list.size() + " entries");
+        long[] out = new long[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            if (!(list.get(i) instanceof Long v)) throw ModelFormatException.in(source, what + " holds a non-integer " + list.get(i));
+            out[i] = v;
+        }
+        return out;
+    }
+
+    private static void checkNoOverlap(String source, List<long[]> ranges, List<Tensor> tensors) {
+        List<long[]> sorted = new ArrayList<>(ranges);
+        sorted.sort(Comparator.comparingLong((long[] r) -> r[0]).thenComparingLong(r -> r[1]));
+        for (int i = 1; i < sorted.size(); i++) {
+            long[] prev = sorted.get(i - 1);
+            long[] cur = sorted.get(i);
+            if (cur[0] < prev[1]) {
+                throw ModelFormatException.in(source, "tensors '" + tensors.get((int) prev[2]).name() + "' and '"
+                        + tensors.get((int) cur[2]).name() + "' overlap in the data area");
+            }
+        }
+    }
+}

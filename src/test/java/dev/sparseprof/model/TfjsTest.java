@@ -1,0 +1,92 @@
+package dev.sparseprof.model;
+
+import static dev.sparseprof.model.OnnxReaderTest.assertFault;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TfjsTest {
+    /** Installed by test.sh: {@code npm install --prefix target/npm @vladmandic/face-api}. */
+    static final Path FACE_API = Path.of("target/npm/node_modules/@vladmandic/face-api/model");
+
+    @TempDir Path dir;
+
+    @Test
+    void realFaceApiManifestsLoadWithConvLayers() throws IOException {
+        assumeTrue(Files.isDirectory(FACE_API), "face-api not installed (test.sh installs it into target/npm)");
+        List<Path> manifests;
+        try (Stream<Path> s = Files.list(FACE_API)) {
+            manifests = s.filter(p -> p.getFileName().toString().endsWith("-weights_manifest.json")).sorted().toList();
+        }
+        assertEquals(7, manifests.size(), manifests.toString());
+        for (Path manifest : manifests) {
+            try (Model m = Models.open(manifest)) {
+                long conv = m.layers().stream().filter(l -> l.kind() == LayerKind.CONV).count();
+                assertTrue(conv >= 3, manifest + ": " + conv + " conv layers");
+                for (GemmLayer l : m.layers()) {
+                    float[] row = new float[l.cols()];
+                    l.matrix().copyRow(l.rows() - 1, row, 0);
+                    for (float v : row) assertTrue(Float.isFinite(v) && Math.abs(v) < 1e3, manifest + " " + l.name() + ": " + v);
+                }
+            }
+        }
+        try (Model tiny = Models.open(FACE_API.resolve("tiny_face_detector_model-weights_manifest.json"))) {
+            GemmLayer conv0 = tiny.layers().get(0);
+            assertEquals("conv0/filters", conv0.name());
+            assertEquals(16, conv0.rows(), "HWIO [3,3,3,16]: 16 output channels");
+            assertEquals(27, conv0.cols());
+        }
+    }
+
+    @Test
+    void uint8AffineQuantizationKeepsZerosExactAndSpansShards() throws IOException {
+        // scale 0.5, min -1.0: code 2 is exactly zero; min -0.9999999 leaves a residue that is snapped.
+        byte[] codes = {0, 2, 4, 2, 1, 3};
+        Files.write(dir.resolve("a.bin"), new byte[] {codes[0], codes[1], codes[2], codes[3]});
+        Files.write(dir.resolve("b.bin"), new byte[] {codes[4], codes[5], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+        String manifest = "[{\"paths\":[\"a.bin\",\"b.bin\"],\"weights\":["
+                + "{\"name\":\"dense/kernel\",\"shape\":[3,2],\"dtype\":\"float32\",\"quantization\":{\"dtype\":\"uint8\",\"scale\":0.5,\"min\":-0.9999999}},"
+                + "{\"name\":\"dense/bias\",\"shape\":[3],\"dtype\":\"float32\"}]}]";
+        Path file = dir.resolve("m-weights_manifest.json");
+        Files.writeString(file, manifest);
+        try (Model m = Models.open(file)) {
+            assertEquals(1, m.layers().size());
+            GemmLayer l = m.layers().get(0);
+            assertEquals(2, l.rows(), "Dense kernel [in, out]: A has out rows");
+            float[] d = l.matrix().toDense();
+            // stored [in=3, out=2]: codes (0,2),(4,2),(1,3) -> values (-1,0),(1,0),(-0.5,0.5)
+            assertArrayEquals(new float[] {-0.9999999f, 1.0000001f, -0.4999999f, 0, 0, 0.5000001f}, d, 1e-6f);
+            assertEquals(0.0f, d[3]);
+            assertEquals(0.0f, d[4]);
+        }
+        assertEquals(-1, TfjsReader.zeroCode(0.5, 0.3, 255), "zero below the range: no zero code");
+        assertEquals(2, TfjsReader.zeroCode(0.5, -1.0, 255));
+    }
+
+    @Test
+    void hostileAndLyingManifestsAreRefused() throws IOException {
+        Files.write(dir.resolve("w.bin"), new byte[4]);
+        Path file = dir.resolve("x-weights_manifest.json");
+        Files.writeString(file, "[{\"paths\":[\"../w.bin\"],\"weights\":[]}]");
+        assertFault(file, "refusing");
+        Files.writeString(file, "[{\"paths\":[\"/etc/hostname\"],\"weights\":[]}]");
+        assertFault(file, "refusing absolute");
+        Files.writeString(file, "[{\"paths\":[\"w.bin\"],\"weights\":[{\"name\":\"k\",\"shape\":[100,100],\"dtype\":\"float32\"}]}]");
+        assertFault(file, "shards hold 4");
+        Files.writeString(file, "[{\"paths\":[\"w.bin\"],\"weights\":[{\"name\":\"k\",\"shape\":[1],\"dtype\":\"complex64\"}]}]");
+        assertFault(file, "unsupported");
+        Files.writeString(file, "{\"modelTopology\":{}}");
+        assertFault(file, "no weightsManifest");
+        Files.writeString(file, "[{\"paths\":[\"w.bin\"]");
+        assertFault(file, "JSON");
+    }
+}
