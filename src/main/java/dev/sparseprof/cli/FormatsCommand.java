@@ -1,17 +1,202 @@
 package dev.sparseprof.cli;
 
+import dev.sparseprof.model.GemmLayer;
+import dev.sparseprof.model.LayerKind;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
+import dev.sparseprof.report.TextTable;
+import dev.sparseprof.sparse.Format;
+import dev.sparseprof.sparse.Formats;
+import dev.sparseprof.sparse.StorageCost;
+import dev.sparseprof.sparse.stats.MatrixStats;
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.SparseprofException;
+import dev.sparseprof.util.Units;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code sparseprof formats}: not built yet. */
-@Command(name = "formats", description = "(not built yet)")
+/**
+ * {@code sparseprof formats [MODEL]}: the exact bytes of every GEMM layer in each sparse format
+ * (values, indices, metadata, padding) for one value dtype, and the compression ratio against dense
+ * storage of the same dtype, metadata included; sized from one statistics scan per layer, without
+ * building the formats. An N:M layout is "n/a" for a layer that does not obey its pattern.
+ */
+@Command(name = "formats", mixinStandardHelpOptions = true,
+        description = "Bytes of each sparse format per layer (values, indices, metadata) and the compression ratio vs dense.")
 final class FormatsCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = "Model file; default: the bundled " + Models.DEFAULT_NAME + ".")
+    String model;
+
+    @Option(names = "--dtype", defaultValue = "fp32", paramLabel = "D", description = "Value type: fp32, fp16, bf16 or int8. Default ${DEFAULT-VALUE}.")
+    String dtype;
+
+    @Option(names = "--json", paramLabel = "FILE|-", description = "Write the byte counts as JSON ('-': standard output, alone).")
+    String json;
+
+    /** One layer in one format: its cost, or null when the format cannot hold the layer. */
+    record Cell(GemmLayer layer, Format format, StorageCost cost) {}
 
     @Override
     public Integer call() {
-        throw new SparseprofException("formats: not built yet");
+        DType valueType = DType.parse(dtype);
+        if (valueType != DType.F32 && valueType != DType.F16 && valueType != DType.BF16 && valueType != DType.I8) {
+            throw new SparseprofException("--dtype must be fp32, fp16, bf16 or int8, got '" + dtype + "'");
+        }
+        Outputs.checkFolder("--json", json);
+        PrintWriter out = spec.commandLine().getOut();
+        List<Format> formats = Formats.defaults();
+        try (Model m = Models.open(model)) {
+            List<MatrixStats> stats = ProfileCommand.scan(m, "formats");
+            List<GemmLayer> layers = new ArrayList<>();
+            List<List<Cell>> rows = new ArrayList<>();
+            for (int i = 0; i < m.layers().size(); i++) {
+                GemmLayer l = m.layers().get(i);
+                if (l.kind() == LayerKind.EMBEDDING_GATHER) continue;
+                List<Cell> row = new ArrayList<>();
+                for (Format f : formats) row.add(new Cell(l, f, f.canHold(stats.get(i)) ? f.cost(stats.get(i), valueType) : null));
+                layers.add(l);
+                rows.add(row);
+            }
+            if (!Outputs.jsonOnStdout(json)) out.print(table(m, valueType, formats, rows));
+            Outputs.write(json, json(m, valueType, formats, rows), out);
+        }
+        return Main.EXIT_OK;
+    }
+
+    private static String table(Model m, DType dtype, List<Format> formats, List<List<Cell>> rows) {
+        String[] header = new String[formats.size() + 2];
+        header[0] = "layer";
+        header[1] = "dense";
+        for (int i = 0; i < formats.size(); i++) header[i + 2] = formats.get(i).name();
+        TextTable t = new TextTable(header);
+        int[] right = new int[header.length - 1];
+        for (int i = 0; i < right.length; i++) right[i] = i + 1;
+        t.rightAlign(right);
+        for (List<Cell> row : rows) {
+            Object[] cells = new Object[header.length];
+            cells[0] = row.get(0).layer().name();
+            cells[1] = Units.formatBytes(denseBytes(row.get(0).layer(), dtype));
+            for (int i = 0; i < row.size(); i++) cells[i + 2] = ratioCell(row.get(i));
+            t.row(cells);
+        }
+        t.rule();
+        Object[] total = new Object[header.length];
+        total[0] = "total (" + rows.size() + " layers)";
+        long dense = 0;
+        for (List<Cell> row : rows) dense += denseBytes(row.get(0).layer(), dtype);
+        total[1] = Units.formatBytes(dense);
+        for (int i = 0; i < formats.size(); i++) {
+            StorageCost c = total(rows, i, dtype, dense);
+            total[i + 2] = c == null ? notApplicable(formats.get(i)) : ratio(c.compressionRatio());
+        }
+        t.row(total);
+        StringBuilder sb = new StringBuilder();
+        sb.append(m.source()).append(": storage with ").append(dtype.label()).append(" values; each cell is the compression ratio dense/format, metadata included\n");
+        sb.append(t.render());
+        sb.append("\ntotals by part (values + indices + metadata + padding):\n");
+        TextTable parts = new TextTable("format", "values", "indices", "metadata", "padding", "total", "ratio");
+        parts.rightAlign(1, 2, 3, 4, 5, 6);
+        for (int i = 0; i < formats.size(); i++) {
+            StorageCost c = total(rows, i, dtype, dense);
+            if (c == null) {
+                parts.row(formats.get(i).name(), notApplicable(formats.get(i)), "", "", "", "", "");
+            } else {
+                parts.row(formats.get(i).name(), Units.formatBytes(c.valueBytes()), Units.formatBytes(c.indexBytes()),
+                        Units.formatBytes(c.metadataBytes()), Units.formatBytes(c.paddingBytes()), Units.formatBytes(c.totalBytes()),
+                        ratio(c.compressionRatio()));
+            }
+        }
+        sb.append(parts.render());
+        return sb.toString();
+    }
+
+    private static String ratioCell(Cell c) {
+        return c.cost() == null ? notApplicable(c.format()) : ratio(c.cost().compressionRatio());
+    }
+
+    /** The sum over all layers of format {@code index}, or null when some layer cannot be held in it. */
+    private static StorageCost total(List<List<Cell>> rows, int index, DType dtype, long denseBytes) {
+        long values = 0;
+        long indices = 0;
+        long metadata = 0;
+        long padding = 0;
+        String name = null;
+        for (List<Cell> row : rows) {
+            StorageCost c = row.get(index).cost();
+            if (c == null) return null;
+            name = c.format();
+            values += c.valueBytes();
+            indices += c.indexBytes();
+            metadata += c.metadataBytes();
+            padding += c.paddingBytes();
+        }
+        return name == null ? null : new StorageCost(name, dtype, denseBytes, values, indices, metadata, padding);
+    }
+
+    private static String notApplicable(Format f) {
+        return "n/a (not " + f.name() + ")";
+    }
+
+    private static long denseBytes(GemmLayer l, DType dtype) {
+        return l.params() * dtype.sizeBytes();
+    }
+
+    private static String ratio(double r) {
+        return Double.isFinite(r) ? String.format(Locale.ROOT, "%.2fx", r) : "inf";
+    }
+
+    private static String json(Model m, DType dtype, List<Format> formats, List<List<Cell>> rows) {
+        JsonWriter w = new JsonWriter().beginObject();
+        w.name("model").beginObject().field("source", m.source()).field("format", m.format()).endObject();
+        w.field("dtype", dtype.label());
+        w.name("formats").beginArray();
+        for (Format f : formats) w.value(f.name());
+        w.endArray();
+        w.name("layers").beginArray();
+        long dense = 0;
+        for (List<Cell> row : rows) {
+            GemmLayer l = row.get(0).layer();
+            dense += denseBytes(l, dtype);
+            w.beginObject().field("name", l.name()).field("kind", ProfileCommand.kindLabel(l.kind()));
+            w.name("shape").beginObject().field("rows", l.rows()).field("cols", l.cols()).endObject();
+            w.field("denseBytes", denseBytes(l, dtype));
+            w.name("formats").beginObject();
+            for (Cell c : row) {
+                w.name(c.format().name());
+                cost(w, c.cost(), c.format());
+            }
+            w.endObject().endObject();
+        }
+        w.endArray();
+        w.name("totals").beginObject().field("denseBytes", dense).name("formats").beginObject();
+        for (int i = 0; i < formats.size(); i++) {
+            w.name(formats.get(i).name());
+            cost(w, total(rows, i, dtype, dense), formats.get(i));
+        }
+        w.endObject().endObject();
+        return w.endObject().toString();
+    }
+
+    private static void cost(JsonWriter w, StorageCost c, Format f) {
+        if (c == null) {
+            w.beginObject().field("applicable", false).field("reason", "not " + f.name()).endObject();
+            return;
+        }
+        w.beginObject().field("applicable", true).field("valueBytes", c.valueBytes()).field("indexBytes", c.indexBytes())
+                .field("metadataBytes", c.metadataBytes()).field("paddingBytes", c.paddingBytes())
+                .field("totalBytes", c.totalBytes()).field("compressionRatio", c.compressionRatio()).endObject();
     }
 }

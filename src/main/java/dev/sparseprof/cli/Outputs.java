@@ -17,6 +17,18 @@ final class Outputs {
         return "-".equals(jsonTarget);
     }
 
+    /**
+     * Fails early, before any long work, when {@code target} (a file, or "-", or null) could not be
+     * written because its folder does not exist.
+     */
+    static void checkFolder(String option, String target) {
+        if (target == null || "-".equals(target)) return;
+        Path parent = Path.of(target).toAbsolutePath().getParent();
+        if (parent != null && !java.nio.file.Files.isDirectory(parent)) {
+            throw new dev.sparseprof.util.SparseprofException(option + " " + target + ": folder " + parent + " does not exist");
+        }
+    }
+
     /** Writes {@code text} to {@code target} ("-" is {@code out}); does nothing when target is null. */
     static void write(String target, String text, PrintWriter out) {
         if (target == null) return;

@@ -1,17 +1,292 @@
 package dev.sparseprof.cli;
 
+import dev.sparseprof.model.GemmLayer;
+import dev.sparseprof.model.LayerKind;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
+import dev.sparseprof.report.Csv;
+import dev.sparseprof.report.TextTable;
+import dev.sparseprof.sparse.stats.BlockDensity;
+import dev.sparseprof.sparse.stats.BlockShape;
+import dev.sparseprof.sparse.stats.LengthSummary;
+import dev.sparseprof.sparse.stats.MatrixScan;
+import dev.sparseprof.sparse.stats.MatrixStats;
+import dev.sparseprof.sparse.stats.NmCompliance;
+import dev.sparseprof.sparse.stats.NmPattern;
+import dev.sparseprof.sparse.stats.ScanOptions;
+import dev.sparseprof.util.AtomicFiles;
+import dev.sparseprof.util.Checks;
+import dev.sparseprof.util.JsonWriter;
+import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
+import dev.sparseprof.util.TerminalProgressBar;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code sparseprof profile}: not built yet. */
-@Command(name = "profile", description = "(not built yet)")
+/**
+ * {@code sparseprof profile [MODEL]}: per layer and in total, the GEMM shape, parameters, nnz,
+ * sparsity, row-length spread, N:M compliance, block density, dense vs sparse FLOPs for a batch of
+ * N tokens, theoretical speedup, and critical layers.
+ *
+ * <p>Critical-layer rule: when the model's parameter-weighted sparsity S over its GEMM layers is at
+ * least {@value #CRITICAL_MIN_MODEL_SPARSITY}, a GEMM layer whose sparsity is at least
+ * {@value #CRITICAL_GAP} below S is critical (the seed's example: 90% overall, one layer at 50%),
+ * because its dense work bounds the speedup the rest of the model's sparsity can give.
+ */
+@Command(name = "profile", mixinStandardHelpOptions = true,
+        description = "Per-layer sparsity, FLOPs, N:M compliance, block density and row-length spread of a model.")
 final class ProfileCommand implements Callable<Integer> {
+    static final double CRITICAL_MIN_MODEL_SPARSITY = 0.5;
+    static final double CRITICAL_GAP = 0.25;
+
     @Mixin CommonOptions common;
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL",
+            description = "Model file (.onnx, .safetensors, .npy, .npz, .mtx, TF.js *weights_manifest.json / model.json); "
+                    + "default: the bundled " + Models.DEFAULT_NAME + ".")
+    String model;
+
+    @Option(names = "--batch", defaultValue = "128", paramLabel = "N",
+            description = "Tokens (samples) per GEMM: the dense operand's width N (times output pixels for convolutions). Default ${DEFAULT-VALUE}.")
+    long batch;
+
+    @Option(names = "--activation-density", defaultValue = "1.0", paramLabel = "D",
+            description = "Fraction of non-zero activations the sparse kernel also skips, in (0, 1]. Default ${DEFAULT-VALUE}.")
+    double activationDensity;
+
+    @Option(names = "--json", paramLabel = "FILE|-", description = "Write the profile as JSON ('-': standard output, alone).")
+    String json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Write one CSV row per layer.")
+    String csv;
+
+    /** One layer's statistics and work for a batch. */
+    record LayerProfile(GemmLayer layer, MatrixStats stats, long denseColumns, long denseFlops, double sparseFlops, boolean critical) {
+        boolean isGemm() {
+            return layer.kind() != LayerKind.EMBEDDING_GATHER;
+        }
+
+        double speedup() {
+            return sparseFlops == 0 ? Double.POSITIVE_INFINITY : denseFlops / sparseFlops;
+        }
+    }
+
+    /** Sums over the GEMM layers (gathers are listed, not multiplied). */
+    record Totals(int gemmLayers, long params, long nnz, long denseFlops, double sparseFlops, int criticalLayers) {
+        double sparsity() {
+            return params == 0 ? 0.0 : 1.0 - (double) nnz / params;
+        }
+
+        double speedup() {
+            return sparseFlops == 0 ? Double.POSITIVE_INFINITY : denseFlops / sparseFlops;
+        }
+    }
 
     @Override
     public Integer call() {
-        throw new SparseprofException("profile: not built yet");
+        Checks.positive(batch, "--batch");
+        if (!(activationDensity > 0 && activationDensity <= 1)) {
+            throw new SparseprofException("--activation-density must lie in (0, 1], got " + activationDensity);
+        }
+        Outputs.checkFolder("--json", json);
+        Outputs.checkFolder("--csv", csv);
+        PrintWriter out = spec.commandLine().getOut();
+        try (Model m = Models.open(model)) {
+            List<MatrixStats> stats = scan(m, "profile");
+            List<LayerProfile> layers = profile(m.layers(), stats, batch, activationDensity);
+            Totals totals = totals(layers);
+            if (!Outputs.jsonOnStdout(json)) out.print(table(m, layers, totals));
+            if (csv != null) AtomicFiles.writeString(Path.of(csv), csv(layers));
+            Outputs.write(json, json(m, layers, totals), out);
+        }
+        return Main.EXIT_OK;
+    }
+
+    /** Scans every layer of {@code m} once (all cores), with a progress bar over all rows. */
+    static List<MatrixStats> scan(Model m, String label) {
+        long totalRows = 0;
+        for (GemmLayer l : m.layers()) totalRows += l.rows();
+        Progress bar = TerminalProgressBar.forTerminal(label);
+        ScanOptions options = ScanOptions.DEFAULT.withThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        List<MatrixStats> stats = new ArrayList<>();
+        long base = 0;
+        for (GemmLayer l : m.layers()) {
+            long offset = base;
+            final long total = totalRows;
+            stats.add(MatrixScan.of(l.matrix(), options, (done, ignored) -> bar.update(offset + done, total)));
+            base += l.rows();
+        }
+        bar.finish();
+        return stats;
+    }
+
+    static List<LayerProfile> profile(List<GemmLayer> layers, List<MatrixStats> stats, long batch, double activationDensity) {
+        long params = 0;
+        long nnz = 0;
+        for (int i = 0; i < layers.size(); i++) {
+            if (layers.get(i).kind() == LayerKind.EMBEDDING_GATHER) continue;
+            params += layers.get(i).params();
+            nnz += stats.get(i).nnz();
+        }
+        double modelSparsity = params == 0 ? 0 : 1.0 - (double) nnz / params;
+        List<LayerProfile> out = new ArrayList<>();
+        for (int i = 0; i < layers.size(); i++) {
+            GemmLayer l = layers.get(i);
+            MatrixStats s = stats.get(i);
+            boolean gemm = l.kind() != LayerKind.EMBEDDING_GATHER;
+            long n = l.denseColumns(batch);
+            long dense = gemm ? Math.multiplyExact(2L * l.params(), n) : 0;
+            double sparse = gemm ? 2.0 * s.nnz() * n * activationDensity : 0;
+            boolean critical = gemm && modelSparsity >= CRITICAL_MIN_MODEL_SPARSITY && s.sparsity() <= modelSparsity - CRITICAL_GAP;
+            out.add(new LayerProfile(l, s, n, dense, sparse, critical));
+        }
+        return out;
+    }
+
+    static Totals totals(List<LayerProfile> layers) {
+        int count = 0;
+        long params = 0;
+        long nnz = 0;
+        long dense = 0;
+        double sparse = 0;
+        int critical = 0;
+        for (LayerProfile p : layers) {
+            if (!p.isGemm()) continue;
+            count++;
+            params += p.layer().params();
+            nnz += p.stats().nnz();
+            dense += p.denseFlops();
+            sparse += p.sparseFlops();
+            if (p.critical()) critical++;
+        }
+        return new Totals(count, params, nnz, dense, sparse, critical);
+    }
+
+    private String table(Model m, List<LayerProfile> layers, Totals t) {
+        TextTable table = new TextTable("layer", "kind", "shape", "params", "nnz", "sparsity", "2:4", "1:2", "4:8",
+                "row nnz min/mean/max", "row cv", "blk16 dens", "N", "speedup", "");
+        table.rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
+        for (LayerProfile p : layers) {
+            MatrixStats s = p.stats();
+            LengthSummary r = s.rowSummary();
+            table.row(p.layer().name(), kindLabel(p.layer().kind()), p.layer().rows() + "x" + p.layer().cols(), p.layer().params(),
+                    s.nnz(), pct(s.sparsity()), pct(s.nm(NmPattern.TWO_FOUR).fraction()), pct(s.nm(NmPattern.ONE_TWO).fraction()), pct(s.nm(NmPattern.FOUR_EIGHT).fraction()),
+                    String.format(Locale.ROOT, "%d/%.1f/%d", r.min(), r.mean(), r.max()), fmt(r.cv(), 2),
+                    pct(s.blocks(BlockShape.B16X16).nonEmptyFraction()), p.isGemm() ? Long.toString(p.denseColumns()) : "-",
+                    p.isGemm() ? speedup(p.speedup()) : "gather", p.critical() ? "CRITICAL" : "");
+        }
+        table.rule();
+        table.row("total (" + t.gemmLayers() + " GEMM layers)", "", "", t.params(), t.nnz(), pct(t.sparsity()),
+                pct(nmTotal(layers, NmPattern.TWO_FOUR)), pct(nmTotal(layers, NmPattern.ONE_TWO)), pct(nmTotal(layers, NmPattern.FOUR_EIGHT)), "", "", "", "", speedup(t.speedup()),
+                t.criticalLayers() > 0 ? t.criticalLayers() + " critical" : "");
+        StringBuilder sb = new StringBuilder();
+        sb.append(m.source()).append(" (").append(m.format()).append("): ").append(layers.size()).append(layers.size() == 1 ? " layer" : " layers").append(", batch N = ")
+                .append(batch).append(" tokens, activation density ").append(fmt(activationDensity, 2)).append('\n');
+        sb.append(table.render());
+        sb.append(String.format(Locale.ROOT, "dense %.3f GFLOP, sparse %.3f GFLOP (2 x nnz x N x activation density), theoretical speedup %s%n",
+                t.denseFlops() / 1e9, t.sparseFlops() / 1e9, speedup(t.speedup())));
+        sb.append(String.format(Locale.ROOT, "critical: a GEMM layer at least %.0f points below the model's weighted sparsity (%s), when that is >= %.0f%%%n",
+                CRITICAL_GAP * 100, pct(t.sparsity()), CRITICAL_MIN_MODEL_SPARSITY * 100));
+        if (layers.stream().anyMatch(p -> p.layer().kind() == LayerKind.CONV && p.layer().columnsPerSample() == 1)) {
+            sb.append("note: conv layers whose output size the file does not give count N = batch (1 output pixel)\n");
+        }
+        return sb.toString();
+    }
+
+    /** Group-weighted N:M compliance of {@code pattern} over the GEMM layers. */
+    static double nmTotal(List<LayerProfile> layers, NmPattern pattern) {
+        long groups = 0;
+        long compliant = 0;
+        for (LayerProfile p : layers) {
+            if (!p.isGemm()) continue;
+            NmCompliance c = p.stats().nm(pattern);
+            groups += c.groups();
+            compliant += c.compliantGroups();
+        }
+        return groups == 0 ? 1.0 : (double) compliant / groups;
+    }
+
+    private String json(Model m, List<LayerProfile> layers, Totals t) {
+        JsonWriter w = new JsonWriter().beginObject();
+        w.name("model").beginObject().field("source", m.source()).field("format", m.format()).endObject();
+        w.field("batch", batch).field("activationDensity", activationDensity);
+        w.name("criticalRule").beginObject().field("minModelSparsity", CRITICAL_MIN_MODEL_SPARSITY).field("gap", CRITICAL_GAP).endObject();
+        w.name("layers").beginArray();
+        for (LayerProfile p : layers) {
+            MatrixStats s = p.stats();
+            LengthSummary r = s.rowSummary();
+            w.beginObject().field("name", p.layer().name()).field("tensor", p.layer().tensorName()).field("kind", p.layer().kind().name().toLowerCase(Locale.ROOT));
+            w.name("shape").beginObject().field("rows", p.layer().rows()).field("cols", p.layer().cols()).endObject();
+            w.field("params", p.layer().params()).field("nnz", s.nnz()).field("sparsity", s.sparsity());
+            w.name("nm").beginObject();
+            for (NmCompliance c : s.nm()) w.field(c.pattern().label(), c.fraction());
+            w.endObject();
+            w.name("rowLength").beginObject().field("min", r.min()).field("mean", r.mean()).field("max", r.max()).field("cv", r.cv()).endObject();
+            w.name("blockDensity").beginObject();
+            for (BlockDensity b : s.blocks()) {
+                w.name(b.shape().label()).beginObject().field("nonEmptyFraction", b.nonEmptyFraction()).field("meanFill", b.meanFill()).endObject();
+            }
+            w.endObject();
+            w.field("denseColumns", p.denseColumns()).field("denseFlops", p.denseFlops()).field("sparseFlops", p.sparseFlops());
+            if (p.isGemm()) w.field("speedup", p.speedup());
+            else w.name("speedup").nullValue();
+            w.field("critical", p.critical()).endObject();
+        }
+        w.endArray();
+        w.name("totals").beginObject().field("layers", layers.size()).field("gemmLayers", t.gemmLayers()).field("params", t.params())
+                .field("nnz", t.nnz()).field("sparsity", t.sparsity());
+        w.name("nm").beginObject();
+        for (NmPattern pattern : ScanOptions.DEFAULT.patterns()) w.field(pattern.label(), nmTotal(layers, pattern));
+        w.endObject();
+        w.field("denseFlops", t.denseFlops()).field("sparseFlops", t.sparseFlops()).field("speedup", t.speedup())
+                .field("criticalLayers", t.criticalLayers()).endObject();
+        return w.endObject().toString();
+    }
+
+    private static String csv(List<LayerProfile> layers) {
+        Csv c = new Csv(List.of("name", "kind", "rows", "cols", "params", "nnz", "sparsity", "nm_2_4", "nm_1_2", "nm_4_8",
+                "row_min", "row_mean", "row_max", "row_cv", "block4x4_density", "block8x8_density", "block16x16_density",
+                "dense_columns", "dense_flops", "sparse_flops", "speedup", "critical"));
+        for (LayerProfile p : layers) {
+            MatrixStats s = p.stats();
+            LengthSummary r = s.rowSummary();
+            c.row(p.layer().name(), p.layer().kind().name().toLowerCase(Locale.ROOT), p.layer().rows(), p.layer().cols(), p.layer().params(),
+                    s.nnz(), s.sparsity(), s.nm(NmPattern.TWO_FOUR).fraction(), s.nm(NmPattern.ONE_TWO).fraction(), s.nm(NmPattern.FOUR_EIGHT).fraction(),
+                    r.min(), r.mean(), r.max(), r.cv(), s.blocks(BlockShape.B4X4).nonEmptyFraction(), s.blocks(BlockShape.B8X8).nonEmptyFraction(),
+                    s.blocks(BlockShape.B16X16).nonEmptyFraction(), p.denseColumns(), p.denseFlops(), p.sparseFlops(),
+                    p.isGemm() && Double.isFinite(p.speedup()) ? p.speedup() : "", p.critical());
+        }
+        return c.toString();
+    }
+
+    static String kindLabel(LayerKind k) {
+        return switch (k) {
+            case LINEAR -> "linear";
+            case CONV -> "conv";
+            case EMBEDDING_GATHER -> "gather";
+        };
+    }
+
+    static String pct(double f) {
+        return String.format(Locale.ROOT, "%.1f%%", f * 100);
+    }
+
+    private static String fmt(double v, int digits) {
+        return String.format(Locale.ROOT, "%." + digits + "f", v);
+    }
+
+    private static String speedup(double s) {
+        return Double.isFinite(s) ? String.format(Locale.ROOT, "%.2fx", s) : "inf";
     }
 }

@@ -30,7 +30,7 @@ final class MatrixMarketReader implements ModelReader {
 
     @Override
     public boolean accepts(Path file) {
-        return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".mtx");
+        return ModelFiles.nameEndsWith(file, ".mtx");
     }
 
     @Override

@@ -18,6 +18,25 @@ import java.nio.file.StandardOpenOption;
 final class ModelFiles {
     private ModelFiles() {}
 
+    /**
+     * Runs a reader's body with a fresh shared arena that the returned model owns; when the body
+     * fails, the arena (and every mapping made in it) is closed before the error goes on.
+     */
+    static Model inArena(java.util.function.Function<Arena, Model> body) {
+        Arena arena = Arena.ofShared();
+        try {
+            return body.apply(arena);
+        } catch (RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** True when the file's name ends with {@code suffix}, ignoring case. */
+    static boolean nameEndsWith(Path file, String suffix) {
+        return file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(suffix);
+    }
+
     /** Maps {@code file} read-only; its lifetime is the arena's. An empty file is an empty segment. */
     static MemorySegment map(Path file, Arena arena) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {

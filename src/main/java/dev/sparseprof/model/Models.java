@@ -89,14 +89,7 @@ public final class Models {
         URL url = Models.class.getClassLoader().getResource(resource);
         String source = resource + " (bundled " + DEFAULT_NAME + ")";
         if (url == null) throw new ModelFormatException(source + ": not on the class path (is the langchain4j embeddings jar missing?)");
-        Arena arena = Arena.ofShared();
-        try {
-            MemorySegment bytes = readFully(url, source, arena);
-            return OnnxReader.read(source, bytes, null, arena);
-        } catch (RuntimeException e) {
-            arena.close();
-            throw e;
-        }
+        return ModelFiles.inArena(arena -> OnnxReader.read(source, readFully(url, source, arena), null, arena));
     }
 
     private static MemorySegment readFully(URL url, String source, Arena arena) {

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
@@ -33,35 +32,32 @@ final class NpzReader implements ModelReader {
 
     @Override
     public boolean accepts(Path file) {
-        return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".npz");
+        return ModelFiles.nameEndsWith(file, ".npz");
     }
 
     @Override
     public Model read(Path file) {
-        Arena arena = Arena.ofShared();
         String source = file.toString();
-        try (ZipFile zip = new ZipFile(file.toFile())) {
-            List<Tensor> tensors = new ArrayList<>();
-            Enumeration<? extends ZipEntry> entries = zip.entries();
-            while (entries.hasMoreElements()) {
-                ZipEntry e = entries.nextElement();
-                if (e.isDirectory()) continue;
-                String member = source + "[" + e.getName() + "]";
-                String name = e.getName().replaceFirst("(?i)\\.npy$", "");
-                tensors.add(NpyFormat.parse(member, name, readMember(zip, e, member, ModelFiles.size(file), arena), arena));
+        long archiveBytes = ModelFiles.size(file);
+        return ModelFiles.inArena(arena -> {
+            try (ZipFile zip = new ZipFile(file.toFile())) {
+                List<Tensor> tensors = new ArrayList<>();
+                Enumeration<? extends ZipEntry> entries = zip.entries();
+                while (entries.hasMoreElements()) {
+                    ZipEntry e = entries.nextElement();
+                    if (e.isDirectory()) continue;
+                    String member = source + "[" + e.getName() + "]";
+                    String name = e.getName().replaceFirst("(?i)\\.npy$", "");
+                    tensors.add(NpyFormat.parse(member, name, readMember(zip, e, member, archiveBytes, arena), arena));
+                }
+                if (tensors.isEmpty()) throw ModelFormatException.in(source, "archive holds no arrays");
+                return new Model(source, "npz", tensors, TensorLayers.of(tensors), Map.of("format", "npz"), arena);
+            } catch (ZipException e) {
+                throw ModelFormatException.in(source, "not a valid zip archive (" + e.getMessage() + ")");
+            } catch (IOException e) {
+                throw ModelFormatException.in(source, "cannot read (" + e.getMessage() + ")");
             }
-            if (tensors.isEmpty()) throw ModelFormatException.in(source, "archive holds no arrays");
-            return new Model(source, "npz", tensors, TensorLayers.of(tensors), Map.of("format", "npz"), arena);
-        } catch (ZipException e) {
-            arena.close();
-            throw ModelFormatException.in(source, "not a valid zip archive (" + e.getMessage() + ")");
-        } catch (IOException e) {
-            arena.close();
-            throw ModelFormatException.in(source, "cannot read (" + e.getMessage() + ")");
-        } catch (RuntimeException e) {
-            arena.close();
-            throw e;
-        }
+        });
     }
 
     private static MemorySegment readMember(ZipFile zip, ZipEntry e, String member, long archiveBytes, Arena arena) throws IOException {

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -23,20 +22,12 @@ final class OnnxReader implements ModelReader {
 
     @Override
     public boolean accepts(Path file) {
-        return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".onnx");
+        return ModelFiles.nameEndsWith(file, ".onnx");
     }
 
     @Override
     public Model read(Path file) {
-        Arena arena = Arena.ofShared();
-        try {
-            MemorySegment bytes = ModelFiles.map(file, arena);
-            Path folder = file.toAbsolutePath().getParent();
-            return read(file.toString(), bytes, folder, arena);
-        } catch (RuntimeException e) {
-            arena.close();
-            throw e;
-        }
+        return ModelFiles.inArena(arena -> read(file.toString(), ModelFiles.map(file, arena), file.toAbsolutePath().getParent(), arena));
     }
 
     /**

@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -41,19 +40,12 @@ final class SafetensorsReader implements ModelReader {
 
     @Override
     public boolean accepts(Path file) {
-        return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".safetensors");
+        return ModelFiles.nameEndsWith(file, ".safetensors");
     }
 
     @Override
     public Model read(Path file) {
-        Arena arena = Arena.ofShared();
-        try {
-            MemorySegment bytes = ModelFiles.map(file, arena);
-            return read(file.toString(), bytes, arena);
-        } catch (RuntimeException e) {
-            arena.close();
-            throw e;
-        }
+        return ModelFiles.inArena(arena -> read(file.toString(), ModelFiles.map(file, arena), arena));
     }
 
     private static Model read(String source, MemorySegment bytes, Arena arena) {

@@ -10,7 +10,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,8 +57,7 @@ final class TfjsReader implements ModelReader {
         String source = file.toString();
         long size = ModelFiles.size(file);
         if (size > MAX_MANIFEST_BYTES) throw ModelFormatException.in(source, "manifest of " + size + " bytes is over the 100 MB limit");
-        Arena arena = Arena.ofShared();
-        try {
+        return ModelFiles.inArena(arena -> {
             MemorySegment bytes = ModelFiles.map(file, arena);
             Object json;
             try {
@@ -76,10 +74,7 @@ final class TfjsReader implements ModelReader {
                 if (l != null) layers.add(l);
             }
             return new Model(source, "tfjs", tensors, layers, Map.of("format", "tfjs"), arena);
-        } catch (RuntimeException e) {
-            arena.close();
-            throw e;
-        }
+        });
     }
 
     private static List<?> groups(String source, Object json) {

@@ -1,6 +1,7 @@
 package dev.sparseprof.sparse;
 
 import dev.sparseprof.util.SparseprofException;
+import java.util.Arrays;
 
 /**
  * The compressed-sparse layout CSR and CSC share: {@code majors + 1} pointers into parallel
@@ -41,7 +42,7 @@ final class Compressed {
         int[] outPointers = new int[minors + 1];
         for (int j = 0; j < nnz; j++) outPointers[indices[j] + 1]++;
         for (int i = 0; i < minors; i++) outPointers[i + 1] += outPointers[i];
-        int[] next = java.util.Arrays.copyOf(outPointers, minors);
+        int[] next = Arrays.copyOf(outPointers, minors);
         int[] outIndices = new int[nnz];
         float[] outValues = new float[nnz];
         for (int i = 0; i < majors; i++) {

@@ -1,6 +1,7 @@
 package dev.sparseprof.sparse;
 
 import dev.sparseprof.sparse.stats.MatrixStats;
+import dev.sparseprof.util.Checks;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.GrowIntArray;
 import dev.sparseprof.util.MatrixView;
@@ -108,7 +109,7 @@ public final class CsrMatrix implements SparseMatrix {
 
     @Override
     public float[] toDense() {
-        float[] out = new float[dev.sparseprof.util.Checks.toIntExact((long) rows * cols, "dense " + rows + "x" + cols)];
+        float[] out = new float[Checks.toIntExact((long) rows * cols, "dense " + rows + "x" + cols)];
         for (int r = 0; r < rows; r++) {
             for (int j = rowPointers[r]; j < rowPointers[r + 1]; j++) out[r * cols + columnIndices[j]] = values[j];
         }

@@ -10,7 +10,8 @@ import dev.sparseprof.util.SparseprofException;
 /**
  * A sparse storage format with its parameters, as named in the registry ({@link Formats}).
  *
- * <p>Contract: {@link #build} converts a matrix into this format exactly (explicit zeros aside);
+ * <p>Contract: {@link #build} converts a matrix into this format exactly (see {@link SparseMatrix}
+ * on explicit zeros);
  * {@link #cost} gives the exact bytes of what {@code build} would hold, from the matrix's
  * statistics alone, so a performance model can size many formats on many layers without building
  * them; {@code cost(MatrixScan.of(m), d)} equals {@code build(m).storage(d)}. {@link #canHold}

@@ -2,9 +2,11 @@ package dev.sparseprof.sparse;
 
 import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.NmPattern;
+import dev.sparseprof.sparse.stats.ScanOptions;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -42,7 +44,7 @@ public final class Formats {
         map.put("2:4", new Format.Nm(NmPattern.TWO_FOUR, AMPERE_METADATA_BITS));
         map.put("1:2", new Format.Nm(NmPattern.ONE_TWO, AMPERE_METADATA_BITS));
         map.put("bitmask", Format.Bitmask.INSTANCE);
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 
     /** The format named {@code name}; an error listing the known names otherwise. */
@@ -81,6 +83,20 @@ public final class Formats {
     /** The Ampere structured layout the tensor cores use for {@code dtype}: 1:2 for 32-bit types, else 2:4. */
     public static Format ampereFor(DType dtype) {
         return dtype.bits() == 32 ? parse("1:2") : parse("2:4");
+    }
+
+    /**
+     * The scan options that let {@link Format#cost} size all of {@code formats} from statistics:
+     * {@code base} plus the block shapes of BSR formats and the patterns of N:M formats it lacks.
+     */
+    public static ScanOptions scanOptionsFor(List<Format> formats, ScanOptions base) {
+        List<BlockShape> blocks = new ArrayList<>(base.blocks());
+        List<NmPattern> patterns = new ArrayList<>(base.patterns());
+        for (Format f : formats) {
+            if (f instanceof Format.Bsr bsr && !blocks.contains(bsr.shape())) blocks.add(bsr.shape());
+            if (f instanceof Format.Nm nm && !patterns.contains(nm.pattern())) patterns.add(nm.pattern());
+        }
+        return new ScanOptions(patterns, blocks, base.columnCounts(), base.threads());
     }
 
     /** {@code m} in {@code target}, exactly. */

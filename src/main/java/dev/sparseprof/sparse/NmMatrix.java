@@ -4,6 +4,7 @@ import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.Checks;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
+import java.util.Arrays;
 
 /**
  * The N:M compressed layout of Ampere Sparse Tensor Cores: every group of M consecutive elements of
@@ -65,7 +66,7 @@ public final class NmMatrix implements SparseMatrix {
                 int groupEnd = Math.min(cols, groupStart + m);
                 int first = j;
                 int k = 0;
-                java.util.Arrays.fill(used, false);
+                Arrays.fill(used, false);
                 for (; j < end && idx[j] < groupEnd; j++) {
                     if (val[j] == 0.0f) continue;
                     used[idx[j] - groupStart] = true;

@@ -8,9 +8,11 @@ import dev.sparseprof.util.DType;
  * <p>Contract: an implementation is a final class over private arrays with a documented invariant
  * that the constructor checks ({@link #validate()}); its accessors return the backing arrays
  * without copying, for kernels, which must not modify them. {@link #toCsr()} gives the same
- * matrix in CSR with explicit zeros dropped; conversion between any two formats goes through it and
- * is exact. {@link #storage(DType)} counts the bytes of exactly what the instance holds, and equals
- * {@code format().cost(stats, dtype)} for the statistics of the same matrix.
+ * matrix in CSR; conversion between any two formats goes through it and is exact. Explicit zeros
+ * (stored 0.0f entries, which {@link CsrMatrix#from} never makes) survive CSR, CSC, COO and
+ * bitmask, and are dropped by the padded formats (BSR, ELL, SELL, N:M), which cannot tell them
+ * from padding. {@link #storage(DType)} counts the bytes of exactly what the instance holds, and
+ * equals {@code format().cost(stats, dtype)} for the statistics of the same matrix.
  */
 public sealed interface SparseMatrix
         permits CsrMatrix, CscMatrix, CooMatrix, BsrMatrix, EllMatrix, SellMatrix, NmMatrix, BitmaskMatrix {

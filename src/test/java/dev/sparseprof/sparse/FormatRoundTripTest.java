@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -111,6 +112,19 @@ class FormatRoundTripTest {
             StorageCost built = m.storage(dtype);
             assertEquals(built, format.cost(stats, dtype), name + " " + dtype);
             assertEquals((long) c.rows() * c.cols() * dtype.sizeBytes(), built.denseBytes());
+        }
+    }
+
+    @Test
+    void explicitZerosSurviveUnpaddedFormatsOnly() {
+        CsrMatrix withZero = new CsrMatrix(1, 4, new int[] {0, 2}, new int[] {1, 3}, new float[] {0f, 2f});
+        for (String keeps : List.of("csr", "csc", "coo", "bitmask")) {
+            assertEquals(2, Formats.convert(withZero, Formats.parse(keeps)).nnz(), keeps);
+        }
+        for (String drops : List.of("bsr2x2", "ell", "sell-2-2", "2:4", "1:2")) {
+            SparseMatrix m = Formats.convert(withZero, Formats.parse(drops));
+            assertEquals(1, m.nnz(), drops);
+            assertArrayEquals(new float[] {0, 0, 0, 2}, m.toDense(), drops);
         }
     }
 

@@ -1,16 +1,17 @@
 package dev.sparseprof.sparse;
 
+import dev.sparseprof.sparse.stats.BlockShape;
+import dev.sparseprof.sparse.stats.MatrixScan;
+import dev.sparseprof.sparse.stats.MatrixStats;
+import dev.sparseprof.sparse.stats.NmPattern;
+import dev.sparseprof.sparse.stats.ScanOptions;
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.SparseprofException;
+import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.sparseprof.sparse.stats.BlockShape;
-import dev.sparseprof.sparse.stats.MatrixScan;
-import dev.sparseprof.sparse.stats.MatrixStats;
-import dev.sparseprof.util.DType;
-import dev.sparseprof.util.SparseprofException;
-import org.junit.jupiter.api.Test;
 
 /** Hand-checked byte counts, index widths, and the registry's names and errors. */
 class StorageCostTest {
@@ -112,6 +113,10 @@ class StorageCostTest {
         assertThrows(SparseprofException.class, () -> Formats.parse("sell-0-1"));
         assertThrows(SparseprofException.class, () -> Formats.parse("bsr99999999x4"));
         assertEquals(3, Formats.parseList("csr, 2:4,bsr4x4").size());
+        ScanOptions o = Formats.scanOptionsFor(Formats.parseList("bsr2x8,bsr4x4,1:2"),
+                ScanOptions.DEFAULT);
+        assertEquals(4, o.blocks().size());
+        assertEquals(3, o.patterns().size());
     }
 
     @Test
@@ -124,7 +129,7 @@ class StorageCostTest {
                 new float[] {1, 5, 0, 0}));
         assertThrows(SparseprofException.class, () -> new SellMatrix(2, 2, 2, 1, new int[] {1, 0}, new int[] {0, 2},
                 new int[] {0, 1}, new float[] {1, 1}));
-        assertThrows(SparseprofException.class, () -> new NmMatrix(1, 4, new dev.sparseprof.sparse.stats.NmPattern(2, 4), 4,
+        assertThrows(SparseprofException.class, () -> new NmMatrix(1, 4, new NmPattern(2, 4), 4,
                 new float[] {1, 2}, new byte[] {2, 1}));
     }
 

@@ -1,5 +1,7 @@
 package dev.sparseprof.sparse.stats;
 
+import java.util.Arrays;
+
 /**
  * Counts the non-empty {@code R x C} tiles of a matrix fed row by row. Each row's bitmap is folded to
  * one bit per column block and OR-ed into the band's occupancy; at the end of each band of R rows
@@ -70,7 +72,7 @@ final class BlockCounter {
             nonEmptyBlocks += k;
             nonEmptyElements += width * bandHeight;
         }
-        java.util.Arrays.fill(occupancy, 0L);
+        Arrays.fill(occupancy, 0L);
     }
 
     void merge(BlockCounter other) {

@@ -1,6 +1,7 @@
 package dev.sparseprof.sparse.stats;
 
 import dev.sparseprof.util.SparseprofException;
+import java.util.Locale;
 
 /** A tile shape of {@code rows x cols} elements, used by block statistics and by BSR. */
 public record BlockShape(int rows, int cols) {
@@ -14,7 +15,7 @@ public record BlockShape(int rows, int cols) {
 
     /** Parses {@code "4x4"} or {@code "2X8"}. */
     public static BlockShape parse(String text) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        String t = text.trim().toLowerCase(Locale.ROOT);
         int x = t.indexOf('x');
         if (x <= 0 || x == t.length() - 1) throw new SparseprofException("block shape '" + text + "': expected RxC such as 4x4");
         try {

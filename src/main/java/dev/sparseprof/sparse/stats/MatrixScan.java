@@ -15,6 +15,9 @@ import java.util.List;
  * <p>With {@code threads > 1} the rows are split into ranges that start at multiples of every block
  * height, scanned concurrently ({@link MatrixView#copyRow} may be called from several threads), and
  * merged; the result does not depend on the thread count.
+ *
+ * <p>Progress is reported in rows, every 1024 rows of a thread and once at the end; the scan never
+ * calls {@link Progress#finish()}, since the caller owns the display (one bar over many layers).
  */
 public final class MatrixScan {
     private MatrixScan() {}
@@ -49,7 +52,7 @@ public final class MatrixScan {
         }
         RowRangeScan total = parts.get(0);
         for (int i = 1; i < parts.size(); i++) total.merge(parts.get(i));
-        progress.finish();
+        progress.update(rows, rows);
         return total.result(rows);
     }
 

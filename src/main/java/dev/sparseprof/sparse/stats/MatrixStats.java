@@ -40,6 +40,12 @@ public record MatrixStats(int rows, int cols, long nnz, Lengths rowLengths, Leng
         return rowLengths.summary();
     }
 
+    /** Summary of the column counts; an error when the scan did not count columns. */
+    public LengthSummary columnSummary() {
+        if (columnCounts == null) throw new SparseprofException("statistics hold no column counts (scan with columnCounts = true)");
+        return columnCounts.summary();
+    }
+
     /** The compliance for {@code pattern}; an error naming the scanned patterns when it was not scanned. */
     public NmCompliance nm(NmPattern pattern) {
         for (NmCompliance c : nm) if (c.pattern().equals(pattern)) return c;

@@ -1,6 +1,8 @@
 package dev.sparseprof.sparse.stats;
 
 import dev.sparseprof.util.MatrixView;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The statistics of one range of rows, scanned on one thread with its own scratch (a row buffer,
@@ -48,9 +50,9 @@ final class RowRangeScan {
     }
 
     MatrixStats result(int rows) {
-        java.util.List<NmCompliance> nmResults = new java.util.ArrayList<>(nm.length);
+        List<NmCompliance> nmResults = new ArrayList<>(nm.length);
         for (NmCounter counter : nm) nmResults.add(counter.result());
-        java.util.List<BlockDensity> blockResults = new java.util.ArrayList<>(blocks.length);
+        List<BlockDensity> blockResults = new ArrayList<>(blocks.length);
         for (BlockCounter counter : blocks) blockResults.add(counter.result(nnz));
         return new MatrixStats(rows, cols, nnz, new Lengths(rowLengths),
                 columnCounts == null ? null : new Lengths(columnCounts), nmResults, blockResults);

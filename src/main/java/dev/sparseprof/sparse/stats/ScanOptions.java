@@ -1,6 +1,7 @@
 package dev.sparseprof.sparse.stats;
 
 import dev.sparseprof.util.SparseprofException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,7 +33,7 @@ public record ScanOptions(List<NmPattern> patterns, List<BlockShape> blocks, boo
 
     /** These options plus {@code extra} block shapes not already present. */
     public ScanOptions withBlocks(List<BlockShape> extra) {
-        List<BlockShape> all = new java.util.ArrayList<>(blocks);
+        List<BlockShape> all = new ArrayList<>(blocks);
         for (BlockShape b : extra) if (!all.contains(b)) all.add(b);
         return new ScanOptions(patterns, all, columnCounts, threads);
     }

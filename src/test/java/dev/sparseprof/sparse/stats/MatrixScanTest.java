@@ -1,16 +1,16 @@
 package dev.sparseprof.sparse.stats;
 
+import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.Progress;
+import dev.sparseprof.util.SparseprofException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-
-import dev.sparseprof.util.MatrixView;
-import dev.sparseprof.util.SparseprofException;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** The scan against a naive element-by-element oracle, on shapes that straddle words and vectors. */
 class MatrixScanTest {
@@ -84,6 +84,30 @@ class MatrixScanTest {
         for (int threads : new int[] {2, 3, 8, 1000}) {
             assertEquals(one, MatrixScan.of(MatrixView.of(rows, cols, a), WIDE.withThreads(threads)), threads + " threads");
         }
+    }
+
+    @Test
+    void manyThreadsOnSmallBandsAgree() {
+        int rows = 203;
+        int cols = 70;
+        float[] a = random(rows, cols, 0.4, new Random(11));
+        ScanOptions options = new ScanOptions(List.of(NmPattern.TWO_FOUR), List.of(BlockShape.B4X4, new BlockShape(2, 3)), true, 1);
+        MatrixStats one = MatrixScan.of(MatrixView.of(rows, cols, a), options);
+        assertEquals(one, MatrixScan.of(MatrixView.of(rows, cols, a), options.withThreads(7)));
+    }
+
+    @Test
+    void progressEndsAtTheRowCountAndLeavesFinishToTheCaller() {
+        long[] last = {-1, -1};
+        boolean[] finished = {false};
+        Progress p = new Progress() {
+            @Override public void update(long done, long total) { last[0] = done; last[1] = total; }
+            @Override public void finish() { finished[0] = true; }
+        };
+        MatrixScan.of(MatrixView.of(3000, 2, new float[6000]), ScanOptions.DEFAULT.withThreads(2), p);
+        assertEquals(3000, last[0]);
+        assertEquals(3000, last[1]);
+        assertEquals(false, finished[0]);
     }
 
     @Test

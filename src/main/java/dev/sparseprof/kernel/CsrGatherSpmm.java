@@ -1,0 +1,120 @@
+package dev.sparseprof.kernel;
+
+import dev.sparseprof.sparse.CsrMatrix;
+import dev.sparseprof.trace.ArrayRole;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * CSR row-split SpMM for small N (1-8), vectorized over a row's entries instead of over N: B is
+ * first transposed into scratch (column-major, {@code n x cols}), then for each row and each
+ * column {@code c} of B, 16 entries at a time load their values contiguously and gather
+ * {@code Bt[c*cols + colidx[j]]} with the hardware gather ({@code vgatherdps} under AVX-512, the
+ * Vector API's {@code fromArray} with an index map), FMA, and reduce the lanes at the end; the
+ * last {@code rowLength mod 16} entries are added one by one (a masked gather still bounds-checks
+ * the index map's unmasked lanes, which may lie past the row).
+ *
+ * <p>The traced twin sums lanes pairwise, the fast path with {@code reduceLanes(ADD)} whose order
+ * is the platform's (it differs even between the interpreter and C2): results agree to rounding,
+ * not bit for bit.
+ */
+public final class CsrGatherSpmm extends CsrRowKernel {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+
+    @Override public String name() { return "csr-gather"; }
+
+    /** The transposed B, then one vector of lane sums for the traced twin. */
+    @Override public int scratchFloats(CsrMatrix a, int n) { return Math.multiplyExact(a.cols(), n) + L; }
+
+    @Override
+    void beginRange(Operands<CsrMatrix> op, Workspace ws) {
+        float[] b = op.b();
+        float[] bt = ws.scratch();
+        int n = op.n();
+        int k = op.a().cols();
+        for (int row = 0; row < k; row++) {
+            for (int c = 0; c < n; c++) bt[c * k + row] = b[row * n + c];
+        }
+    }
+
+    @Override
+    void traceBeginRange(Operands<CsrMatrix> op, Workspace ws, Tracer tracer) {
+        float[] b = op.b();
+        float[] bt = ws.scratch();
+        int n = op.n();
+        int k = op.a().cols();
+        for (int row = 0; row < k; row++) {
+            tracer.readFloats(ArrayRole.B_GATHER, (long) row * n, n);
+            for (int c = 0; c < n; c++) {
+                bt[c * k + row] = b[row * n + c];
+                tracer.writeScratch(ArrayRole.B_GATHER, (long) c * k + row, 1);
+            }
+        }
+    }
+
+    @Override
+    void row(Operands<CsrMatrix> op, int r, int from, int to, Workspace ws) {
+        float[] out = output(op, r, ws);
+        int outOffset = outputOffset(op, r, ws);
+        float[] vals = op.a().values();
+        int[] cols = op.a().columnIndices();
+        float[] bt = ws.scratch();
+        int n = op.n();
+        int k = op.a().cols();
+        int whole = from + (to - from) / L * L;
+        for (int c = 0; c < n; c++) {
+            int bOffset = c * k;
+            FloatVector acc = FloatVector.zero(S);
+            int j = from;
+            for (; j < whole; j += L) {
+                FloatVector v = FloatVector.fromArray(S, vals, j);
+                acc = FloatVector.fromArray(S, bt, bOffset, cols, j).fma(v, acc);
+            }
+            float sum = acc.reduceLanes(VectorOperators.ADD);
+            for (; j < to; j++) sum = Math.fma(bt[bOffset + cols[j]], vals[j], sum);
+            out[outOffset + c] = sum;
+        }
+    }
+
+    @Override
+    void traceRow(Operands<CsrMatrix> op, int r, int from, int to, Workspace ws, Tracer tracer) {
+        float[] out = output(op, r, ws);
+        int outOffset = outputOffset(op, r, ws);
+        boolean toCarry = out != op.c();
+        float[] vals = op.a().values();
+        int[] cols = op.a().columnIndices();
+        float[] bt = ws.scratch();
+        int n = op.n();
+        int k = op.a().cols();
+        int lanesAt = k * n;
+        int whole = from + (to - from) / L * L;
+        for (int c = 0; c < n; c++) {
+            int bOffset = c * k;
+            for (int i = 0; i < L; i++) bt[lanesAt + i] = 0f;
+            int j = from;
+            for (; j < whole; j += L) {
+                tracer.readValues(j, L);
+                tracer.readIndices(ArrayRole.COLUMN_INDICES, j, L);
+                for (int i = 0; i < L; i++) {
+                    tracer.readScratch(ArrayRole.B_GATHER, (long) bOffset + cols[j + i], 1);
+                    bt[lanesAt + i] = Math.fma(bt[bOffset + cols[j + i]], vals[j + i], bt[lanesAt + i]);
+                }
+            }
+            for (int width = L / 2; width >= 1; width /= 2) {
+                for (int i = 0; i < width; i++) bt[lanesAt + i] += bt[lanesAt + i + width];
+            }
+            float sum = bt[lanesAt];
+            for (; j < to; j++) {
+                tracer.readValues(j, 1);
+                tracer.readIndices(ArrayRole.COLUMN_INDICES, j, 1);
+                tracer.readScratch(ArrayRole.B_GATHER, (long) bOffset + cols[j], 1);
+                sum = Math.fma(bt[bOffset + cols[j]], vals[j], sum);
+            }
+            out[outOffset + c] = sum;
+            if (toCarry) tracer.writeCarry(c, 1);
+            else tracer.writeFloats(ArrayRole.C_SCATTER, (long) outOffset + c, 1);
+        }
+    }
+}

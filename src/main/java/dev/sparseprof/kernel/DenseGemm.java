@@ -1,0 +1,285 @@
+package dev.sparseprof.kernel;
+
+import dev.sparseprof.trace.ArrayRole;
+import dev.sparseprof.util.MatrixView;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The dense GEMM baseline, so that sparse-versus-dense comparisons are fair: cache-blocked
+ * (C column panels of {@link #NC}, K blocks of {@link #KC}), B packed per block into contiguous
+ * zero-padded panels of {@link #NR} columns, and a register-blocked micro-kernel of {@link #MR}
+ * rows x 4 vectors (16 FMA accumulators, A broadcast, B loaded once per k for all four rows).
+ * Rows are split among threads; each thread packs the B panels it uses into its own scratch.
+ */
+public final class DenseGemm implements SpmmKernel<DenseMatrix> {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static final long VECTOR_BYTES = (long) L * Float.BYTES;
+    /** Rows of the micro-kernel. */
+    static final int MR = 4;
+    /** Columns of a packed panel: four vectors. */
+    static final int NR = 4 * L;
+    /** K block: an MR x KC slice of A (4 KiB) stays in L1, a KC x NC packed block in L2. */
+    static final int KC = 256;
+    /** Columns of C per outer block. */
+    static final int NC = 512;
+
+    @Override public String name() { return "dense"; }
+
+    @Override public DenseMatrix prepare(MatrixView matrix) { return DenseMatrix.from(matrix); }
+
+    @Override public int rows(DenseMatrix a) { return a.rows(); }
+
+    @Override public int cols(DenseMatrix a) { return a.cols(); }
+
+    @Override public long storedEntries(DenseMatrix a) { return (long) a.rows() * a.cols(); }
+
+    @Override public long formatBytes(DenseMatrix a) { return storedEntries(a) * Float.BYTES; }
+
+    @Override
+    public int[] rowWork(DenseMatrix a) {
+        int[] work = new int[a.rows() + 1];
+        for (int r = 0; r < a.rows(); r++) work[r + 1] = Math.addExact(work[r], a.cols());
+        return work;
+    }
+
+    @Override public boolean splitsRows() { return false; }
+
+    /** One packed KC x NC block, then an MR x NR tile (partial stores, the traced twin's accumulators). */
+    @Override
+    public int scratchFloats(DenseMatrix a, int n) {
+        return KC * panels(Math.min(n, NC)) * NR + MR * NR;
+    }
+
+    /** The fast path's packed KC x NC block, 64-byte aligned off-heap (one cache line per load). */
+    @Override
+    public long alignedScratchFloats(DenseMatrix a, int n) {
+        return scratchFloats(a, n) - MR * NR;
+    }
+
+    private static int panels(int columns) {
+        return (columns + NR - 1) / NR;
+    }
+
+    @Override
+    public void runRange(Operands<DenseMatrix> op, WorkRange range, Workspace ws) {
+        int n = op.n();
+        int k = op.a().cols();
+        MemorySegment packed = ws.alignedScratch();
+        float[] tile = ws.scratch();
+        int tileAt = tile.length - MR * NR;
+        ws.setCarryRow(-1);
+        for (int j0 = 0; j0 < n; j0 += NC) {
+            int nc = Math.min(NC, n - j0);
+            for (int k0 = 0; k0 < k; k0 += KC) {
+                int kc = Math.min(KC, k - k0);
+                packAligned(op.b(), n, k0, kc, j0, nc, packed);
+                boolean accumulate = k0 > 0;
+                int i = range.rowStart();
+                for (; i + MR <= range.rowEnd(); i += MR) {
+                    for (int p = 0; p * NR < nc; p++) {
+                        int valid = Math.min(NR, nc - p * NR);
+                        micro4(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
+                    }
+                }
+                for (; i < range.rowEnd(); i++) {
+                    for (int p = 0; p * NR < nc; p++) {
+                        int valid = Math.min(NR, nc - p * NR);
+                        micro1(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void traceRange(Operands<DenseMatrix> op, WorkRange range, Workspace ws, Tracer tracer) {
+        int n = op.n();
+        int k = op.a().cols();
+        float[] packed = ws.scratch();
+        ws.setCarryRow(-1);
+        for (int j0 = 0; j0 < n; j0 += NC) {
+            int nc = Math.min(NC, n - j0);
+            for (int k0 = 0; k0 < k; k0 += KC) {
+                int kc = Math.min(KC, k - k0);
+                tracePack(op.b(), n, k0, kc, j0, nc, packed, tracer);
+                boolean accumulate = k0 > 0;
+                int i = range.rowStart();
+                for (; i < range.rowEnd(); i += MR) {
+                    int mr = Math.min(MR, range.rowEnd() - i);
+                    int rowsPerTile = mr == MR ? MR : 1;
+                    for (int r0 = i; r0 < i + mr; r0 += rowsPerTile) {
+                        for (int p = 0; p * NR < nc; p++) {
+                            int valid = Math.min(NR, nc - p * NR);
+                            traceMicro(op, new Tile(r0, rowsPerTile, p * kc * NR, kc, k0, j0 + p * NR, valid, accumulate), ws, tracer);
+                        }
+                    }
+                    if (mr < MR) break;
+                }
+            }
+        }
+    }
+
+    /** Packs B[k0..k0+kc, j0..j0+nc) into panels of NR columns, zero-padded past nc. */
+    private static void pack(float[] b, int n, int k0, int kc, int j0, int nc, float[] packed) {
+        for (int p = 0; p * NR < nc; p++) {
+            int width = Math.min(NR, nc - p * NR);
+            int dst = p * kc * NR;
+            for (int kk = 0; kk < kc; kk++) {
+                System.arraycopy(b, (k0 + kk) * n + j0 + p * NR, packed, dst, width);
+                for (int x = width; x < NR; x++) packed[dst + x] = 0f;
+                dst += NR;
+            }
+        }
+    }
+
+    /** {@link #pack} into the aligned off-heap scratch. */
+    private static void packAligned(float[] b, int n, int k0, int kc, int j0, int nc, MemorySegment packed) {
+        for (int p = 0; p * NR < nc; p++) {
+            int width = Math.min(NR, nc - p * NR);
+            long dst = (long) p * kc * NR * Float.BYTES;
+            for (int kk = 0; kk < kc; kk++) {
+                MemorySegment.copy(b, (k0 + kk) * n + j0 + p * NR, packed, ValueLayout.JAVA_FLOAT, dst, width);
+                for (int x = width; x < NR; x++) packed.set(ValueLayout.JAVA_FLOAT, dst + (long) x * Float.BYTES, 0f);
+                dst += (long) NR * Float.BYTES;
+            }
+        }
+    }
+
+    private static void tracePack(float[] b, int n, int k0, int kc, int j0, int nc, float[] packed, Tracer tracer) {
+        pack(b, n, k0, kc, j0, nc, packed);
+        for (int p = 0; p * NR < nc; p++) {
+            int width = Math.min(NR, nc - p * NR);
+            for (int kk = 0; kk < kc; kk++) {
+                tracer.readFloats(ArrayRole.B_GATHER, (long) (k0 + kk) * n + j0 + p * NR, width);
+                tracer.writeScratch(ArrayRole.B_GATHER, (long) p * kc * NR + kk * NR, NR);
+            }
+        }
+    }
+
+    /** C[4 rows, NR cols] (+)= A[4 rows, kc] x packed panel; stores the first {@code valid} columns. */
+    private static void micro4(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
+                               int valid, boolean accumulate, float[] tile, int tileAt) {
+        float[] a = op.a().values();
+        int lda = op.a().cols();
+        int a0 = aOff, a1 = aOff + lda, a2 = aOff + 2 * lda, a3 = aOff + 3 * lda;
+        FloatVector c00 = FloatVector.zero(S), c01 = c00, c02 = c00, c03 = c00;
+        FloatVector c10 = c00, c11 = c00, c12 = c00, c13 = c00;
+        FloatVector c20 = c00, c21 = c00, c22 = c00, c23 = c00;
+        FloatVector c30 = c00, c31 = c00, c32 = c00, c33 = c00;
+        for (int kk = 0; kk < kc; kk++) {
+            long pb = (long) (pOff + kk * NR) * Float.BYTES;
+            FloatVector b0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER);
+            FloatVector b1 = FloatVector.fromMemorySegment(S, packed, pb + VECTOR_BYTES, ORDER);
+            FloatVector b2 = FloatVector.fromMemorySegment(S, packed, pb + 2 * VECTOR_BYTES, ORDER);
+            FloatVector b3 = FloatVector.fromMemorySegment(S, packed, pb + 3 * VECTOR_BYTES, ORDER);
+            FloatVector x = FloatVector.broadcast(S, a[a0 + kk]);
+            c00 = b0.fma(x, c00); c01 = b1.fma(x, c01); c02 = b2.fma(x, c02); c03 = b3.fma(x, c03);
+            x = FloatVector.broadcast(S, a[a1 + kk]);
+            c10 = b0.fma(x, c10); c11 = b1.fma(x, c11); c12 = b2.fma(x, c12); c13 = b3.fma(x, c13);
+            x = FloatVector.broadcast(S, a[a2 + kk]);
+            c20 = b0.fma(x, c20); c21 = b1.fma(x, c21); c22 = b2.fma(x, c22); c23 = b3.fma(x, c23);
+            x = FloatVector.broadcast(S, a[a3 + kk]);
+            c30 = b0.fma(x, c30); c31 = b1.fma(x, c31); c32 = b2.fma(x, c32); c33 = b3.fma(x, c33);
+        }
+        // Stores stay in this method: a FloatVector passed to a call the JIT does not inline is boxed.
+        float[] c = op.c();
+        int n = op.n();
+        boolean direct = valid == NR;
+        float[] out = direct ? c : tile;
+        int o0 = direct ? cOff : tileAt;
+        int o1 = direct ? cOff + n : tileAt + NR;
+        int o2 = direct ? cOff + 2 * n : tileAt + 2 * NR;
+        int o3 = direct ? cOff + 3 * n : tileAt + 3 * NR;
+        if (direct && accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, o0)); c01 = c01.add(FloatVector.fromArray(S, c, o0 + L));
+            c02 = c02.add(FloatVector.fromArray(S, c, o0 + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, o0 + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, o1)); c11 = c11.add(FloatVector.fromArray(S, c, o1 + L));
+            c12 = c12.add(FloatVector.fromArray(S, c, o1 + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, o1 + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, o2)); c21 = c21.add(FloatVector.fromArray(S, c, o2 + L));
+            c22 = c22.add(FloatVector.fromArray(S, c, o2 + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, o2 + 3 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, o3)); c31 = c31.add(FloatVector.fromArray(S, c, o3 + L));
+            c32 = c32.add(FloatVector.fromArray(S, c, o3 + 2 * L)); c33 = c33.add(FloatVector.fromArray(S, c, o3 + 3 * L));
+        }
+        c00.intoArray(out, o0); c01.intoArray(out, o0 + L); c02.intoArray(out, o0 + 2 * L); c03.intoArray(out, o0 + 3 * L);
+        c10.intoArray(out, o1); c11.intoArray(out, o1 + L); c12.intoArray(out, o1 + 2 * L); c13.intoArray(out, o1 + 3 * L);
+        c20.intoArray(out, o2); c21.intoArray(out, o2 + L); c22.intoArray(out, o2 + 2 * L); c23.intoArray(out, o2 + 3 * L);
+        c30.intoArray(out, o3); c31.intoArray(out, o3 + L); c32.intoArray(out, o3 + 2 * L); c33.intoArray(out, o3 + 3 * L);
+        if (!direct) copyTile(tile, tileAt, MR, c, cOff, n, valid, accumulate);
+    }
+
+    /** The one-row micro-kernel for the rows past the last multiple of MR. */
+    private static void micro1(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
+                               int valid, boolean accumulate, float[] tile, int tileAt) {
+        float[] a = op.a().values();
+        FloatVector c0 = FloatVector.zero(S), c1 = c0, c2 = c0, c3 = c0;
+        for (int kk = 0; kk < kc; kk++) {
+            long pb = (long) (pOff + kk * NR) * Float.BYTES;
+            FloatVector x = FloatVector.broadcast(S, a[aOff + kk]);
+            c0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER).fma(x, c0);
+            c1 = FloatVector.fromMemorySegment(S, packed, pb + VECTOR_BYTES, ORDER).fma(x, c1);
+            c2 = FloatVector.fromMemorySegment(S, packed, pb + 2 * VECTOR_BYTES, ORDER).fma(x, c2);
+            c3 = FloatVector.fromMemorySegment(S, packed, pb + 3 * VECTOR_BYTES, ORDER).fma(x, c3);
+        }
+        float[] c = op.c();
+        boolean direct = valid == NR;
+        float[] out = direct ? c : tile;
+        int o = direct ? cOff : tileAt;
+        if (direct && accumulate) {
+            c0 = c0.add(FloatVector.fromArray(S, c, o)); c1 = c1.add(FloatVector.fromArray(S, c, o + L));
+            c2 = c2.add(FloatVector.fromArray(S, c, o + 2 * L)); c3 = c3.add(FloatVector.fromArray(S, c, o + 3 * L));
+        }
+        c0.intoArray(out, o); c1.intoArray(out, o + L); c2.intoArray(out, o + 2 * L); c3.intoArray(out, o + 3 * L);
+        if (!direct) copyTile(tile, tileAt, 1, c, cOff, op.n(), valid, accumulate);
+    }
+
+    /** Copies (or adds) the first {@code valid} columns of {@code rows} tile rows of NR into C. */
+    private static void copyTile(float[] scratch, int tileAt, int rows, float[] c, int cOff, int n, int valid, boolean accumulate) {
+        for (int r = 0; r < rows; r++) {
+            for (int j = 0; j < valid; j++) {
+                float v = scratch[tileAt + r * NR + j];
+                c[cOff + r * n + j] = accumulate ? c[cOff + r * n + j] + v : v;
+            }
+        }
+    }
+
+    /** One micro-kernel call of the traced twin: rows {@code row..row+rows) times a packed panel. */
+    private record Tile(int row, int rows, int pOff, int kc, int k0, int cCol, int valid, boolean accumulate) {}
+
+    private static void traceMicro(Operands<DenseMatrix> op, Tile t, Workspace ws, Tracer tracer) {
+        float[] a = op.a().values();
+        float[] packed = ws.scratch();
+        float[] c = op.c();
+        int lda = op.a().cols();
+        int n = op.n();
+        int acc = ws.scratch().length - MR * NR;
+        for (int x = 0; x < t.rows() * NR; x++) packed[acc + x] = 0f;
+        for (int kk = 0; kk < t.kc(); kk++) {
+            int pb = t.pOff() + kk * NR;
+            for (int v = 0; v < NR; v += L) tracer.readScratch(ArrayRole.B_GATHER, pb + v, L);
+            for (int r = 0; r < t.rows(); r++) {
+                int aIndex = (t.row() + r) * lda + t.k0() + kk;
+                tracer.readFloats(ArrayRole.DENSE_A, aIndex, 1);
+                float x = a[aIndex];
+                for (int j = 0; j < NR; j++) packed[acc + r * NR + j] = Math.fma(packed[pb + j], x, packed[acc + r * NR + j]);
+            }
+        }
+        for (int r = 0; r < t.rows(); r++) {
+            int cOff = (t.row() + r) * n + t.cCol();
+            for (int v = 0; v < t.valid(); v += L) {
+                int lanes = Math.min(L, t.valid() - v);
+                if (t.accumulate()) tracer.readFloats(ArrayRole.C_SCATTER, cOff + v, lanes);
+                tracer.writeFloats(ArrayRole.C_SCATTER, cOff + v, lanes);
+            }
+            for (int j = 0; j < t.valid(); j++) {
+                float value = packed[acc + r * NR + j];
+                c[cOff + j] = t.accumulate() ? c[cOff + j] + value : value;
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.sparseprof.kernel;
+
+import dev.sparseprof.util.MatrixView;
+
+/**
+ * One way of computing {@code C = A·B}: A ({@code rows x cols}, in the kernel's format {@code A})
+ * times B ({@code cols x n}, fp32, row-major) into C ({@code rows x n}, fp32, row-major).
+ *
+ * <p>Contract: {@link #runRange} (the fast path) and {@link #traceRange} (its traced twin) have
+ * one loop nest each and the twin follows exactly the fast path's order, pushing every memory
+ * access to the tracer, and computing the same C (bit for bit, except where a horizontal
+ * reduction's order is the hardware's, which the kernel then says in its comment). Both are
+ * unchecked inner routines: shapes and lengths are checked once by {@link SpmmPlan}, the checked
+ * entry point. They overwrite the rows they finish (no need to clear C) and put a partial last row
+ * into {@link Workspace#carry()}. They allocate nothing: the caller owns the {@link Workspace},
+ * sized by {@link #scratchFloats}. Kernels are stateless and may run on many threads at once.
+ */
+public interface SpmmKernel<A> {
+    /** The registry name: {@code csr}, {@code csr-gather}, {@code dense}, ... */
+    String name();
+
+    /** Builds the operand in this kernel's format from any matrix (exact zeros not stored, if sparse). */
+    A prepare(MatrixView matrix);
+
+    int rows(A a);
+
+    int cols(A a);
+
+    /** Entries the kernel multiplies: nnz for sparse formats (padding included), rows*cols for dense. */
+    long storedEntries(A a);
+
+    /** Bytes of A as this kernel stores it (values, indices, pointers). */
+    long formatBytes(A a);
+
+    /** The per-row work prefix, length {@code rows+1} (CSR: the row pointers), for partitions. */
+    int[] rowWork(A a);
+
+    /** Whether {@link #runRange} accepts ranges that cut a row (merge-path). */
+    boolean splitsRows();
+
+    /** Floats of per-thread scratch space the kernel needs for a B with {@code n} columns. */
+    int scratchFloats(A a, int n);
+
+    /**
+     * Floats of per-thread scratch on a 64-byte boundary (off-heap: Java arrays have no address
+     * to align, and a 512-bit load that straddles two cache lines halves the load bandwidth).
+     */
+    default long alignedScratchFloats(A a, int n) { return 0; }
+
+    /** Whether the fast path reads B from {@link Operands#bAligned()}, a 64-byte aligned copy made per call. */
+    default boolean readsAlignedB() { return false; }
+
+    void runRange(Operands<A> op, WorkRange range, Workspace ws);
+
+    void traceRange(Operands<A> op, WorkRange range, Workspace ws, Tracer tracer);
+}

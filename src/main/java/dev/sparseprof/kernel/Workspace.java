@@ -1,0 +1,38 @@
+package dev.sparseprof.kernel;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One thread's scratch space, owned by the caller and reused across calls so that kernels
+ * allocate nothing: a scratch array (a transposed B, the traced twins' accumulators), an
+ * off-heap scratch on a 64-byte boundary (packed B panels), and the carry-out row of a range
+ * that ends inside a row. The off-heap part lives as long as the workspace is reachable.
+ */
+public final class Workspace {
+    /** Cache-line alignment of the off-heap scratch. */
+    public static final long ALIGNMENT_BYTES = 64;
+
+    private final float[] scratch;
+    private final MemorySegment alignedScratch;
+    private final float[] carry;
+    private int carryRow = -1;
+
+    public Workspace(int scratchFloats, long alignedScratchFloats, int n) {
+        this.scratch = new float[scratchFloats];
+        this.alignedScratch = alignedScratchFloats == 0 ? MemorySegment.NULL
+                : Arena.ofAuto().allocate(alignedScratchFloats * Float.BYTES, ALIGNMENT_BYTES);
+        this.carry = new float[n];
+    }
+
+    public float[] scratch() { return scratch; }
+
+    public MemorySegment alignedScratch() { return alignedScratch; }
+
+    public float[] carry() { return carry; }
+
+    /** The row the carry belongs to, or -1 when the last range ended on a row boundary. */
+    public int carryRow() { return carryRow; }
+
+    public void setCarryRow(int row) { carryRow = row; }
+}

@@ -1,0 +1,44 @@
+package dev.sparseprof.measure;
+
+import dev.sparseprof.kernel.Partition;
+import dev.sparseprof.kernel.SpmmKernel;
+import dev.sparseprof.kernel.SpmmPlan;
+import dev.sparseprof.kernel.WorkerPool;
+import dev.sparseprof.util.MatrixView;
+import java.util.Random;
+
+/**
+ * Measures one kernel on one matrix on the CPU: converts the matrix to the kernel's format,
+ * fills B with random values, plans, times, and turns the times into a {@link Measurement}
+ * (GFLOP/s from the entries the kernel really multiplies, effective GB/s from the bytes of the
+ * format plus B plus C, each counted once).
+ */
+public final class CpuRunner {
+    /** What to measure besides the kernel: the layer's name, N, threads and how to split. */
+    public record Request(String layer, int batch, int threads, Partition partition, TimingConfig timing) {}
+
+    private CpuRunner() {}
+
+    public static <A> Measurement measure(SpmmKernel<A> kernel, MatrixView matrix, Request request, WorkerPool pool) {
+        A a = kernel.prepare(matrix);
+        int n = request.batch();
+        SpmmPlan<A> plan = SpmmPlan.of(kernel, a, n, request.partition(), request.threads());
+        int k = kernel.cols(a);
+        int m = kernel.rows(a);
+        float[] b = randomB(k, n);
+        float[] c = new float[Math.multiplyExact(m, n)];
+        Timing t = TimingHarness.time(plan, b, c, pool, request.timing());
+        long nnz = kernel.storedEntries(a);
+        long bytes = kernel.formatBytes(a) + 4L * k * n + 4L * m * n;
+        double sparsity = 1.0 - (double) nnz / ((double) m * k);
+        return new Measurement(request.layer(), kernel.name(), n, request.threads(), request.partition().name(), m, k, nnz,
+                Math.max(0.0, sparsity), t, plan.flops() / t.medianSeconds() * 1e-9, bytes / t.medianSeconds() * 1e-9, Double.NaN);
+    }
+
+    private static float[] randomB(int k, int n) {
+        Random rnd = new Random(42);
+        float[] b = new float[Math.multiplyExact(k, n)];
+        for (int i = 0; i < b.length; i++) b[i] = rnd.nextFloat() * 2f - 1f;
+        return b;
+    }
+}

@@ -1,0 +1,435 @@
+package dev.sparseprof.memsim;
+
+import dev.sparseprof.trace.ArrayRole;
+import java.util.Arrays;
+
+/**
+ * One cache level, exact against Dinero IV for Dinero's features. The access path reads like the
+ * hardware: {@link #tryHit}, then {@link #handleMiss} (victim, eviction, fill), then the fetch from
+ * the next level, then the victim's write-back (in Dinero's order: fetch first, then a
+ * write-through store, then the victim).
+ *
+ * <p>State lives in flat arrays indexed by {@code slot = set * ways + way}: the line address
+ * ({@code -1} when invalid), valid and dirty sector masks, the array role of the line. Sets with
+ * more than {@value #HASH_THRESHOLD} ways find lines through a hash map, so fully associative
+ * caches stay O(1). Empty ways are kept on a free list per set; the replacement policy is only
+ * asked for a victim when the set is full.
+ */
+public final class Cache implements MemoryLevel {
+    private static final long INVALID = -1L;
+    private static final int HASH_THRESHOLD = 16;
+    private static final ArrayRole[] ROLES = ArrayRole.values();
+
+    private final CacheConfig config;
+    private final int sets;
+    private final int ways;
+    private final int lineShift;
+    private final int lineBytes;
+    private final int sectorShift;
+    private final int sectorsPerLine;
+    private final long allSectors;
+    private final boolean setsPowerOfTwo;
+    private final int setMask;
+    private final boolean writeBack;
+    private final boolean writeAllocate;
+    private final boolean exclusive;
+    private final boolean inclusive;
+
+    private final long[] tags;
+    private final long[] validSectors;
+    private final long[] dirtySectors;
+    private final byte[] roles;
+    private final boolean[] prefetched;
+    private final int[] freeWays;
+    private final int[] freeCount;
+    private final LongIntHashMap index;
+    private final ReplacementPolicy policy;
+    private final Prefetcher prefetcher;
+    private final long[] prefetchScratch = new long[4];
+    private final int[] orderScratch;
+    private final ThreeCClassifier classifier;
+    private final CacheCounters counters;
+
+    private MemoryLevel next;
+    private Cache[] uppers = new Cache[0];
+
+    // the victim of the last handleMiss, written back after the fetch (per cache: never re-entered)
+    private long victimLine = INVALID;
+    private long victimDirty;
+    private int victimRole;
+
+    public Cache(CacheConfig config, MemoryLevel next) {
+        this.config = config;
+        this.next = next;
+        this.sets = config.sets();
+        this.ways = config.ways();
+        this.lineBytes = config.lineBytes();
+        this.lineShift = Integer.numberOfTrailingZeros(lineBytes);
+        this.sectorsPerLine = config.sectorsPerLine();
+        this.sectorShift = lineShift - Integer.numberOfTrailingZeros(sectorsPerLine);
+        this.allSectors = sectorsPerLine == 64 ? -1L : (1L << sectorsPerLine) - 1;
+        this.setsPowerOfTwo = Integer.bitCount(sets) == 1;
+        this.setMask = sets - 1;
+        this.writeBack = config.writePolicy().writeBack();
+        this.writeAllocate = config.writePolicy().writeAllocate();
+        this.exclusive = config.inclusion() == Inclusion.EXCLUSIVE;
+        this.inclusive = config.inclusion() == Inclusion.INCLUSIVE;
+        int slots = sets * ways;
+        tags = new long[slots];
+        Arrays.fill(tags, INVALID);
+        validSectors = new long[slots];
+        dirtySectors = new long[slots];
+        roles = new byte[slots];
+        prefetched = new boolean[slots];
+        freeWays = new int[slots];
+        freeCount = new int[sets];
+        for (int s = 0; s < sets; s++) {
+            for (int w = 0; w < ways; w++) freeWays[s * ways + w] = ways - 1 - w; // way 0 is taken first
+            freeCount[s] = ways;
+        }
+        index = ways > HASH_THRESHOLD ? new LongIntHashMap(slots) : null;
+        policy = ReplacementPolicies.create(config.policy(), sets, ways, config.seed());
+        prefetcher = Prefetchers.create(config.prefetcher());
+        orderScratch = new int[ways];
+        classifier = config.classifyMisses() ? new ThreeCClassifier(config.lines()) : null;
+        counters = new CacheCounters(config.name(), config.classifyMisses());
+    }
+
+    public CacheConfig config() {
+        return config;
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    void setNext(MemoryLevel next) {
+        this.next = next;
+    }
+
+    /** Registers a level directly above, for back-invalidation when this level is inclusive. */
+    void addUpper(Cache upper) {
+        uppers = Arrays.copyOf(uppers, uppers.length + 1);
+        uppers[uppers.length - 1] = upper;
+    }
+
+    public LevelStats snapshot() {
+        return counters.snapshot();
+    }
+
+    /** A demand access from the core (or a reference from above), split at this level's line boundaries. */
+    public void access(boolean write, long address, int sizeBytes, ArrayRole role) {
+        int w = write ? 1 : 0;
+        int r = role.ordinal();
+        long last = address + sizeBytes - 1;
+        if (((address ^ last) >>> lineShift) == 0) {
+            reference(w, address, sizeBytes, r);
+            return;
+        }
+        long a = address;
+        while (true) {
+            long lineEnd = (a | (lineBytes - 1)) + 1;
+            if (last - lineEnd < 0) {
+                reference(w, a, (int) (last - a + 1), r);
+                return;
+            }
+            reference(w, a, (int) (lineEnd - a), r);
+            a = lineEnd;
+        }
+    }
+
+    @Override
+    public boolean fetch(long address, int sizeBytes, ArrayRole role) {
+        if (exclusive) return exclusiveFetch(address, sizeBytes, role.ordinal());
+        access(false, address, sizeBytes, role);
+        return false;
+    }
+
+    @Override
+    public void write(long address, int sizeBytes, ArrayRole role) {
+        if (exclusive) exclusiveWrite(address, sizeBytes, role.ordinal());
+        else access(true, address, sizeBytes, role);
+    }
+
+    @Override
+    public void acceptVictim(long address, int sizeBytes, boolean dirty, ArrayRole role) {
+        if (exclusive) insertVictim(address, sizeBytes, dirty, role.ordinal());
+        else if (dirty) access(true, address, sizeBytes, role);
+    }
+
+    @Override
+    public boolean takesCleanVictims() {
+        return exclusive;
+    }
+
+    private int setOf(long line) {
+        return setsPowerOfTwo ? (int) line & setMask : (int) Long.remainderUnsigned(line, sets);
+    }
+
+    private long sectorMask(long address, int sizeBytes) {
+        if (sectorsPerLine == 1) return 1L;
+        int first = (int) (address >>> sectorShift) & (sectorsPerLine - 1);
+        int last = (int) ((address + sizeBytes - 1) >>> sectorShift) & (sectorsPerLine - 1);
+        long upTo = last == 63 ? -1L : (2L << last) - 1;
+        return upTo & -(1L << first);
+    }
+
+    /** The way holding {@code line} in {@code set}, or -1. */
+    private int tryHit(int set, long line) {
+        if (index != null) {
+            int slot = index.get(line);
+            return slot == LongIntHashMap.MISSING ? -1 : slot - set * ways;
+        }
+        int base = set * ways;
+        for (int w = 0; w < ways; w++) if (tags[base + w] == line) return w;
+        return -1;
+    }
+
+    /** One reference within one line: Dinero's d4ref. */
+    private void reference(int write, long address, int sizeBytes, int role) {
+        long line = address >>> lineShift;
+        int set = setOf(line);
+        long touched = sectorMask(address, sizeBytes);
+        int way = tryHit(set, line);
+        boolean blockMiss = way < 0;
+        int slot = set * ways + way;
+        boolean miss = blockMiss || (validSectors[slot] & touched) != touched;
+        counters.reference(write, role, miss, blockMiss);
+        if (classifier != null) classifier.reference(line, miss, counters);
+
+        boolean isWrite = write != 0;
+        boolean allocate = !isWrite || !blockMiss || writeAllocate;
+        boolean dirtyHere = false;
+        boolean haveVictim = false;
+        if (allocate) {
+            if (blockMiss) {
+                way = handleMiss(set, line, role);
+                slot = set * ways + way;
+                haveVictim = victimLine != INVALID;
+            } else {
+                policy.onHit(set, way);
+                if (prefetched[slot]) {
+                    prefetched[slot] = false;
+                    counters.prefetchesUseful++;
+                }
+            }
+            validSectors[slot] |= touched;
+            if (isWrite && writeBack) {
+                dirtySectors[slot] |= touched;
+                dirtyHere = true;
+            }
+        }
+        long saveVictim = victimLine;
+        long saveDirty = victimDirty;
+        int saveRole = victimRole;
+        if (miss && (!isWrite || (writeAllocate && sizeBytes != Long.bitCount(touched) << sectorShift))) {
+            int fetchBytes = Long.bitCount(touched) << sectorShift;
+            long fetchAddress = (line << lineShift) + ((long) Long.numberOfTrailingZeros(touched) << sectorShift);
+            counters.bytesFromBelow += fetchBytes;
+            if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) dirtySectors[slot] |= touched;
+        }
+        if (isWrite && !dirtyHere) {
+            counters.bytesToBelow += sizeBytes;
+            next.write(address, sizeBytes, ROLES[role]);
+        }
+        if (haveVictim) writeBackLine(saveVictim, saveDirty, saveRole);
+        if (prefetcher != null && !isWrite) prefetch(line, miss, role);
+    }
+
+    /**
+     * Makes room for {@code line} in {@code set}: an empty way if there is one, else the policy's
+     * victim, which is evicted (back-invalidating the levels above when inclusive) and remembered
+     * in {@code victimLine/victimDirty/victimRole} for the write-back after the fetch.
+     */
+    private int handleMiss(int set, long line, int role) {
+        int way;
+        victimLine = INVALID;
+        if (freeCount[set] > 0) {
+            way = freeWays[set * ways + --freeCount[set]];
+        } else {
+            way = policy.victim(set);
+            int slot = set * ways + way;
+            victimLine = tags[slot];
+            victimDirty = validSectors[slot] & dirtySectors[slot];
+            victimRole = roles[slot];
+            if (index != null) index.remove(victimLine);
+            if (inclusive && backInvalidateAbove(victimLine << lineShift, lineBytes)) victimDirty = allSectors;
+        }
+        int slot = set * ways + way;
+        tags[slot] = line;
+        validSectors[slot] = 0;
+        dirtySectors[slot] = 0;
+        roles[slot] = (byte) role;
+        prefetched[slot] = false;
+        if (index != null) index.put(line, slot);
+        policy.onFill(set, way);
+        return way;
+    }
+
+    /** Sends an evicted line down: every line to an exclusive level, dirty sector runs otherwise (highest run first, as Dinero). */
+    private void writeBackLine(long line, long dirtyMask, int role) {
+        long base = line << lineShift;
+        if (next.takesCleanVictims()) {
+            if (dirtyMask != 0) counters.writeBack(role, lineBytes);
+            next.acceptVictim(base, lineBytes, dirtyMask != 0, ROLES[role]);
+            return;
+        }
+        long m = dirtyMask;
+        while (m != 0) {
+            int hi = 63 - Long.numberOfLeadingZeros(m);
+            int lo = hi;
+            while (lo > 0 && ((m >>> (lo - 1)) & 1) != 0) lo--;
+            m &= ~(((hi == 63) ? -1L : (2L << hi) - 1) & -(1L << lo));
+            int bytes = (hi - lo + 1) << sectorShift;
+            counters.writeBack(role, bytes);
+            next.write(base + ((long) lo << sectorShift), bytes, ROLES[role]);
+        }
+    }
+
+    private void prefetch(long line, boolean miss, int role) {
+        int n = prefetcher.candidates(line, miss, ROLES[role], prefetchScratch);
+        for (int i = 0; i < n; i++) {
+            long p = prefetchScratch[i];
+            if (p < 0) continue;
+            int set = setOf(p);
+            if (tryHit(set, p) >= 0) continue;
+            counters.prefetchesIssued++;
+            int way = handleMiss(set, p, role);
+            int slot = set * ways + way;
+            validSectors[slot] = allSectors;
+            prefetched[slot] = true;
+            long v = victimLine;
+            long d = victimDirty;
+            int vr = victimRole;
+            counters.bytesFromBelow += lineBytes;
+            next.fetch(p << lineShift, lineBytes, ROLES[role]);
+            if (v != INVALID) writeBackLine(v, d, vr);
+        }
+    }
+
+    /** Empties a way without refill. */
+    private void invalidate(int set, int way) {
+        int slot = set * ways + way;
+        if (index != null) index.remove(tags[slot]);
+        tags[slot] = INVALID;
+        validSectors[slot] = 0;
+        dirtySectors[slot] = 0;
+        prefetched[slot] = false;
+        policy.onInvalidate(set, way);
+        freeWays[set * ways + freeCount[set]++] = way;
+    }
+
+    /** Back-invalidates {@code [address, address + bytes)} here and above; true if any copy was dirty. */
+    boolean backInvalidate(long address, int bytes) {
+        boolean dirty = false;
+        for (long line = address >>> lineShift; line <= (address + bytes - 1) >>> lineShift; line++) {
+            int set = setOf(line);
+            int way = tryHit(set, line);
+            if (way < 0) continue;
+            int slot = set * ways + way;
+            dirty |= (validSectors[slot] & dirtySectors[slot]) != 0;
+            counters.backInvalidations++;
+            invalidate(set, way);
+        }
+        return backInvalidateAbove(address, bytes) | dirty;
+    }
+
+    private boolean backInvalidateAbove(long address, int bytes) {
+        boolean dirty = false;
+        for (Cache u : uppers) dirty |= u.backInvalidate(address, bytes);
+        return dirty;
+    }
+
+    // ---- exclusive (victim) level: filled by evictions from above, hits move the line up ----
+
+    private boolean exclusiveFetch(long address, int sizeBytes, int role) {
+        long line = address >>> lineShift;
+        int set = setOf(line);
+        int way = tryHit(set, line);
+        boolean miss = way < 0;
+        counters.reference(0, role, miss, miss);
+        if (classifier != null) classifier.reference(line, miss, counters);
+        if (!miss) {
+            int slot = set * ways + way;
+            boolean dirty = (validSectors[slot] & dirtySectors[slot]) != 0;
+            invalidate(set, way);
+            return dirty;
+        }
+        counters.bytesFromBelow += sizeBytes;
+        return next.fetch(address, sizeBytes, ROLES[role]);
+    }
+
+    private void exclusiveWrite(long address, int sizeBytes, int role) {
+        long line = address >>> lineShift;
+        int set = setOf(line);
+        int way = tryHit(set, line);
+        counters.reference(1, role, way < 0, way < 0);
+        if (way >= 0) {
+            int slot = set * ways + way;
+            dirtySectors[slot] |= sectorMask(address, sizeBytes) & validSectors[slot];
+            policy.onHit(set, way);
+            return;
+        }
+        counters.bytesToBelow += sizeBytes;
+        next.write(address, sizeBytes, ROLES[role]);
+    }
+
+    private void insertVictim(long address, int sizeBytes, boolean dirty, int role) {
+        counters.victimsIn++;
+        long line = address >>> lineShift;
+        int set = setOf(line);
+        int way = tryHit(set, line);
+        if (way < 0) {
+            way = handleMiss(set, line, role);
+            int slot = set * ways + way;
+            validSectors[slot] = allSectors;
+            if (dirty) dirtySectors[slot] = allSectors;
+            if (victimLine != INVALID) writeBackLine(victimLine, victimDirty, victimRole);
+        } else {
+            if (dirty) dirtySectors[set * ways + way] |= validSectors[set * ways + way];
+            policy.onHit(set, way);
+        }
+    }
+
+    // ---- whole-cache operations ----
+
+    /**
+     * Writes every dirty line back (lines stay valid and become clean), in Dinero's order: sets
+     * from last to first, in each set from the next victim to the most protected way.
+     */
+    public void flush() {
+        for (int set = sets - 1; set >= 0; set--) {
+            int n = policy.evictionOrder(set, orderScratch);
+            for (int i = 0; i < n; i++) {
+                int slot = set * ways + orderScratch[i];
+                long d = validSectors[slot] & dirtySectors[slot];
+                if (tags[slot] == INVALID || d == 0) continue;
+                dirtySectors[slot] = 0;
+                writeBackLine(tags[slot], d, roles[slot]);
+            }
+        }
+    }
+
+    /** Writes back the lines of {@code [address, address + bytes)} if dirty (Dinero's copy-back record). */
+    public void copyBack(long address, int bytes) {
+        for (long line = address >>> lineShift; line <= (address + bytes - 1) >>> lineShift; line++) {
+            int set = setOf(line);
+            int way = tryHit(set, line);
+            if (way < 0) continue;
+            int slot = set * ways + way;
+            long d = validSectors[slot] & dirtySectors[slot];
+            if (d == 0) continue;
+            dirtySectors[slot] = 0;
+            writeBackLine(line, d, roles[slot]);
+        }
+    }
+
+    /** Drops the lines of {@code [address, address + bytes)} without writing them back (Dinero's invalidate record). */
+    public void invalidateRange(long address, int bytes) {
+        for (long line = address >>> lineShift; line <= (address + bytes - 1) >>> lineShift; line++) {
+            int set = setOf(line);
+            int way = tryHit(set, line);
+            if (way >= 0) invalidate(set, way);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.sparseprof.memsim;
+
+import dev.sparseprof.trace.AccessKind;
+import dev.sparseprof.trace.ArrayRole;
+import dev.sparseprof.trace.TraceSink;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Caches wired per {@link HierarchyConfig} over a {@link Memory}; as a {@link TraceSink} it is
+ * core 0, {@link #core(int)} gives the others. Reads, instruction fetches and misc records read;
+ * writes write; copy-back and invalidate records act on every level, as in Dinero.
+ * {@link #close()} writes back every dirty line, level by level from the core outwards (Dinero's
+ * end-of-trace copy-back), after which {@link #snapshot()} gives the final counts.
+ */
+public final class Hierarchy implements TraceSink {
+    private final HierarchyConfig config;
+    private final Memory memory;
+    private final Cache[][] byLevel; // [level][instance]: private levels have one instance per core
+    private final CoreSink[] cores;
+    private boolean closed;
+    private long accesses;
+    private long warmupAccesses = -1;
+    private HierarchyStats warm;
+
+    public Hierarchy(HierarchyConfig config) {
+        this.config = config;
+        this.memory = new Memory(config.dram());
+        int n = config.levels().size();
+        byLevel = new Cache[n][];
+        MemoryLevel below = memory;
+        Cache[] belowCaches = null;
+        for (int lvl = n - 1; lvl >= 0; lvl--) {
+            CacheConfig c = config.levels().get(lvl);
+            boolean shared = lvl >= config.firstSharedLevel() || config.cores() == 1;
+            int copies = shared ? 1 : config.cores();
+            byLevel[lvl] = new Cache[copies];
+            for (int i = 0; i < copies; i++) {
+                String name = copies == 1 ? c.name() : c.name() + "#" + i;
+                MemoryLevel next = belowCaches == null ? below : belowCaches.length == 1 ? belowCaches[0] : belowCaches[i];
+                Cache cache = new Cache(c.withName(name).withSeed(c.seed() + i), next);
+                byLevel[lvl][i] = cache;
+                if (belowCaches != null) (belowCaches.length == 1 ? belowCaches[0] : belowCaches[i]).addUpper(cache);
+            }
+            belowCaches = byLevel[lvl];
+        }
+        cores = new CoreSink[config.cores()];
+        for (int i = 0; i < cores.length; i++) cores[i] = new CoreSink(byLevel[0][byLevel[0].length == 1 ? 0 : i]);
+    }
+
+    /**
+     * Marks the first {@code n} accesses (over all cores) as warm-up: {@link #measured()} leaves
+     * them out. Call before replaying.
+     */
+    public void setWarmup(long n) {
+        if (n < 0) throw new IllegalArgumentException("warm-up " + n);
+        warmupAccesses = n;
+        if (n == 0) warm = snapshot();
+    }
+
+    /** The final counts less the warm-up window (all counts when there was none). */
+    public HierarchyStats measured() {
+        HierarchyStats now = snapshot();
+        return warm == null ? now : now.minus(warm);
+    }
+
+    public HierarchyConfig config() {
+        return config;
+    }
+
+    /** The sink of core {@code i}'s accesses. */
+    public TraceSink core(int i) {
+        return cores[i];
+    }
+
+    @Override
+    public void access(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
+        cores[0].access(kind, address, sizeBytes, role);
+    }
+
+    /** Ends the trace: the final write-back of dirty lines, level by level. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        if (warm == null && warmupAccesses >= 0 && accesses >= warmupAccesses) warm = snapshot();
+        for (Cache[] level : byLevel) for (Cache c : level) c.flush();
+    }
+
+    public HierarchyStats snapshot() {
+        List<LevelStats> levels = new ArrayList<>();
+        for (Cache[] level : byLevel) for (Cache c : level) levels.add(c.snapshot());
+        return new HierarchyStats(accesses, levels, memory.snapshot());
+    }
+
+    private void copyBack(long address, int sizeBytes) {
+        for (Cache[] level : byLevel) for (Cache c : level) c.copyBack(address, sizeBytes);
+    }
+
+    private void invalidate(long address, int sizeBytes) {
+        for (Cache[] level : byLevel) for (Cache c : level) c.invalidateRange(address, sizeBytes);
+    }
+
+    /** One core's entry into its first-level cache. */
+    private final class CoreSink implements TraceSink {
+        private final Cache l1;
+
+        CoreSink(Cache l1) {
+            this.l1 = l1;
+        }
+
+        @Override
+        public void access(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
+            if (accesses == warmupAccesses) warm = snapshot();
+            accesses++;
+            switch (kind) {
+                case WRITE -> l1.access(true, address, sizeBytes, role);
+                case COPY_BACK -> copyBack(address, sizeBytes);
+                case INVALIDATE -> invalidate(address, sizeBytes);
+                default -> l1.access(false, address, sizeBytes, role);
+            }
+        }
+
+        @Override
+        public void close() {
+            Hierarchy.this.close();
+        }
+    }
+}

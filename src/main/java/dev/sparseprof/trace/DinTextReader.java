@@ -1,0 +1,187 @@
+package dev.sparseprof.trace;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.function.LongSupplier;
+
+/**
+ * Reads Dinero's text traces, both dialects, line by line from bytes (no String per line, no
+ * regex): classic din {@code <label> <hex address>} with labels 0-5 (0 read, 1 write, 2 ifetch,
+ * 3 misc, 4 copy-back, 5 invalidate; the rest of the line is ignored, every access is
+ * {@code defaultSizeBytes} long), and extended din {@code <r|w|i|m|c|v> <hex address> <hex size>}.
+ * Blank lines, spaces, tabs and CR are tolerated; the {@code 0x} prefix is optional. Imported
+ * records carry {@link ArrayRole#UNKNOWN}.
+ */
+public final class DinTextReader implements TraceReader {
+    private static final int BUFFER_BYTES = 1 << 16;
+    private static final int MAX_HEX_DIGITS = 16;
+
+    private final InputStream in;
+    private final String source;
+    private final int defaultSizeBytes;
+    private final LongSupplier bytesConsumed;
+    private final byte[] buf = new byte[BUFFER_BYTES];
+    private int pos;
+    private int limit;
+    private boolean eof;
+    private long line = 1;
+    private long ownBytes;
+
+    /** @param bytesConsumed counts the file's bytes (null: the bytes this reader took from {@code in}) */
+    public DinTextReader(InputStream in, String source, int defaultSizeBytes, LongSupplier bytesConsumed) {
+        this.in = in;
+        this.source = source;
+        this.defaultSizeBytes = defaultSizeBytes;
+        this.bytesConsumed = bytesConsumed != null ? bytesConsumed : () -> ownBytes;
+    }
+
+    public DinTextReader(InputStream in, String source) {
+        this(in, source, 4, null);
+    }
+
+    @Override
+    public int fill(TraceChunk chunk) {
+        chunk.clear();
+        while (!chunk.isFull()) {
+            int c = skipBlank();
+            if (c < 0) break;
+            readRecord(c, chunk);
+        }
+        return chunk.size();
+    }
+
+    private void readRecord(int labelChar, TraceChunk chunk) {
+        long recordLine = line;
+        int after = next();
+        if (after != ' ' && after != '\t') throw bad(recordLine, "bad label '" + printable(labelChar, after) + "'");
+        AccessKind kind;
+        boolean extended;
+        if (labelChar >= '0' && labelChar <= '5') {
+            kind = AccessKinds.BY_ORDINAL[labelChar - '0'];
+            extended = false;
+        } else {
+            kind = extendedKind(labelChar);
+            if (kind == null) throw bad(recordLine, "bad label '" + (char) labelChar + "' (din labels are 0-5, extended r w i m c v)");
+            extended = true;
+        }
+        int c = skipSpaces();
+        long address = 0;
+        int digits = 0;
+        if (c == '0') {
+            c = next();
+            if (c == 'x' || c == 'X') c = next();
+            else digits = 1; // the 0 was a digit
+        }
+        int v;
+        while ((v = hexValue(c)) >= 0) {
+            if (++digits > MAX_HEX_DIGITS) throw bad(recordLine, "address has more than 16 hex digits");
+            address = (address << 4) | v;
+            c = next();
+        }
+        if (digits == 0) throw bad(recordLine, "missing or non-hex address");
+        if (!isEnd(c) && c != ' ' && c != '\t') throw bad(recordLine, "non-hex address (at '" + (char) c + "')");
+        int size = defaultSizeBytes;
+        if (extended) {
+            if (isEnd(c)) throw bad(recordLine, "missing size (extended din is '<label> <hex address> <hex size>')");
+            c = skipSpaces();
+            long s = 0;
+            int sd = 0;
+            while ((v = hexValue(c)) >= 0) {
+                if (++sd > 8) throw bad(recordLine, "size too large");
+                s = (s << 4) | v;
+                c = next();
+            }
+            if (sd == 0 || (!isEnd(c) && c != ' ' && c != '\t')) throw bad(recordLine, "non-hex size");
+            if (s < 1 || s > Integer.MAX_VALUE) throw bad(recordLine, "size must be at least 1, got " + s);
+            size = (int) s;
+        }
+        while (!isEnd(c)) c = next(); // the rest of the line is ignored
+        if (c == '\n') line++;
+        chunk.add(kind, address, size, ArrayRole.UNKNOWN);
+    }
+
+    private static AccessKind extendedKind(int c) {
+        return switch (c) {
+            case 'r' -> AccessKind.READ;
+            case 'w' -> AccessKind.WRITE;
+            case 'i' -> AccessKind.INSTRUCTION_FETCH;
+            case 'm' -> AccessKind.MISC;
+            case 'c' -> AccessKind.COPY_BACK;
+            case 'v' -> AccessKind.INVALIDATE;
+            default -> null;
+        };
+    }
+
+    private static int hexValue(int c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    }
+
+    private static boolean isEnd(int c) {
+        return c == '\n' || c == '\r' || c < 0;
+    }
+
+    private int skipBlank() {
+        while (true) {
+            int c = next();
+            if (c == '\n') line++;
+            else if (c != ' ' && c != '\t' && c != '\r') return c;
+        }
+    }
+
+    private int skipSpaces() {
+        int c;
+        do c = next(); while (c == ' ' || c == '\t');
+        return c;
+    }
+
+    private int next() {
+        if (pos < limit) return buf[pos++] & 0xff;
+        return refill();
+    }
+
+    private int refill() {
+        if (eof) return -1;
+        try {
+            pos = 0;
+            limit = 0;
+            int n;
+            do n = in.read(buf, 0, buf.length); while (n == 0);
+            if (n < 0) {
+                eof = true;
+                return -1;
+            }
+            ownBytes += n;
+            limit = n;
+            return buf[pos++] & 0xff;
+        } catch (IOException e) {
+            throw new TraceFormatException(source + ": cannot read (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private TraceFormatException bad(long atLine, String fault) {
+        return TraceFormatException.atLine(source, atLine, fault);
+    }
+
+    private static String printable(int a, int b) {
+        StringBuilder s = new StringBuilder().append((char) a);
+        if (b >= 0x21 && b < 0x7f) s.append((char) b);
+        return s.toString();
+    }
+
+    @Override
+    public long bytesConsumed() {
+        return bytesConsumed.getAsLong();
+    }
+
+    @Override
+    public void close() {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // closing a read stream: nothing is lost
+        }
+    }
+}

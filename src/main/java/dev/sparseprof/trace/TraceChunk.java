@@ -1,0 +1,79 @@
+package dev.sparseprof.trace;
+
+/**
+ * A batch of accesses in parallel primitive arrays, the unit in which {@link TraceReader}s hand
+ * records over (a reader fills it, the caller drains it). The caller owns it and reuses it, so
+ * replaying a trace allocates nothing per access.
+ *
+ * <p>Invariant: entries {@code [0, size)} are valid; {@code kinds[i]} is an {@link AccessKind}
+ * ordinal, {@code roles[i]} an {@link ArrayRole} ordinal, {@code sizes[i] >= 1}.
+ */
+public final class TraceChunk {
+    public static final int DEFAULT_CAPACITY = 4096;
+
+    private final long[] addresses;
+    private final int[] sizes;
+    private final byte[] kinds;
+    private final byte[] roles;
+    private int size;
+
+    public TraceChunk() {
+        this(DEFAULT_CAPACITY);
+    }
+
+    public TraceChunk(int capacity) {
+        if (capacity < 1) throw new IllegalArgumentException("capacity " + capacity);
+        addresses = new long[capacity];
+        sizes = new int[capacity];
+        kinds = new byte[capacity];
+        roles = new byte[capacity];
+    }
+
+    public int capacity() {
+        return addresses.length;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public boolean isFull() {
+        return size == addresses.length;
+    }
+
+    public void clear() {
+        size = 0;
+    }
+
+    /** Appends one record; the caller checks {@link #isFull()} first. */
+    public void add(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
+        int i = size++;
+        addresses[i] = address;
+        sizes[i] = sizeBytes;
+        kinds[i] = (byte) kind.ordinal();
+        roles[i] = (byte) role.ordinal();
+    }
+
+    public long address(int i) {
+        return addresses[i];
+    }
+
+    public int sizeBytes(int i) {
+        return sizes[i];
+    }
+
+    public AccessKind kind(int i) {
+        return AccessKinds.BY_ORDINAL[kinds[i]];
+    }
+
+    public ArrayRole role(int i) {
+        return AccessKinds.ROLES[roles[i]];
+    }
+
+    /** Pushes entries {@code [from, to)} into {@code sink}. */
+    public void pushTo(TraceSink sink, int from, int to) {
+        for (int i = from; i < to; i++) {
+            sink.access(AccessKinds.BY_ORDINAL[kinds[i]], addresses[i], sizes[i], AccessKinds.ROLES[roles[i]]);
+        }
+    }
+}

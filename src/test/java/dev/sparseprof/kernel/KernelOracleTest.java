@@ -1,0 +1,94 @@
+package dev.sparseprof.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.sparseprof.trace.ArrayRole;
+import dev.sparseprof.trace.TraceSink;
+import dev.sparseprof.util.MatrixView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every kernel, every partition, against the dense oracle; fast path vs traced twin vs threads. */
+class KernelOracleTest {
+    record Case(int m, int k, int n, double density) {}
+
+    static final Case[] CASES = {
+            new Case(37, 53, 1, 0.3), new Case(37, 53, 3, 0.3), new Case(5, 1, 7, 1.0), new Case(1, 9, 16, 0.5),
+            new Case(41, 300, 17, 0.2), new Case(64, 128, 128, 0.1), new Case(13, 70, 130, 0.4),
+            new Case(9, 40, 600, 0.3), new Case(6, 20, 48, 0.0),
+    };
+
+    static Stream<Arguments> kernelsAndPartitions() {
+        List<Arguments> out = new ArrayList<>();
+        for (String kernel : Kernels.names()) {
+            for (String partition : Partitions.names()) {
+                if (Partitions.byName(partition).splitsRows() && !Kernels.byName(kernel).splitsRows()) continue;
+                out.add(Arguments.of(kernel, partition));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} / {1}")
+    @MethodSource("kernelsAndPartitions")
+    void matchesDenseOracle(String kernel, String partition) {
+        for (Case cs : CASES) check(Kernels.byName(kernel), Partitions.byName(partition), cs);
+    }
+
+    private static <A> void check(SpmmKernel<A> kernel, Partition partition, Case cs) {
+        String what = kernel.name() + "/" + partition.name() + " " + cs;
+        float[] dense = RandomMatrices.sparse(cs.m(), cs.k(), cs.density(), cs.m() * 31L + cs.n());
+        float[] b = RandomMatrices.dense(cs.k(), cs.n(), cs.k());
+        float[] expected = ReferenceSpmm.dense(dense, cs.m(), cs.k(), b, cs.n());
+        A a = kernel.prepare(MatrixView.of(cs.m(), cs.k(), dense));
+        for (int threads : new int[] {1, 3}) {
+            SpmmPlan<A> plan = SpmmPlan.of(kernel, a, cs.n(), partition, threads);
+            float[] c = filled(cs.m() * cs.n());
+            plan.run(b, c);
+            assertClose(expected, c, cs.k(), what + " threads=" + threads);
+
+            float[] parallel = filled(c.length);
+            try (WorkerPool pool = new WorkerPool(threads)) {
+                plan.run(b, parallel, pool, new long[threads]);
+            }
+            // reduceLanes sums in the JIT tier's order (interpreter vs C2): the gather kernel agrees to rounding only
+            boolean exact = !(kernel instanceof CsrGatherSpmm);
+            if (exact) assertArrayEquals(c, parallel, what + ": pool run differs from sequential run");
+            else assertClose(c, parallel, cs.k(), what + ": pool run");
+
+            float[] traced = filled(c.length);
+            TraceSink[] sinks = new TraceSink[threads];
+            for (int t = 0; t < threads; t++) sinks[t] = new CountingSink();
+            plan.trace(b, traced, layout(), sinks);
+            if (!exact) assertClose(c, traced, cs.k(), what + ": traced twin");
+            else assertArrayEquals(c, traced, what + ": traced twin differs from fast path");
+        }
+    }
+
+    static ArrayLayout layout() {
+        return ArrayLayout.sequential(4096, 64, Map.of(ArrayRole.VALUES, 1L << 20, ArrayRole.B_GATHER, 1L << 20), 4);
+    }
+
+    /** C pre-filled with garbage: kernels must overwrite, not accumulate into, C. */
+    private static float[] filled(int length) {
+        float[] c = new float[length];
+        java.util.Arrays.fill(c, 12345f);
+        return c;
+    }
+
+    static void assertClose(float[] expected, float[] actual, int k, String what) {
+        assertEquals(expected.length, actual.length, what);
+        for (int i = 0; i < expected.length; i++) {
+            double tol = 1e-5 * Math.sqrt(k) * Math.max(1.0, Math.abs(expected[i])) + 1e-5 * k;
+            if (Math.abs(expected[i] - actual[i]) > tol) {
+                throw new AssertionError(what + ": element " + i + " expected " + expected[i] + " got " + actual[i]);
+            }
+        }
+    }
+}

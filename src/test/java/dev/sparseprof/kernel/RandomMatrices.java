@@ -1,0 +1,28 @@
+package dev.sparseprof.kernel;
+
+import java.util.Random;
+
+/** Random test matrices with the awkward cases: empty rows and one dense row. */
+final class RandomMatrices {
+    private RandomMatrices() {}
+
+    /** A row-major {@code m x k} matrix with about {@code density} nonzeros, rows 1 and 3 empty, row 2 dense. */
+    static float[] sparse(int m, int k, double density, long seed) {
+        Random rnd = new Random(seed);
+        float[] a = new float[m * k];
+        for (int i = 0; i < m; i++) {
+            for (int p = 0; p < k; p++) {
+                boolean keep = i == 2 || (i != 1 && i != 3 && rnd.nextDouble() < density);
+                if (keep) a[i * k + p] = (float) (rnd.nextGaussian());
+            }
+        }
+        return a;
+    }
+
+    static float[] dense(int rows, int cols, long seed) {
+        Random rnd = new Random(seed);
+        float[] b = new float[rows * cols];
+        for (int i = 0; i < b.length; i++) b[i] = (float) rnd.nextGaussian();
+        return b;
+    }
+}

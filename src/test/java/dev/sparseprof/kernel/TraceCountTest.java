@@ -1,0 +1,95 @@
+package dev.sparseprof.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sparseprof.sparse.CsrMatrix;
+import dev.sparseprof.trace.ArrayRole;
+import dev.sparseprof.trace.TraceSink;
+import dev.sparseprof.util.MatrixView;
+import org.junit.jupiter.api.Test;
+
+/** The traced twins' access counts equal the kernels' work. */
+class TraceCountTest {
+    private static final int LANES = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length();
+
+    @Test
+    void csrBroadcastCountsEqualItsWork() {
+        for (int n : new int[] {1, 16, 48, 128, 130}) {
+            int m = 29;
+            int k = 61;
+            CsrMatrix a = CsrMatrix.from(MatrixView.of(m, k, RandomMatrices.sparse(m, k, 0.2, n)));
+            CountingSink sink = trace(new CsrSpmm(), a, n, k, new StaticRowsPartition(), 1)[0];
+            int blocks = columnBlocks(n);
+            assertEquals((long) a.nnz() * blocks, sink.reads(ArrayRole.VALUES), "values, n=" + n);
+            assertEquals((long) a.nnz() * blocks, sink.reads(ArrayRole.COLUMN_INDICES), "colidx, n=" + n);
+            assertEquals(2L * m, sink.reads(ArrayRole.ROW_POINTERS), "rowptr, n=" + n);
+            assertEquals(4L * a.nnz() * n, sink.readBytes(ArrayRole.B_GATHER), "B bytes, n=" + n);
+            assertEquals((long) a.nnz() * ((n + LANES - 1) / LANES), sink.reads(ArrayRole.B_GATHER), "B vector reads, n=" + n);
+            assertEquals(4L * m * n, sink.writeBytes(ArrayRole.C_SCATTER), "C bytes, n=" + n);
+            assertEquals(0, sink.writes(ArrayRole.B_GATHER));
+        }
+    }
+
+    @Test
+    void csrGatherCountsEqualItsWork() {
+        int m = 23;
+        int k = 77;
+        int n = 3;
+        CsrMatrix a = CsrMatrix.from(MatrixView.of(m, k, RandomMatrices.sparse(m, k, 0.4, 5)));
+        CountingSink sink = trace(new CsrGatherSpmm(), a, n, k, new NnzBalancedPartition(), 1)[0];
+        assertEquals(4L * a.nnz() * n, sink.readBytes(ArrayRole.VALUES));
+        assertEquals(4L * a.nnz() * n, sink.readBytes(ArrayRole.COLUMN_INDICES));
+        // k*n reads of B to transpose it, then one 4-byte gather lane per entry and column
+        assertEquals(4L * k * n + 4L * a.nnz() * n, sink.readBytes(ArrayRole.B_GATHER));
+        assertEquals((long) m * n, sink.writes(ArrayRole.C_SCATTER));
+    }
+
+    @Test
+    void mergePathCarriesAddFixUpTraffic() {
+        int m = 8;
+        int k = 40;
+        int n = 16;
+        float[] dense = RandomMatrices.sparse(m, k, 0.9, 3);
+        CsrMatrix a = CsrMatrix.from(MatrixView.of(m, k, dense));
+        CountingSink[] sinks = trace(new CsrSpmm(), a, n, k, new MergePathPartition(), 4);
+        long values = 0;
+        long cWrites = 0;
+        for (CountingSink s : sinks) {
+            values += s.reads(ArrayRole.VALUES);
+            cWrites += s.writeBytes(ArrayRole.C_SCATTER);
+        }
+        assertEquals(a.nnz(), values, "every entry read once across threads");
+        assertTrue(cWrites > 4L * m * n, "carried rows are written twice (carry, then fix-up)");
+    }
+
+    @Test
+    void denseCountsEqualItsWork() {
+        int m = 10; // 2 blocks of 4 rows + 2 tail rows
+        int k = 300; // two K blocks
+        int n = 80; // two panels, the second 16 wide
+        float[] dense = RandomMatrices.dense(m, k, 1);
+        DenseMatrix a = new DenseMatrix(m, k, dense);
+        CountingSink sink = trace(new DenseGemm(), a, n, k, new StaticRowsPartition(), 1)[0];
+        int kBlocks = 2;
+        int panels = 2;
+        assertEquals((long) m * k * panels, sink.reads(ArrayRole.DENSE_A), "A broadcast per row, k, panel");
+        assertEquals(4L * m * n * kBlocks, sink.writeBytes(ArrayRole.C_SCATTER), "C written once per K block");
+        assertEquals(4L * m * n * (kBlocks - 1), sink.readBytes(ArrayRole.C_SCATTER), "C read back after the first K block");
+    }
+
+    private static int columnBlocks(int n) {
+        int blocks = 0;
+        for (int c0 = 0; c0 < n; c0 += ColumnBlocks.width(n - c0, LANES)) blocks++;
+        return blocks;
+    }
+
+    private static <A> CountingSink[] trace(SpmmKernel<A> kernel, A a, int n, int k, Partition partition, int threads) {
+        SpmmPlan<A> plan = SpmmPlan.of(kernel, a, n, partition, threads);
+        CountingSink[] sinks = new CountingSink[threads];
+        for (int t = 0; t < threads; t++) sinks[t] = new CountingSink();
+        float[] b = RandomMatrices.dense(k, n, 2);
+        plan.trace(b, new float[kernel.rows(a) * n], KernelOracleTest.layout(), (TraceSink[]) sinks);
+        return sinks;
+    }
+}
