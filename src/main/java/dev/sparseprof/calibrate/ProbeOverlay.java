@@ -49,16 +49,9 @@ public final class ProbeOverlay {
         StringBuilder cacheNote = new StringBuilder("size/ways/line from sysfs; bandwidth = read, " + all + " threads");
         for (int i = 0; i < n; i++) {
             CacheLevel b = base.caches().get(i);
-            Map<String, Object> level = new LinkedHashMap<>();
-            level.put("name", b.name());
-            level.put("size", Quantities.size(probe.caches().sizeBytes(i + 1)));
-            level.put("ways", Integer.toString(probe.caches().ways().get(i)));
-            level.put("line", probe.caches().lineBytes() + "B");
-            level.put("latency", Quantities.cycles(b.latencyCycles()));
-            level.put("shared", Boolean.toString(b.shared()));
             BandwidthPoint read = point(probe, levels[i], StreamKernel.READ, all);
-            level.put("bandwidth", Quantities.gigabytesPerSecond(read.bestBytesPerSecond()));
-            caches.add(level);
+            caches.add(CpuOverrides.cache(b.name(), probe.caches().sizeBytes(i + 1), probe.caches().ways().get(i),
+                    probe.caches().lineBytes(), b.latencyCycles(), b.shared(), read.bestBytesPerSecond()));
             cacheNote.append("; ").append(b.name()).append(" triad ")
                     .append(Quantities.gigabytesPerSecond(point(probe, levels[i], StreamKernel.TRIAD, all).bestBytesPerSecond()));
         }
@@ -67,8 +60,8 @@ public final class ProbeOverlay {
 
         Map<String, Object> dram = new LinkedHashMap<>();
         List<Object> curve = new ArrayList<>();
-        curve.add(curvePoint(1, point(probe, MemoryLevel.DRAM, StreamKernel.READ, 1)));
-        if (all > 1) curve.add(curvePoint(all, point(probe, MemoryLevel.DRAM, StreamKernel.READ, all)));
+        curve.add(CpuOverrides.curvePoint(1, point(probe, MemoryLevel.DRAM, StreamKernel.READ, 1).bestBytesPerSecond()));
+        if (all > 1) curve.add(CpuOverrides.curvePoint(all, point(probe, MemoryLevel.DRAM, StreamKernel.READ, all).bestBytesPerSecond()));
         dram.put("bandwidth", curve);
         cpu.put("dram", dram);
         BandwidthPoint dramPoint = point(probe, MemoryLevel.DRAM, StreamKernel.READ, 1);
@@ -80,13 +73,6 @@ public final class ProbeOverlay {
         overrides.put("name", probe.cpuModel() + ", " + all + " cores (probed)");
         overrides.put("cpu", cpu);
         return new SpecOverlay(preset, provenance, overrides, notes);
-    }
-
-    private static Map<String, Object> curvePoint(int cores, BandwidthPoint p) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("cores", Integer.toString(cores));
-        m.put("bandwidth", Quantities.gigabytesPerSecond(p.bestBytesPerSecond()));
-        return m;
     }
 
     private static long roundMiB(long bytes) {

@@ -7,19 +7,19 @@ final class Quantities {
     private Quantities() {}
 
     static String gigabytesPerSecond(double bytesPerSecond) {
-        return String.format(Locale.ROOT, "%.2fGB/s", bytesPerSecond / 1e9);
+        return String.format(Locale.ROOT, "%.4fGB/s", bytesPerSecond / 1e9);
     }
 
     static String gigahertz(double hertz) {
-        return String.format(Locale.ROOT, "%.3fGHz", hertz / 1e9);
+        return String.format(Locale.ROOT, "%.6fGHz", hertz / 1e9);
     }
 
     static String microseconds(double seconds) {
-        return String.format(Locale.ROOT, "%.4fus", seconds * 1e6);
+        return String.format(Locale.ROOT, "%.6fus", seconds * 1e6);
     }
 
     static String cycles(double cycles) {
-        return String.format(Locale.ROOT, "%.4fcycles", cycles);
+        return String.format(Locale.ROOT, "%.6fcycles", cycles);
     }
 
     static String gflops(double flopsPerSecond) {
