@@ -1,26 +1,42 @@
 package dev.sparseprof.cli;
 
+import dev.sparseprof.calibrate.CalibratedOverlay;
+import dev.sparseprof.calibrate.CalibrationCases;
+import dev.sparseprof.calibrate.CalibrationFit;
+import dev.sparseprof.calibrate.CalibrationResult;
+import dev.sparseprof.calibrate.FitParameter;
+import dev.sparseprof.calibrate.MeasuredRuns;
 import dev.sparseprof.calibrate.ProbeOverlay;
 import dev.sparseprof.calibrate.SpecOverlay;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.measure.external.NcuCsvReader;
+import dev.sparseprof.measure.external.NcuKernelSummary;
+import dev.sparseprof.measure.external.NcuReport;
+import dev.sparseprof.measure.external.PerfMeasurement;
+import dev.sparseprof.measure.external.PerfStatReader;
+import dev.sparseprof.measure.external.PerfStatReport;
 import dev.sparseprof.measure.probe.BandwidthPoint;
 import dev.sparseprof.measure.probe.CacheSizes;
 import dev.sparseprof.measure.probe.FlopsPoint;
 import dev.sparseprof.measure.probe.MachineProbe;
 import dev.sparseprof.measure.probe.ProbeResult;
 import dev.sparseprof.measure.probe.ProbeSettings;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.util.AtomicFiles;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.Units;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,6 +75,9 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--ncu", paramLabel = "FILE.csv", description = "ncu --csv output of a GPU run (per-kernel metrics are reported).")
     Path ncu;
 
+    @Option(names = "--model", paramLabel = "MODEL", description = "The model the runs were measured on (default: the bundled all-MiniLM-L6-v2).")
+    String model;
+
     @Option(names = "--out", paramLabel = "SPEC.yaml", required = true, description = "Where the overlay goes (written whole or not at all).")
     Path out;
 
@@ -66,7 +85,94 @@ final class CalibrateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter w = spec.commandLine().getOut();
         if (probe) return probe(w);
-        throw new SparseprofException("calibrate: fitting needs --hw SPEC and --measurements FILE.json (or use --probe)");
+        if (hw == null || measurements == null) {
+            throw new SparseprofException("calibrate: fitting needs --hw SPEC and --measurements FILE.json (or use --probe)");
+        }
+        return fit(w);
+    }
+
+    private int fit(PrintWriter w) {
+        HardwareSpec start = HardwareSpecs.load(hw);
+        MeasuredRuns runs = MeasuredRuns.read(measurements);
+        if (!(start instanceof CpuSpec cpu)) {
+            throw new SparseprofException("--hw " + hw + ": a GPU spec; the fit covers CPU specs (GPU runs are validated, not fitted)");
+        }
+        if (!runs.device().equals("cpu")) {
+            throw new SparseprofException(measurements + ": " + runs.device() + " measurements cannot calibrate the CPU spec " + hw);
+        }
+        if (perf != null) report(w, PerfStatReader.read(perf));
+        if (ncu != null) report(w, NcuCsvReader.read(ncu));
+        CalibrationResult r;
+        try (Model m = Models.open(model)) {
+            String modelName = model == null ? Models.DEFAULT_NAME : Path.of(model).getFileName().toString();
+            if (!runs.model().contains(modelName) && !modelName.contains(runs.model())) {
+                throw new SparseprofException(measurements + ": measured on model '" + runs.model() + "', calibrating with '"
+                        + modelName + "' (pass --model)");
+            }
+            r = CalibrationFit.fit(cpu, CalibrationCases.of(runs, m));
+        }
+        TextTable t = new TextTable("parameter", "before", "after", "").rightAlign(1, 2);
+        for (FitParameter f : FitParameter.values()) {
+            String state = r.fitted().contains(f) ? "fitted" : r.undetermined().contains(f) ? "kept: no training run depends on it" : "kept: not in the spec";
+            t.row(f.label(), String.format(Locale.ROOT, "%.4g", r.before().get(f)), String.format(Locale.ROOT, "%.4g", r.after().get(f)), state);
+        }
+        w.print(t.render());
+        String summary = String.format(Locale.ROOT,
+                "time MAPE: training %.1f%% -> %.1f%% (%d runs), held-out %.1f%% -> %.1f%% (%d runs); best format held-out %s -> %s",
+                r.mape(true, false), r.mape(true, true), r.count(true), r.mape(false, false), r.mape(false, true), r.count(false),
+                share(r.bestFormatCounts(false, false)), share(r.bestFormatCounts(false, true)));
+        w.println(summary);
+        List<String> provenance = List.of(
+                "Calibrated by sparseprof calibrate (Levenberg-Marquardt through the perf model, " + r.iterations() + " iterations)",
+                "command: sparseprof calibrate --hw " + hw + " --measurements " + measurements + (model != null ? " --model " + model : "")
+                        + " --out " + out,
+                "measurements: " + runs.machine() + ", " + runs.date() + ", " + runs.command(),
+                "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS), summary,
+                "Not expressible in the spec schema, so not fitted: an imbalance penalty (the model's imbalance factor is used as is).");
+        SpecOverlay overlay = CalibratedOverlay.checked(CalibratedOverlay.of(r, presetFor(hw, out), provenance), r);
+        AtomicFiles.writeString(out, overlay.toYaml());
+        w.println("calibrate: wrote " + out);
+        return 0;
+    }
+
+    /** The overlay's preset: the preset name, or the spec file's path relative to the overlay's folder. */
+    static String presetFor(String hwOption, Path outFile) {
+        Path p = Path.of(hwOption);
+        if (!Files.isRegularFile(p)) return hwOption;
+        Path dir = outFile.toAbsolutePath().getParent();
+        return dir.relativize(p.toAbsolutePath()).toString();
+    }
+
+    private static String share(int[] counts) {
+        return counts[1] == 0 ? "n/a" : counts[0] + "/" + counts[1];
+    }
+
+    private static void report(PrintWriter w, PerfStatReport perfReport) {
+        String note = perfReport.note();
+        if (note != null) w.println("calibrate: " + note);
+        PerfMeasurement m = perfReport.measurement();
+        if (m.cycles().isPresent()) {
+            w.printf(Locale.ROOT, "calibrate: perf: %.4g cycles, %.4g instructions, IPC %s, L1d misses %s, LLC misses %s%n",
+                    m.cycles().getAsDouble(), m.instructions().orElse(Double.NaN),
+                    m.instructionsPerCycle().isPresent() ? String.format(Locale.ROOT, "%.2f", m.instructionsPerCycle().getAsDouble()) : "n/a",
+                    m.l1dLoadMisses().isPresent() ? String.format(Locale.ROOT, "%.4g", m.l1dLoadMisses().getAsDouble()) : "n/a",
+                    m.llcLoadMisses().isPresent() ? String.format(Locale.ROOT, "%.4g", m.llcLoadMisses().getAsDouble()) : "n/a");
+        }
+    }
+
+    private static void report(PrintWriter w, NcuReport ncuReport) {
+        TextTable t = new TextTable("id", "kernel", "duration", "L1 hit", "L2 hit", "DRAM bytes", "occupancy").rightAlign(0, 2, 3, 4, 5, 6);
+        for (NcuKernelSummary k : ncuReport.summaries()) {
+            t.row(Long.toString(k.id()), k.kernelName(),
+                    k.durationSeconds().isPresent() ? Units.formatSeconds(k.durationSeconds().getAsDouble()) : "n/a",
+                    pct(k.l1HitPercent()), pct(k.l2HitPercent()),
+                    k.dramBytes().isPresent() ? Units.formatBytes(k.dramBytes().getAsDouble()) : "n/a", pct(k.achievedOccupancyPercent()));
+        }
+        w.print(t.render());
+    }
+
+    private static String pct(OptionalDouble v) {
+        return v.isPresent() ? String.format(Locale.ROOT, "%.1f%%", v.getAsDouble()) : "n/a";
     }
 
     private int probe(PrintWriter w) {
