@@ -30,9 +30,20 @@ public final class CpuRunner {
         Timing t = TimingHarness.time(plan, b, c, pool, request.timing());
         long nnz = kernel.storedEntries(a);
         long bytes = kernel.formatBytes(a) + 4L * k * n + 4L * m * n;
-        double sparsity = 1.0 - (double) nnz / ((double) m * k);
+        double sparsity = 1.0 - (double) nonZeros(matrix) / ((double) m * k);
         return new Measurement(request.layer(), kernel.name(), n, request.threads(), request.partition().name(), m, k, nnz,
-                Math.max(0.0, sparsity), t, plan.flops() / t.medianSeconds() * 1e-9, bytes / t.medianSeconds() * 1e-9, Double.NaN);
+                sparsity, t, plan.flops() / t.medianSeconds() * 1e-9, bytes / t.medianSeconds() * 1e-9, Double.NaN);
+    }
+
+    /** The matrix's real non-zeros (the dense kernel stores all entries, its layer is still sparse). */
+    private static long nonZeros(MatrixView matrix) {
+        float[] row = new float[matrix.cols()];
+        long count = 0;
+        for (int r = 0; r < matrix.rows(); r++) {
+            matrix.copyRow(r, row, 0);
+            for (float v : row) if (v != 0f) count++;
+        }
+        return count;
     }
 
     private static float[] randomB(int k, int n) {

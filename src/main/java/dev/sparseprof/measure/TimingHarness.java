@@ -5,10 +5,17 @@ import dev.sparseprof.kernel.WorkerPool;
 import java.util.Arrays;
 
 /**
- * Times a planned kernel: warm-up runs, then timed repetitions (wall time of the whole parallel
+ * Times a planned kernel: warm-up runs until the JIT has settled, then timed repetitions (wall time of the whole parallel
  * call, per-thread times for the imbalance). Sorting and statistics happen after the timed loop.
  */
 public final class TimingHarness {
+    /**
+     * Warm-up goes on past its minimum while the latest run is this much slower than the best
+     * (the JIT is still compiling, on a loaded machine for seconds), up to {@link #MAX_WARMUP_NANOS}.
+     */
+    static final double UNSETTLED_FACTOR = 1.3;
+    static final long MAX_WARMUP_NANOS = 5_000_000_000L;
+
     private TimingHarness() {}
 
     public static Timing time(SpmmPlan<?> plan, float[] b, float[] c, WorkerPool pool, TimingConfig config) {
@@ -16,8 +23,17 @@ public final class TimingHarness {
         long[] threadNanos = new long[threads];
         long warmupStart = System.nanoTime();
         long minWarmupNanos = (long) (config.minWarmupSeconds() * 1e9);
-        for (int w = 0; w < config.warmupRuns() || System.nanoTime() - warmupStart < minWarmupNanos; w++) {
+        long maxWarmupNanos = Math.max(minWarmupNanos, MAX_WARMUP_NANOS);
+        long best = Long.MAX_VALUE;
+        long latest = Long.MAX_VALUE;
+        for (int w = 0; ; w++) {
+            long elapsed = System.nanoTime() - warmupStart;
+            boolean settled = latest <= best * UNSETTLED_FACTOR;
+            if (w >= config.warmupRuns() && elapsed >= minWarmupNanos && (settled || elapsed >= maxWarmupNanos)) break;
+            long start = System.nanoTime();
             plan.run(b, c, pool, threadNanos);
+            latest = System.nanoTime() - start;
+            best = Math.min(best, latest);
         }
         int reps = config.repetitions();
         double[] seconds = new double[reps];

@@ -1,0 +1,126 @@
+package dev.sparseprof.measure;
+
+import dev.sparseprof.util.AtomicFiles;
+import dev.sparseprof.util.Json;
+import dev.sparseprof.util.JsonWriter;
+import dev.sparseprof.util.SparseprofException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The measurements JSON file (documented in docs/kernels.md): {@code version}, the
+ * {@link MeasurementsHeader} fields at the top level, and {@code results[]}, one object per
+ * {@link Measurement}. {@link #read} is strict about the keys it needs and names the file, the
+ * result index and the key at fault; unknown keys are kept out of the records but allowed, so
+ * that later versions can add fields.
+ */
+public record MeasurementsFile(MeasurementsHeader header, List<Measurement> results) {
+    public static final int VERSION = 1;
+
+    public MeasurementsFile {
+        results = List.copyOf(results);
+    }
+
+    public String toJson() {
+        JsonWriter w = new JsonWriter();
+        w.beginObject().field("version", VERSION)
+                .field("model", header.model()).field("machine", header.machine()).field("date", header.date())
+                .field("javaVersion", header.javaVersion()).field("command", header.command())
+                .name("results").beginArray();
+        for (Measurement m : results) {
+            Timing t = m.timing();
+            w.beginObject().field("layer", m.layer()).field("format", m.format()).field("batch", m.batch())
+                    .field("threads", m.threads()).field("partition", m.partition())
+                    .field("rows", m.rows()).field("cols", m.cols()).field("nnz", m.nnz()).field("sparsity", m.sparsity())
+                    .field("repetitions", t.repetitions()).field("medianSeconds", t.medianSeconds())
+                    .field("minSeconds", t.minSeconds()).field("maxSeconds", t.maxSeconds())
+                    .field("q1Seconds", t.q1Seconds()).field("q3Seconds", t.q3Seconds()).field("imbalance", t.imbalance())
+                    .field("gflops", m.gflops()).field("effectiveGBps", m.effectiveGBps())
+                    .field("speedupOverDense", m.speedupOverDense()).endObject();
+        }
+        return w.endArray().endObject().toString();
+    }
+
+    public void write(Path file) {
+        AtomicFiles.writeString(file, toJson());
+    }
+
+    public static MeasurementsFile read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw SparseprofException.in(file.toString(), "cannot read: " + e.getMessage());
+        }
+        return parse(file.toString(), text);
+    }
+
+    /** Parses the JSON {@code text}; {@code source} names it in error messages. */
+    public static MeasurementsFile parse(String source, String text) {
+        Map<String, Object> root;
+        try {
+            root = Json.parseObject(text);
+        } catch (SparseprofException e) {
+            throw SparseprofException.in(source, e.getMessage());
+        }
+        Fields top = new Fields(source, root);
+        long version = top.integer("version");
+        if (version != VERSION) throw SparseprofException.in(source, "version " + version + " (this sparseprof reads " + VERSION + ")");
+        MeasurementsHeader header = new MeasurementsHeader(top.string("model"), top.string("machine"), top.string("date"),
+                top.string("javaVersion"), top.string("command"));
+        List<Measurement> results = new ArrayList<>();
+        List<Object> list = top.list("results");
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof Map<?, ?> map)) throw SparseprofException.in(source, "results[" + i + "] is not an object");
+            @SuppressWarnings("unchecked")
+            Fields r = new Fields(source + ": results[" + i + "]", (Map<String, Object>) map);
+            try {
+                Timing t = new Timing((int) r.integer("repetitions"), r.number("medianSeconds"), r.number("minSeconds"),
+                        r.number("maxSeconds"), r.number("q1Seconds"), r.number("q3Seconds"), r.number("imbalance"));
+                results.add(new Measurement(r.string("layer"), r.string("format"), (int) r.integer("batch"), (int) r.integer("threads"),
+                        r.string("partition"), (int) r.integer("rows"), (int) r.integer("cols"), r.integer("nnz"), r.number("sparsity"),
+                        t, r.number("gflops"), r.number("effectiveGBps"), r.numberOrNaN("speedupOverDense")));
+            } catch (IllegalArgumentException e) {
+                throw SparseprofException.in(source + ": results[" + i + "]", e.getMessage());
+            }
+        }
+        return new MeasurementsFile(header, results);
+    }
+
+    /** Typed access to one JSON object's members, with errors naming the path. */
+    private record Fields(String where, Map<String, Object> map) {
+        Object get(String key) {
+            if (!map.containsKey(key)) throw SparseprofException.in(where, "missing key '" + key + "'");
+            return map.get(key);
+        }
+
+        String string(String key) {
+            if (get(key) instanceof String s) return s;
+            throw SparseprofException.in(where, "'" + key + "' must be a string");
+        }
+
+        double number(String key) {
+            if (get(key) instanceof Number n) return n.doubleValue();
+            throw SparseprofException.in(where, "'" + key + "' must be a number");
+        }
+
+        double numberOrNaN(String key) {
+            return get(key) == null ? Double.NaN : number(key);
+        }
+
+        long integer(String key) {
+            if (get(key) instanceof Long l) return l;
+            throw SparseprofException.in(where, "'" + key + "' must be an integer");
+        }
+
+        @SuppressWarnings("unchecked")
+        List<Object> list(String key) {
+            if (get(key) instanceof List<?> l) return (List<Object>) l;
+            throw SparseprofException.in(where, "'" + key + "' must be an array");
+        }
+    }
+}
