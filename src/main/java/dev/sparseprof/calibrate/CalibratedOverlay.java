@@ -3,6 +3,7 @@ package dev.sparseprof.calibrate;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.util.SparseprofException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -54,8 +55,8 @@ public final class CalibratedOverlay {
     }
 
     /** Loads the overlay and checks that it holds the fitted values (to the 4 digits printed); returns it. */
-    public static SpecOverlay checked(SpecOverlay overlay, CalibrationResult r) {
-        HardwareSpec loaded = overlay.check();
+    public static SpecOverlay checked(SpecOverlay overlay, CalibrationResult r, Path directory) {
+        HardwareSpec loaded = overlay.check(directory);
         if (!(loaded instanceof CpuSpec cpu)) throw new SparseprofException("calibrate: the overlay loaded as a GPU spec");
         CpuParameters got = CpuParameters.of(cpu);
         for (FitParameter f : r.fitted()) {

@@ -17,13 +17,26 @@ import java.util.Map;
 /**
  * Matches measured runs to the model's layers and builds their workloads, refusing measurements
  * that do not belong to this model (a layer it lacks, another shape, a non-zero count the same
- * pruning does not give), and splits them into a training and a held-out half: layers are grouped
+ * pruning does not give; formats without a performance model are left out and listed by
+ * {@link #unmodelled}), and splits them into a training and a held-out half: layers are grouped
  * by shape and alternate within each group in model order, so both halves hold every shape; all
  * runs of a layer (every format, batch, thread count) fall in the same half, so the best format per
  * layer is judged on layers the fit never saw.
  */
 public final class CalibrationCases {
     private CalibrationCases() {}
+
+    /**
+     * The measured formats no performance model covers ({@code csr-gather}: a different loop than
+     * {@code csr}), with their run counts; their runs are left out of fits and validation.
+     */
+    public static Map<String, Integer> unmodelled(MeasuredRuns measured) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (MeasuredRun r : measured.runs()) {
+            if (!FormatModels.names().contains(r.format())) out.merge(r.format(), 1, Integer::sum);
+        }
+        return out;
+    }
 
     public static List<CalibrationCase> of(MeasuredRuns measured, Model model) {
         Map<String, GemmLayer> byName = new LinkedHashMap<>();
@@ -41,7 +54,8 @@ public final class CalibrationCases {
                 throw new SparseprofException(measured.source() + ": " + r.layer() + " was measured as " + r.rows() + "x" + r.cols()
                         + ", the model has " + layer.rows() + "x" + layer.cols());
             }
-            FormatModel format = formatModel(r.format(), measured.source());
+            if (!FormatModels.names().contains(r.format())) continue; // reported by unmodelled()
+            FormatModel format = FormatModels.byName(r.format());
             boolean twoFour = format.name().equals("2:4");
             String key = r.layer() + "|" + r.batch() + "|" + (twoFour ? "2:4" : Double.toString(r.sparsity()));
             Workload w = workloads.computeIfAbsent(key, k -> Workloads.of(layer, r.batch(), DType.F32,
@@ -54,17 +68,11 @@ public final class CalibrationCases {
             }
             out.add(new CalibrationCase(r, w, format, training.get(r.layer())));
         }
+        if (out.isEmpty()) {
+            throw new SparseprofException(measured.source() + ": none of the measured formats " + unmodelled(measured).keySet()
+                    + " has a performance model (known: " + String.join(", ", FormatModels.names()) + ")");
+        }
         return out;
-    }
-
-    /** The performance model of a measured format: its own name, else the name before a '-' ({@code csr-gather} is CSR). */
-    static FormatModel formatModel(String format, String source) {
-        List<String> known = FormatModels.names();
-        if (known.contains(format)) return FormatModels.byName(format);
-        int dash = format.indexOf('-');
-        if (dash > 0 && known.contains(format.substring(0, dash))) return FormatModels.byName(format.substring(0, dash));
-        throw new SparseprofException(source + ": format '" + format + "' has no performance model (known: "
-                + String.join(", ", known) + ")");
     }
 
     /** Layer name -> training half, alternating within each shape in model order. */

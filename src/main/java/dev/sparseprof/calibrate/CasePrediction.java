@@ -6,8 +6,12 @@ public record CasePrediction(CalibrationCase c, double beforeSeconds, double aft
         return c.run().medianSeconds();
     }
 
+    public double predictedSeconds(boolean after) {
+        return after ? afterSeconds : beforeSeconds;
+    }
+
     /** Signed error in percent of the measured time. */
     public double errorPercent(boolean after) {
-        return 100 * ((after ? afterSeconds : beforeSeconds) - measuredSeconds()) / measuredSeconds();
+        return 100 * (predictedSeconds(after) - measuredSeconds()) / measuredSeconds();
     }
 }

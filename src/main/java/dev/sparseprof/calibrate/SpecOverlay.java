@@ -1,7 +1,9 @@
 package dev.sparseprof.calibrate;
 
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.config.ConfigSource;
 import dev.sparseprof.hw.HardwareSpecs;
+import java.nio.file.Path;
 import dev.sparseprof.util.SparseprofException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,10 +39,15 @@ public record SpecOverlay(String preset, List<String> header, Map<String, Object
         return out.toString();
     }
 
-    /** Loads the printed overlay (preset resolved) and returns the spec it gives; a fault names the key. */
+    /** Loads the printed overlay (preset names resolved) and returns the spec it gives; a fault names the key. */
     public HardwareSpec check() {
+        return check(null);
+    }
+
+    /** As {@link #check()}, with a {@code preset:} path resolved against {@code directory} (where the overlay goes). */
+    public HardwareSpec check(Path directory) {
         try {
-            return HardwareSpecs.parse("calibrated overlay", toYaml());
+            return HardwareSpecs.load(new ConfigSource("calibrated overlay", toYaml(), directory));
         } catch (SparseprofException e) {
             throw new SparseprofException("the overlay would not load, so it is not written: " + e.getMessage(), e);
         }

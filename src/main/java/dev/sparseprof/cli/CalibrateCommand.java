@@ -1,6 +1,7 @@
 package dev.sparseprof.cli;
 
 import dev.sparseprof.calibrate.CalibratedOverlay;
+import dev.sparseprof.calibrate.CalibrationCase;
 import dev.sparseprof.calibrate.CalibrationCases;
 import dev.sparseprof.calibrate.CalibrationFit;
 import dev.sparseprof.calibrate.CalibrationResult;
@@ -34,6 +35,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
@@ -66,8 +68,9 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--hw", paramLabel = "SPEC", description = "The spec (file or preset) the fit starts from.")
     String hw;
 
-    @Option(names = "--measurements", paramLabel = "FILE.json", description = "Measured runs (sparseprof measure --json).")
-    Path measurements;
+    @Option(names = "--measurements", paramLabel = "FILE.json", split = ",",
+            description = "Measured runs (sparseprof measure --json); several files: repeat the option or separate with commas.")
+    List<Path> measurements;
 
     @Option(names = "--perf", paramLabel = "FILE", description = "perf stat -x, output of the measured run (counters are reported).")
     Path perf;
@@ -93,27 +96,38 @@ final class CalibrateCommand implements Callable<Integer> {
 
     private int fit(PrintWriter w) {
         HardwareSpec start = HardwareSpecs.load(hw);
-        MeasuredRuns runs = MeasuredRuns.read(measurements);
         if (!(start instanceof CpuSpec cpu)) {
             throw new SparseprofException("--hw " + hw + ": a GPU spec; the fit covers CPU specs (GPU runs are validated, not fitted)");
         }
-        if (!runs.device().equals("cpu")) {
-            throw new SparseprofException(measurements + ": " + runs.device() + " measurements cannot calibrate the CPU spec " + hw);
+        List<MeasuredRuns> files = new ArrayList<>();
+        for (Path f : measurements) {
+            MeasuredRuns runs = MeasuredRuns.read(f);
+            if (!runs.device().equals("cpu")) {
+                throw new SparseprofException(f + ": " + runs.device() + " measurements cannot calibrate the CPU spec " + hw);
+            }
+            files.add(runs);
         }
         if (perf != null) report(w, PerfStatReader.read(perf));
         if (ncu != null) report(w, NcuCsvReader.read(ncu));
         CalibrationResult r;
         try (Model m = Models.open(model)) {
             String modelName = model == null ? Models.DEFAULT_NAME : Path.of(model).getFileName().toString();
-            if (!runs.model().contains(modelName) && !modelName.contains(runs.model())) {
-                throw new SparseprofException(measurements + ": measured on model '" + runs.model() + "', calibrating with '"
-                        + modelName + "' (pass --model)");
+            List<CalibrationCase> cases = new ArrayList<>();
+            for (MeasuredRuns runs : files) {
+                if (!runs.model().contains(modelName) && !modelName.contains(runs.model())) {
+                    throw new SparseprofException(runs.source() + ": measured on model '" + runs.model() + "', calibrating with '"
+                            + modelName + "' (pass --model)");
+                }
+                cases.addAll(CalibrationCases.of(runs, m));
+                CalibrationCases.unmodelled(runs).forEach((f, n) -> w.println("calibrate: " + runs.source() + ": left out " + n
+                        + " " + f + " runs (no performance model for " + f + ")"));
             }
-            r = CalibrationFit.fit(cpu, CalibrationCases.of(runs, m));
+            r = CalibrationFit.fit(cpu, cases);
         }
         TextTable t = new TextTable("parameter", "before", "after", "").rightAlign(1, 2);
         for (FitParameter f : FitParameter.values()) {
-            String state = r.fitted().contains(f) ? "fitted" : r.undetermined().contains(f) ? "kept: no training run depends on it" : "kept: not in the spec";
+            String state = !r.fitted().contains(f) ? (r.undetermined().contains(f) ? "kept: no training run depends on it" : "kept: not in the spec")
+                    : r.after().get(f) < 1e-6 * r.before().get(f) ? "fitted to ~0: the runs do not support this term" : "fitted";
             t.row(f.label(), String.format(Locale.ROOT, "%.4g", r.before().get(f)), String.format(Locale.ROOT, "%.4g", r.after().get(f)), state);
         }
         w.print(t.render());
@@ -124,12 +138,13 @@ final class CalibrateCommand implements Callable<Integer> {
         w.println(summary);
         List<String> provenance = List.of(
                 "Calibrated by sparseprof calibrate (Levenberg-Marquardt through the perf model, " + r.iterations() + " iterations)",
-                "command: sparseprof calibrate --hw " + hw + " --measurements " + measurements + (model != null ? " --model " + model : "")
-                        + " --out " + out,
-                "measurements: " + runs.machine() + ", " + runs.date() + ", " + runs.command(),
+                "command: sparseprof calibrate --hw " + hw + " --measurements " + joined(measurements)
+                        + (model != null ? " --model " + model : "") + " --out " + out,
+                "measurements: " + files.size() + " files, " + files.get(0).machine() + ", first " + files.get(0).date(),
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS), summary,
                 "Not expressible in the spec schema, so not fitted: an imbalance penalty (the model's imbalance factor is used as is).");
-        SpecOverlay overlay = CalibratedOverlay.checked(CalibratedOverlay.of(r, presetFor(hw, out), provenance), r);
+        SpecOverlay overlay = CalibratedOverlay.checked(CalibratedOverlay.of(r, presetFor(hw, out), provenance), r,
+                out.toAbsolutePath().getParent());
         AtomicFiles.writeString(out, overlay.toYaml());
         w.println("calibrate: wrote " + out);
         return 0;
@@ -141,6 +156,12 @@ final class CalibrateCommand implements Callable<Integer> {
         if (!Files.isRegularFile(p)) return hwOption;
         Path dir = outFile.toAbsolutePath().getParent();
         return dir.relativize(p.toAbsolutePath()).toString();
+    }
+
+    private static String joined(List<Path> paths) {
+        StringBuilder b = new StringBuilder();
+        for (Path p : paths) b.append(b.length() == 0 ? "" : ",").append(p);
+        return b.toString();
     }
 
     private static String share(int[] counts) {

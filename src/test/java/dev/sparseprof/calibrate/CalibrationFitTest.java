@@ -89,7 +89,7 @@ class CalibrationFitTest {
     void theOverlayLoadsBackToTheFittedValues() {
         Model model = model();
         CalibrationResult r = CalibrationFit.fit(PRESET, CalibrationCases.of(measured(model, truth(), 0.0), model));
-        SpecOverlay o = CalibratedOverlay.checked(CalibratedOverlay.of(r, "epyc-zen5-2c", List.of("test")), r);
+        SpecOverlay o = CalibratedOverlay.checked(CalibratedOverlay.of(r, "epyc-zen5-2c", List.of("test")), r, null);
         CpuSpec loaded = (CpuSpec) o.check();
         assertEquals(r.after().get(FitParameter.LAUNCH_SECONDS), loaded.overheads().launchSeconds(), 1e-9);
         assertTrue(o.toYaml().contains("preset: epyc-zen5-2c"));
@@ -113,7 +113,8 @@ class CalibrationFitTest {
         MeasuredRuns unknown = new MeasuredRuns("m.json", "test-model", "x", "d", "c", "cpu",
                 List.of(new MeasuredRun("layer0", "hyper", 8, 1, 96, 96, 922, 0.9, 1e-5)));
         e = assertThrows(SparseprofException.class, () -> CalibrationCases.of(unknown, model));
-        assertTrue(e.getMessage().contains("no performance model"), e.getMessage());
+        assertTrue(e.getMessage().contains("has a performance model"), e.getMessage());
+        assertEquals(Map.of("hyper", 1), CalibrationCases.unmodelled(unknown));
         MeasuredRuns wrongNnz = new MeasuredRuns("m.json", "test-model", "x", "d", "c", "cpu",
                 List.of(new MeasuredRun("layer0", "csr", 8, 1, 96, 96, 5000, 0.9, 1e-5)));
         e = assertThrows(SparseprofException.class, () -> CalibrationCases.of(wrongNnz, model));
