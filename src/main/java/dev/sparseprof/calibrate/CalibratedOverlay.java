@@ -4,6 +4,7 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.util.SparseprofException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,7 +14,7 @@ import java.util.Map;
  * The spec overlay a fit writes: {@code preset:} the spec the fit started from, and the fitted
  * values as overrides (cache level bandwidths, the DRAM curve, the overheads, the clock), each with
  * a comment giving its value before the fit. {@link #checked} loads the printed overlay and
- * compares its parameters with the fitted ones, so a spec that would load differently is never
+ * compares its predictions with the fit's, so a spec that would predict differently is never
  * written.
  */
 public final class CalibratedOverlay {
@@ -54,16 +55,21 @@ public final class CalibratedOverlay {
         return new SpecOverlay(preset, provenance, overrides, notes);
     }
 
-    /** Loads the overlay and checks that it holds the fitted values (to the 4 digits printed); returns it. */
+    /**
+     * Loads the overlay and checks that the spec it gives predicts every case as the fit did (within
+     * 0.1 %: the printed digits); returns it.
+     */
     public static SpecOverlay checked(SpecOverlay overlay, CalibrationResult r, Path directory) {
         HardwareSpec loaded = overlay.check(directory);
         if (!(loaded instanceof CpuSpec cpu)) throw new SparseprofException("calibrate: the overlay loaded as a GPU spec");
-        CpuParameters got = CpuParameters.of(cpu);
-        for (FitParameter f : r.fitted()) {
-            double want = r.after().get(f);
-            if (Math.abs(got.get(f) - want) > 1e-3 * want + 1e-12) {
-                throw new SparseprofException("calibrate: the written overlay would give " + f.label() + " = " + got.get(f)
-                        + ", the fit found " + want + "; no spec written");
+        List<CalibrationCase> cases = new ArrayList<>(r.predictions().size());
+        for (CasePrediction p : r.predictions()) cases.add(p.c());
+        double[] got = CalibrationFit.predictAll(CpuParameters.of(cpu), cases);
+        for (int i = 0; i < got.length; i++) {
+            double want = r.predictions().get(i).afterSeconds();
+            if (Math.abs(got[i] - want) > 1e-3 * want) {
+                throw new SparseprofException("calibrate: the written overlay would predict " + cases.get(i).run().key() + " as "
+                        + got[i] + " s, the fit " + want + " s; no spec written");
             }
         }
         return overlay;

@@ -28,7 +28,8 @@ import org.apache.commons.math3.util.Pair;
  * half, the forward model being the perf model itself ({@link PerfModel#predict}, all features),
  * so the spec written from the fit predicts exactly what the fit saw. Parameters are fitted as
  * logarithms (they stay positive); the Jacobian is a forward difference in each. A parameter no
- * training run depends on is left as it was and reported as undetermined. Faults: fewer training
+ * training run depends on is left as it was and reported as undetermined; an overhead driven
+ * below a millionth of its start value is set to 0 (the runs do not support it). Faults: fewer training
  * runs than parameters, a fit that does not converge, a spec a format cannot run on.
  */
 public final class CalibrationFit {
@@ -81,6 +82,11 @@ public final class CalibrationFit {
         }
         CpuParameters fitted = apply(p0, free, optimum.getPoint().toArray());
         for (FitParameter f : free) {
+            // An overhead the fit drives below a millionth of its start is not supported by the runs: it becomes 0.
+            if (f.isOverhead() && fitted.get(f) < 1e-6 * p0.get(f)) fitted = fitted.with(f, 0);
+        }
+        for (FitParameter f : free) {
+            if (f.isOverhead() && fitted.get(f) == 0) continue;
             double v = fitted.get(f);
             if (!(v > 0) || Double.isInfinite(v)) throw new SparseprofException("calibrate: the fit drove " + f.label() + " to " + v + "; no spec written");
         }

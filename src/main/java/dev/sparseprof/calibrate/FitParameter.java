@@ -15,6 +15,11 @@ public enum FitParameter {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
+    /** The fixed costs, which may fit to zero; the bandwidths and the clock may not. */
+    boolean isOverhead() {
+        return this == PER_ROW_CYCLES || this == PER_NNZ_CYCLES || this == LAUNCH_SECONDS;
+    }
+
     /** The cache level index for the bandwidth parameters, -1 otherwise. */
     int cacheIndex() {
         return switch (this) {

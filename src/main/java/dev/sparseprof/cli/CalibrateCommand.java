@@ -127,7 +127,7 @@ final class CalibrateCommand implements Callable<Integer> {
         TextTable t = new TextTable("parameter", "before", "after", "").rightAlign(1, 2);
         for (FitParameter f : FitParameter.values()) {
             String state = !r.fitted().contains(f) ? (r.undetermined().contains(f) ? "kept: no training run depends on it" : "kept: not in the spec")
-                    : r.after().get(f) < 1e-6 * r.before().get(f) ? "fitted to ~0: the runs do not support this term" : "fitted";
+                    : r.after().get(f) == 0 ? "fitted to 0: the runs do not support this term" : "fitted";
             t.row(f.label(), String.format(Locale.ROOT, "%.4g", r.before().get(f)), String.format(Locale.ROOT, "%.4g", r.after().get(f)), state);
         }
         w.print(t.render());

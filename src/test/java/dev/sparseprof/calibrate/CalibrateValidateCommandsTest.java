@@ -1,0 +1,101 @@
+package dev.sparseprof.calibrate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sparseprof.cli.Main;
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.util.Json;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code sparseprof calibrate} and {@code validate} end to end on the committed validation/ folder, and their bad input. */
+class CalibrateValidateCommandsTest {
+    record Run(int code, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    static final String MEASURED = "validation/measured/minilm-cpu-t1-n32.json";
+    static final String PROBE = "validation/measured/probe-this-vm.yaml";
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void validateReportsEveryCaseAndGroupAsJson() {
+        Run r = run("validate", "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        Map<String, Object> json = Json.parseObject(r.out());
+        List<Object> cases = (List<Object>) json.get("cases");
+        List<Object> groups = (List<Object>) json.get("groups");
+        assertTrue(cases.size() > 100, "cases " + cases.size());
+        Map<String, Object> c = (Map<String, Object>) cases.get(0);
+        for (String k : List.of("name", "group", "predicted", "measured", "errorPercent")) assertTrue(c.containsKey(k), k);
+        boolean heldOut = false;
+        for (Object g : groups) {
+            Map<String, Object> m = (Map<String, Object>) g;
+            assertTrue(m.containsKey("name") && m.containsKey("mape"));
+            heldOut |= m.get("name").equals("minilm-cpu calibrated held-out");
+        }
+        assertTrue(heldOut, "the calibrated spec is judged on the held-out half");
+    }
+
+    @Test
+    void calibrateFitsAndWritesAnOverlayThatLoads(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("cal.yaml");
+        Path spec = dir.resolve("probe.yaml");
+        Files.copy(Path.of(PROBE), spec);
+        Run r = run("calibrate", "--hw", spec.toString(), "--measurements", MEASURED, "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("held-out"), r.out());
+        assertTrue(r.out().contains("left out 36 csr-gather runs"), r.out());
+        String yaml = Files.readString(out);
+        assertTrue(yaml.contains("preset: probe.yaml"), yaml);
+        assertTrue(HardwareSpecs.load(out.toString()) instanceof CpuSpec);
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo(@TempDir Path dir) throws IOException {
+        Path foreign = dir.resolve("foreign.json");
+        Files.writeString(foreign, """
+                {"version": 1, "model": "resnet50.onnx", "machine": "m", "date": "d", "javaVersion": "25", "command": "c",
+                 "results": [{"layer": "conv1", "format": "csr", "batch": 1, "threads": 1, "rows": 64, "cols": 147,
+                              "nnz": 900, "sparsity": 0.9, "medianSeconds": 1e-5}]}
+                """);
+        String out = dir.resolve("o.yaml").toString();
+        String[][] cases = {
+                {"calibrate", "--hw", PROBE, "--measurements", foreign.toString(), "--out", out},
+                {"calibrate", "--hw", "a100-80gb", "--measurements", MEASURED, "--out", out},
+                {"calibrate", "--hw", PROBE, "--measurements", "no/such.json", "--out", out},
+                {"calibrate", "--hw", PROBE, "--out", out},
+                {"validate", "--hw", "h200"},
+                {"validate", "--cases", dir.resolve("none").toString()},
+                {"validate", "--gpu-measure", dir.resolve("none").toString()},
+        };
+        for (String[] c : cases) {
+            Run r = run(c);
+            assertEquals(2, r.code(), String.join(" ", c) + ": " + r.err());
+            assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+            assertTrue(r.err().startsWith("sparseprof: "), r.err());
+        }
+        assertFalse(Files.exists(Path.of(out)), "nothing written on bad input");
+        Run gpu = run("validate", "--gpu-measure", dir.toString());
+        if (gpu.code() != 0) {
+            assertEquals(2, gpu.code());
+            assertTrue(gpu.err().startsWith("sparseprof: no GPU: "), gpu.err());
+            assertEquals(1, gpu.err().strip().lines().count(), "one line: " + gpu.err());
+        }
+    }
+}
