@@ -13,5 +13,10 @@ for cu in "$here"/src/main/cuda/*.cu; do
   name="$(basename "$cu" .cu)"
   "$nvcc" -ptx -arch=sm_80 -O3 -I "$here/src/main/cuda" -o "$out/$name.ptx.tmp" "$cu"
   mv "$out/$name.ptx.tmp" "$out/$name.ptx"
+  # Assemble for Ampere and Hopper here, so a PTX the driver would refuse fails now, not on the GPU machine.
+  ptxas="$(dirname "$nvcc")/ptxas"
+  if [[ -x "$ptxas" ]]; then
+    for sm in sm_80 sm_90; do "$ptxas" -arch="$sm" -o /dev/null "$out/$name.ptx" 2>&1 | grep -v 'Advisory' || true; done
+  fi
   echo "gpu-build-ptx: $name.ptx ($(grep -c '^.visible .entry' "$out/$name.ptx") entries)"
 done

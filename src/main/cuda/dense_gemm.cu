@@ -30,17 +30,12 @@ extern "C" __global__ void dense_gemm_tiled(int M, int N, int K, const float* __
 // Requires M % 16 == 0, N % 8 == 0, K % 16 == 0 (the runner pads).
 extern "C" __global__ void dense_gemm_mma_f16(int M, int N, int K, const __half* __restrict__ A,
                                               const __half* __restrict__ Bt, float* __restrict__ C) {
-    int warp = (blockIdx.x * blockDim.x + threadIdx.x) / SP_WARP;
-    int tilesN = N / 8;
-    int tm = warp / tilesN;
-    int tn = warp % tilesN;
-    if (tm >= M / 16) return;
-    int lane = threadIdx.x % SP_WARP;
-    int g = lane >> 2;
-    int t = lane & 3;
-    int r0 = tm * 16 + g;
-    int r1 = r0 + 8;
-    int n = tn * 8 + g;
+    SpWarpTile w;
+    if (!sp_warp_tile_16x8(M, N, w)) return;
+    int t = w.t;
+    int r0 = w.row0;
+    int r1 = w.row1;
+    int n = w.n;
     float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f, d3 = 0.0f;
     for (int k0 = 0; k0 < K; k0 += 16) {
         // A fragment (PTX ISA 9.7.14.5.8, m16n8k16 .f16): a0a1 row g cols 2t..2t+1, a2a3 row g+8,
@@ -57,10 +52,5 @@ extern "C" __global__ void dense_gemm_mma_f16(int M, int N, int K, const __half*
             : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
     }
-    // D fragment: d0d1 row g cols 2t..2t+1, d2d3 row g+8.
-    int c = tn * 8 + 2 * t;
-    C[(long long)r0 * N + c] = d0;
-    C[(long long)r0 * N + c + 1] = d1;
-    C[(long long)r1 * N + c] = d2;
-    C[(long long)r1 * N + c + 1] = d3;
+    sp_store_d(C, N, w, d0, d1, d2, d3);
 }

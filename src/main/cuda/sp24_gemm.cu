@@ -15,17 +15,14 @@
 extern "C" __global__ void sp24_gemm_mma(int M, int N, int K, const __half* __restrict__ Acomp,
                                          const unsigned* __restrict__ Meta, const __half* __restrict__ Bt,
                                          float* __restrict__ C) {
-    int warp = (blockIdx.x * blockDim.x + threadIdx.x) / SP_WARP;
-    int tilesN = N / 8;
-    int tm = warp / tilesN;
-    int tn = warp % tilesN;
-    if (tm >= M / 16) return;
-    int lane = threadIdx.x % SP_WARP;
-    int g = lane >> 2;
-    int t = lane & 3;
-    int r0 = tm * 16 + g;
-    int r1 = r0 + 8;
-    int n = tn * 8 + g;
+    SpWarpTile w;
+    if (!sp_warp_tile_16x8(M, N, w)) return;
+    int t = w.t;
+    int r0 = w.row0;
+    int r1 = w.row1;
+    int n = w.n;
+    int tm = r0 / 16;
+    int g = r0 % 16;  // the lane's quad (row0 = 16 tm + g)
     int Kc = K / 2;
     int tilesK = K / 32;
     float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f, d3 = 0.0f;
@@ -51,9 +48,5 @@ extern "C" __global__ void sp24_gemm_mma(int M, int N, int K, const __half* __re
             : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(b2), "r"(b3), "r"(e));
     }
-    int c = tn * 8 + 2 * t;
-    C[(long long)r0 * N + c] = d0;
-    C[(long long)r0 * N + c + 1] = d1;
-    C[(long long)r1 * N + c] = d2;
-    C[(long long)r1 * N + c + 1] = d3;
+    sp_store_d(C, N, w, d0, d1, d2, d3);
 }

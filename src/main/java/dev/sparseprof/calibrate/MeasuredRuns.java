@@ -1,5 +1,8 @@
 package dev.sparseprof.calibrate;
 
+import dev.sparseprof.measure.Measurement;
+import dev.sparseprof.measure.MeasurementsFile;
+import dev.sparseprof.measure.MeasurementsHeader;
 import dev.sparseprof.util.Json;
 import dev.sparseprof.util.SparseprofException;
 import java.io.IOException;
@@ -7,13 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The measurements JSON of {@code sparseprof measure} as the calibration reads it: the header
- * ({@code model}, {@code machine}, {@code date}, {@code command}, and {@code device} when the GPU
- * runner wrote it) and, per result, the keys the fit needs. Every fault names the file, the result
- * index and the key.
+ * The measurements JSON of {@code sparseprof measure} ({@link MeasurementsFile}) as the calibration
+ * uses it: the header ({@code model}, {@code machine}, {@code date}, {@code command}, and
+ * {@code device} when the GPU runner wrote it) and, per result, what the fit needs. Every fault
+ * names the file, the result index and the key.
  *
  * @param device {@code cpu} unless the file says {@code gpu}
  */
@@ -37,46 +39,16 @@ public record MeasuredRuns(String source, String model, String machine, String d
         return parse(file.toString(), text);
     }
 
+    /** Reads the file with {@link MeasurementsFile} (its strict keys); the GPU runner's {@code device} key says which device. */
     public static MeasuredRuns parse(String source, String text) {
-        Map<String, Object> root;
-        try {
-            root = Json.parseObject(text);
-        } catch (SparseprofException e) {
-            throw new SparseprofException(source + ": " + e.getMessage());
+        MeasurementsFile f = MeasurementsFile.parse(source, text);
+        String device = Json.parseObject(text).get("device") instanceof String d ? d : "cpu";
+        List<MeasuredRun> runs = new ArrayList<>(f.results().size());
+        for (Measurement m : f.results()) {
+            runs.add(new MeasuredRun(m.layer(), m.format(), m.batch(), m.threads(), m.rows(), m.cols(), m.nnz(), m.sparsity(),
+                    m.medianSeconds()));
         }
-        String device = root.get("device") instanceof String d ? d : "cpu";
-        Object results = root.get("results");
-        if (!(results instanceof List<?> list)) throw new SparseprofException(source + ": 'results' must be a list");
-        List<MeasuredRun> runs = new ArrayList<>(list.size());
-        for (int i = 0; i < list.size(); i++) {
-            String where = source + ": results[" + i + "]";
-            if (!(list.get(i) instanceof Map<?, ?> m)) throw new SparseprofException(where + " is not an object");
-            runs.add(new MeasuredRun(string(m, "layer", where), string(m, "format", where), (int) integer(m, "batch", where),
-                    m.get("threads") == null ? 1 : (int) integer(m, "threads", where), (int) integer(m, "rows", where),
-                    (int) integer(m, "cols", where), integer(m, "nnz", where), number(m, "sparsity", where),
-                    number(m, "medianSeconds", where)));
-        }
-        return new MeasuredRuns(source, string(root, "model", source), string(root, "machine", source),
-                string(root, "date", source), string(root, "command", source), device, runs);
-    }
-
-    private static Object get(Map<?, ?> m, String key, String where) {
-        if (!m.containsKey(key)) throw new SparseprofException(where + ": missing key '" + key + "'");
-        return m.get(key);
-    }
-
-    private static String string(Map<?, ?> m, String key, String where) {
-        if (get(m, key, where) instanceof String s) return s;
-        throw new SparseprofException(where + ": '" + key + "' must be a string");
-    }
-
-    private static double number(Map<?, ?> m, String key, String where) {
-        if (get(m, key, where) instanceof Number n) return n.doubleValue();
-        throw new SparseprofException(where + ": '" + key + "' must be a number");
-    }
-
-    private static long integer(Map<?, ?> m, String key, String where) {
-        if (get(m, key, where) instanceof Long l) return l;
-        throw new SparseprofException(where + ": '" + key + "' must be an integer");
+        MeasurementsHeader h = f.header();
+        return new MeasuredRuns(source, h.model(), h.machine(), h.date(), h.command(), device, runs);
     }
 }

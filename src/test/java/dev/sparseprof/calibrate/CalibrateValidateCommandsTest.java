@@ -71,8 +71,10 @@ class CalibrateValidateCommandsTest {
         Path foreign = dir.resolve("foreign.json");
         Files.writeString(foreign, """
                 {"version": 1, "model": "resnet50.onnx", "machine": "m", "date": "d", "javaVersion": "25", "command": "c",
-                 "results": [{"layer": "conv1", "format": "csr", "batch": 1, "threads": 1, "rows": 64, "cols": 147,
-                              "nnz": 900, "sparsity": 0.9, "medianSeconds": 1e-5}]}
+                 "results": [{"layer": "conv1", "format": "csr", "batch": 1, "threads": 1, "partition": "nnz", "rows": 64,
+                              "cols": 147, "nnz": 900, "sparsity": 0.9, "repetitions": 3, "medianSeconds": 1e-5,
+                              "minSeconds": 1e-5, "maxSeconds": 1e-5, "q1Seconds": 1e-5, "q3Seconds": 1e-5, "imbalance": 1.0,
+                              "gflops": 1.0, "effectiveGBps": 1.0, "speedupOverDense": null}]}
                 """);
         String out = dir.resolve("o.yaml").toString();
         String[][] cases = {
@@ -84,6 +86,8 @@ class CalibrateValidateCommandsTest {
                 {"validate", "--cases", dir.resolve("none").toString()},
                 {"validate", "--gpu-measure", dir.resolve("none").toString()},
         };
+        Run model = run(cases[0]);
+        assertTrue(model.err().contains("resnet50.onnx"), model.err());
         for (String[] c : cases) {
             Run r = run(c);
             assertEquals(2, r.code(), String.join(" ", c) + ": " + r.err());

@@ -1,13 +1,15 @@
 package dev.sparseprof.measure.gpu;
 
+import dev.sparseprof.measure.MeasurementsFile;
 import dev.sparseprof.util.JsonWriter;
 import java.util.List;
 
 /**
- * GPU runs in the measurements JSON of {@code sparseprof measure} (header {@code model, machine,
- * date, javaVersion, command}; {@code results[]} with the CPU keys, {@code null} where a key has no
- * GPU meaning) plus the GPU's own keys: {@code device}, {@code kernel}, {@code group},
- * {@code relativeError}. {@code speedupOverDense} compares with the dense kernel of the same
+ * GPU runs in the measurements JSON of {@code sparseprof measure} ({@link MeasurementsFile} reads it:
+ * {@code version}, header {@code model, machine, date, javaVersion, command}; {@code results[]} with
+ * every key it needs, {@code threads} 1 and {@code imbalance} 1 for one device) plus the GPU's own
+ * keys, which that reader skips: {@code device} (top level and per result), {@code kernel},
+ * {@code group}, {@code name}, {@code relativeError}. {@code speedupOverDense} compares with the dense kernel of the same
  * precision on the same layer and batch (fp32 tiled for CSR/BSR, fp16 tensor cores for 2:4).
  * {@code effectiveGBps} counts each operand once (compulsory traffic).
  */
@@ -19,6 +21,7 @@ public final class GpuMeasurementsJson {
         if (cases.size() != results.size()) throw new IllegalArgumentException("one result per case");
         JsonWriter w = new JsonWriter();
         w.beginObject();
+        w.field("version", MeasurementsFile.VERSION);
         w.field("model", model);
         w.field("machine", device.name() + " (sm_" + device.computeMajor() + device.computeMinor() + ", "
                 + device.multiprocessors() + " SMs, driver " + device.driverVersion() + ")");
@@ -38,8 +41,11 @@ public final class GpuMeasurementsJson {
             w.field("kernel", m.kernel());
             w.field("device", "gpu");
             w.field("batch", m.batch());
-            w.name("threads").nullValue();
+            w.field("threads", 1);
+            w.field("repetitions", m.timing().repetitions());
             w.field("medianSeconds", m.medianSeconds());
+            w.field("q1Seconds", m.timing().q1Seconds());
+            w.field("q3Seconds", m.timing().q3Seconds());
             w.field("gflops", m.gflops());
             double dense = denseSeconds(c, cases, results);
             w.field("speedupOverDense", Double.isNaN(dense) ? Double.NaN : dense / m.medianSeconds());
@@ -47,9 +53,9 @@ public final class GpuMeasurementsJson {
             w.field("cols", m.cols());
             w.field("nnz", m.nnz());
             w.field("sparsity", 1.0 - (double) m.nnz() / ((long) m.rows() * m.cols()));
-            w.field("minSeconds", m.minSeconds());
-            w.field("maxSeconds", m.maxSeconds());
-            w.name("imbalance").nullValue();
+            w.field("minSeconds", m.timing().minSeconds());
+            w.field("maxSeconds", m.timing().maxSeconds());
+            w.field("imbalance", m.timing().imbalance());
             w.field("effectiveGBps", compulsoryBytes(c, m) / m.medianSeconds() / 1e9);
             w.field("partition", partition(c.kernel()));
             w.field("relativeError", m.relativeError());

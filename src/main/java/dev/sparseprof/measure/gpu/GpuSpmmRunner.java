@@ -1,5 +1,6 @@
 package dev.sparseprof.measure.gpu;
 
+import dev.sparseprof.measure.Timing;
 import dev.sparseprof.sparse.BsrMatrix;
 import dev.sparseprof.sparse.CsrMatrix;
 import dev.sparseprof.util.SparseprofException;
@@ -147,9 +148,17 @@ public final class GpuSpmmRunner implements AutoCloseable {
     private GpuMeasurement result(GpuKernel kernel, String layer, int m, int k, long nnz, int batch, double[] seconds, double err) {
         double[] s = seconds.clone();
         Arrays.sort(s);
-        double median = s.length % 2 == 1 ? s[s.length / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
-        return new GpuMeasurement(kernel.key(), layer, m, k, nnz, batch, median, s[0], s[s.length - 1],
-                2.0 * nnz * batch / median / 1e9, err, session.device().name());
+        Timing t = new Timing(s.length, quantile(s, 0.5), s[0], s[s.length - 1], quantile(s, 0.25), quantile(s, 0.75), 1.0);
+        return new GpuMeasurement(kernel.key(), layer, m, k, nnz, batch, t, 2.0 * nnz * batch / t.medianSeconds() / 1e9, err,
+                session.device().name());
+    }
+
+    /** Linear interpolation between the closest ranks of sorted samples. */
+    private static double quantile(double[] sorted, double q) {
+        double pos = q * (sorted.length - 1);
+        int lo = (int) Math.floor(pos);
+        int hi = Math.min(sorted.length - 1, lo + 1);
+        return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
     }
 
     /** The relative error against the CPU reference, or NaN when the product is above the verification limit. */
