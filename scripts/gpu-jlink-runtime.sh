@@ -24,10 +24,11 @@ for j in target/lib/*.jar; do
   esac
 done
 modules="$("$JAVA_HOME/bin/jdeps" --multi-release 25 --ignore-missing-deps --print-module-deps "${jars[@]}" target/classes)"
-# commons-math3 refers to java.desktop only from its 2-D geometry (java.awt.geom.AffineTransform),
-# which the fits never load: drop java.desktop when nothing else refers to it.
+# java.desktop is referred to only by the HTML charts (dev.sparseprof.report.Charts, with jfreechart,
+# which stays behind) and by commons-math3's 2-D geometry (java.awt.geom.AffineTransform), which the
+# fits never load: drop it when nothing else refers to it. (simulate --html cannot run on that runtime.)
 other_desktop="$("$JAVA_HOME/bin/jdeps" --multi-release 25 --ignore-missing-deps -verbose:class "${jars[@]}" target/classes \
-  | grep -E '^\s.*java\.desktop' | grep -v 'org.apache.commons.math3.geometry' || true)"
+  | grep -E '^\s.*java\.desktop' | grep -v -e 'org.apache.commons.math3.geometry' -e 'dev.sparseprof.report.Charts' || true)"
 if [[ -z "$other_desktop" ]]; then modules="$(echo "$modules" | tr ',' '\n' | grep -vx java.desktop | paste -sd,)"; fi
 "$JAVA_HOME/bin/jlink" --add-modules "$modules" --compress zip-9 --strip-debug --no-header-files --no-man-pages \
   --output "$out/jre"

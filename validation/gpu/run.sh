@@ -19,6 +19,8 @@ fi
 started=$(date +%s)
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv || true; } > "$out/nvidia-smi.csv" 2>&1
 export SPARSEPROF_JAVA_OPTS="-Xmx16g"
+# JCuda's driver binding needs the driver's libcuda.so.1; containers keep it in one of these.
+export LD_LIBRARY_PATH="/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/lib/x86_64-linux-gnu:/usr/local/cuda/compat:${LD_LIBRARY_PATH:-}"
 
 echo "run.sh: timing the kernels (validate --gpu-measure)"
 timeout 170 "$rt/sparseprof" validate --gpu-measure "$out" > "$out/run.log" 2>&1
