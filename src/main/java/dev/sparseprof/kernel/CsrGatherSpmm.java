@@ -1,6 +1,5 @@
 package dev.sparseprof.kernel;
 
-import dev.sparseprof.sparse.CsrMatrix;
 import dev.sparseprof.trace.ArrayRole;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
@@ -19,17 +18,21 @@ import jdk.incubator.vector.VectorSpecies;
  * is the platform's (it differs even between the interpreter and C2): results agree to rounding,
  * not bit for bit.
  */
-public final class CsrGatherSpmm extends CsrRowKernel {
+public final class CsrGatherSpmm extends SliceKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
+
+    public CsrGatherSpmm() {
+        super(SliceFormat.CSR);
+    }
 
     @Override public String name() { return "csr-gather"; }
 
     /** The transposed B, then one vector of lane sums for the traced twin. */
-    @Override public int scratchFloats(CsrMatrix a, int n) { return Math.multiplyExact(a.cols(), n) + L; }
+    @Override public int scratchFloats(RowSlices a, int n) { return Math.multiplyExact(a.cols(), n) + L; }
 
     @Override
-    void beginRange(Operands<CsrMatrix> op, Workspace ws) {
+    void beginRange(Operands<RowSlices> op, Workspace ws) {
         float[] b = op.b();
         float[] bt = ws.scratch();
         int n = op.n();
@@ -40,7 +43,7 @@ public final class CsrGatherSpmm extends CsrRowKernel {
     }
 
     @Override
-    void traceBeginRange(Operands<CsrMatrix> op, Workspace ws, Tracer tracer) {
+    void traceBeginRange(Operands<RowSlices> op, Workspace ws, Tracer tracer) {
         float[] b = op.b();
         float[] bt = ws.scratch();
         int n = op.n();
@@ -55,7 +58,7 @@ public final class CsrGatherSpmm extends CsrRowKernel {
     }
 
     @Override
-    void row(Operands<CsrMatrix> op, int r, int from, int to, Workspace ws) {
+    void row(Operands<RowSlices> op, int r, int from, int to, Workspace ws) {
         float[] out = output(op, r, ws);
         int outOffset = outputOffset(op, r, ws);
         float[] vals = op.a().values();
@@ -79,7 +82,7 @@ public final class CsrGatherSpmm extends CsrRowKernel {
     }
 
     @Override
-    void traceRow(Operands<CsrMatrix> op, int r, int from, int to, Workspace ws, Tracer tracer) {
+    void traceRow(Operands<RowSlices> op, int r, int from, int to, Workspace ws, Tracer tracer) {
         float[] out = output(op, r, ws);
         int outOffset = outputOffset(op, r, ws);
         boolean toCarry = out != op.c();

@@ -5,6 +5,7 @@ import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Map;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -40,6 +41,8 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     @Override public long storedEntries(DenseMatrix a) { return (long) a.rows() * a.cols(); }
 
     @Override public long formatBytes(DenseMatrix a) { return storedEntries(a) * Float.BYTES; }
+
+    @Override public Map<ArrayRole, Long> arrayBytes(DenseMatrix a) { return Map.of(ArrayRole.DENSE_A, formatBytes(a)); }
 
     @Override
     public int[] rowWork(DenseMatrix a) {

@@ -9,11 +9,11 @@ import dev.sparseprof.util.SparseprofException;
 import org.junit.jupiter.api.Test;
 
 class SpmmPlanTest {
-    private final CsrMatrix a = CsrMatrix.from(MatrixView.of(3, 4, RandomMatrices.sparse(3, 4, 0.5, 1)));
+    private final RowSlices a = RowSlices.of(CsrMatrix.from(MatrixView.of(3, 4, RandomMatrices.sparse(3, 4, 0.5, 1))));
 
     @Test
     void shapeMismatchNamesBothShapes() {
-        SpmmPlan<CsrMatrix> plan = SpmmPlan.of(new CsrSpmm(), a, 2, new StaticRowsPartition(), 1);
+        SpmmPlan<RowSlices> plan = SpmmPlan.of(new CsrSpmm(), a, 2, new StaticRowsPartition(), 1);
         SparseprofException e = assertThrows(SparseprofException.class, () -> plan.run(new float[10], new float[6]));
         assertEquals("shape mismatch: A is 3x4, B is 5x2", e.getMessage());
         e = assertThrows(SparseprofException.class, () -> plan.run(new float[8], new float[5]));
@@ -29,6 +29,13 @@ class SpmmPlanTest {
         assertEquals("partition 'merge' cuts rows, which kernel 'dense' cannot carry out; use static or nnz", e.getMessage());
         assertThrows(SparseprofException.class, () -> Kernels.byName("csx"));
         assertThrows(SparseprofException.class, () -> Partitions.byName("round-robin"));
+    }
+
+    @Test
+    void twoFourRejectsAMatrixThatIsNot() {
+        float[] a = {1, 2, 3, 0, 0, 0, 0, 0};
+        SparseprofException e = assertThrows(SparseprofException.class, () -> Kernels.byName("2:4").prepare(MatrixView.of(2, 4, a)));
+        assertEquals("format 2:4 cannot hold this matrix: not 2:4: row 0 group 0 has 3 non-zeros", e.getMessage());
     }
 
     @Test

@@ -19,7 +19,7 @@ class TraceCountTest {
             int m = 29;
             int k = 61;
             CsrMatrix a = CsrMatrix.from(MatrixView.of(m, k, RandomMatrices.sparse(m, k, 0.2, n)));
-            CountingSink sink = trace(new CsrSpmm(), a, n, k, new StaticRowsPartition(), 1)[0];
+            CountingSink sink = trace(new CsrSpmm(), RowSlices.of(a), n, k, new StaticRowsPartition(), 1)[0];
             int blocks = columnBlocks(n);
             assertEquals((long) a.nnz() * blocks, sink.reads(ArrayRole.VALUES), "values, n=" + n);
             assertEquals((long) a.nnz() * blocks, sink.reads(ArrayRole.COLUMN_INDICES), "colidx, n=" + n);
@@ -32,12 +32,42 @@ class TraceCountTest {
     }
 
     @Test
+    void ellReadsEveryPaddedSlotAndNoRowPointers() {
+        int m = 17;
+        int k = 33;
+        int n = 16;
+        CsrMatrix csr = CsrMatrix.from(MatrixView.of(m, k, RandomMatrices.sparse(m, k, 0.3, 9)));
+        RowSlices ell = RowSlices.of(dev.sparseprof.sparse.EllMatrix.from(csr));
+        CountingSink sink = trace(new CsrSpmm(SliceKernel.SliceFormat.ELL), ell, n, k, new StaticRowsPartition(), 1)[0];
+        assertEquals(k, ell.slots() / m, "row 2 is dense: ELL width is K");
+        assertEquals(ell.slots(), sink.reads(ArrayRole.VALUES));
+        assertEquals(0, sink.reads(ArrayRole.ROW_POINTERS));
+        assertEquals(4L * m * n, sink.writeBytes(ArrayRole.C_SCATTER));
+    }
+
+    @Test
+    void twoFourReadsItsMetadataNotColumnIndices() {
+        int m = 11;
+        int k = 42; // a partial last group
+        int n = 16;
+        float[] dense = RandomMatrices.twoFour(RandomMatrices.sparse(m, k, 0.6, 4), m, k);
+        NmSpmm kernel = new NmSpmm(dev.sparseprof.sparse.stats.NmPattern.TWO_FOUR);
+        dev.sparseprof.sparse.NmMatrix a = kernel.prepare(MatrixView.of(m, k, dense));
+        CountingSink sink = trace(kernel, a, n, k, new StaticRowsPartition(), 1)[0];
+        long slots = (long) m * ((k + 3) / 4) * 2;
+        assertEquals(slots, sink.reads(ArrayRole.VALUES));
+        assertEquals(slots, sink.readBytes(ArrayRole.METADATA), "one position byte per slot");
+        assertEquals(0, sink.reads(ArrayRole.COLUMN_INDICES));
+        assertEquals(0, sink.reads(ArrayRole.ROW_POINTERS));
+    }
+
+    @Test
     void csrGatherCountsEqualItsWork() {
         int m = 23;
         int k = 77;
         int n = 3;
         CsrMatrix a = CsrMatrix.from(MatrixView.of(m, k, RandomMatrices.sparse(m, k, 0.4, 5)));
-        CountingSink sink = trace(new CsrGatherSpmm(), a, n, k, new NnzBalancedPartition(), 1)[0];
+        CountingSink sink = trace(new CsrGatherSpmm(), RowSlices.of(a), n, k, new NnzBalancedPartition(), 1)[0];
         assertEquals(4L * a.nnz() * n, sink.readBytes(ArrayRole.VALUES));
         assertEquals(4L * a.nnz() * n, sink.readBytes(ArrayRole.COLUMN_INDICES));
         // k*n reads of B to transpose it, then one 4-byte gather lane per entry and column
@@ -52,7 +82,7 @@ class TraceCountTest {
         int n = 16;
         float[] dense = RandomMatrices.sparse(m, k, 0.9, 3);
         CsrMatrix a = CsrMatrix.from(MatrixView.of(m, k, dense));
-        CountingSink[] sinks = trace(new CsrSpmm(), a, n, k, new MergePathPartition(), 4);
+        CountingSink[] sinks = trace(new CsrSpmm(), RowSlices.of(a), n, k, new MergePathPartition(), 4);
         long values = 0;
         long cWrites = 0;
         for (CountingSink s : sinks) {
