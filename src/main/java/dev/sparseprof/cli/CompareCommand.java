@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code sparseprof compare}: every format on every spec at every what-if sparsity, with the winner per layer. */
-@Command(name = "compare", description = "What-if table: prune to each sparsity, predict every format on every spec, pick the winner per layer.")
+@Command(name = "compare", mixinStandardHelpOptions = true, description = "What-if table: prune to each sparsity, predict every format on every spec, pick the winner per layer.")
 final class CompareCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec command;
@@ -48,6 +48,10 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--dtype", paramLabel = "D", description = "Value type (default: fp16 on a GPU, fp32 on a CPU).")
     String dtype;
 
+    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
+            description = "Memory traffic: simulated (memsim replay where a traced kernel exists) or analytical; default ${DEFAULT-VALUE}.")
+    String traffic;
+
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the table as JSON ('-' for standard output alone).")
     String json;
 
@@ -65,7 +69,8 @@ final class CompareCommand implements Callable<Integer> {
         if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");
         Comparison c;
         try (Model m = Models.open(model)) {
-            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : DType.parse(dtype));
+            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : DType.parse(dtype),
+                    SimulateCommand.trafficModel(traffic));
         }
         if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));
         Outputs.write(json, ComparisonReport.json(c), out);

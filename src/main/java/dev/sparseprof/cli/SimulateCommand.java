@@ -8,6 +8,7 @@ import dev.sparseprof.perfmodel.FormatModel;
 import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.perfmodel.PerfModel;
 import dev.sparseprof.perfmodel.PublishedCases;
+import dev.sparseprof.perfmodel.SimulatedTraffic;
 import dev.sparseprof.perfmodel.Simulation;
 import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.Workload;
@@ -31,7 +32,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code sparseprof simulate}: predicted time, speedup, bottleneck and efficiency gap per layer on one machine. */
-@Command(name = "simulate", description = "Predict each layer's time and speedup over dense on a machine (roofline, load balance, 2:4).")
+@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Predict each layer's time and speedup over dense on a machine (roofline, load balance, 2:4).")
 final class SimulateCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec command;
@@ -47,7 +48,7 @@ final class SimulateCommand implements Callable<Integer> {
     long batch;
 
     @Option(names = "--format", defaultValue = "auto", paramLabel = "F",
-            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
+            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4; 'list' prints them) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
     String format;
 
     @Option(names = "--dtype", paramLabel = "D", description = "Value type (default: fp16 on a GPU, fp32 on a CPU).")
@@ -63,6 +64,10 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "Write a self-contained HTML report with charts.")
     String html;
 
+    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
+            description = "Memory traffic: simulated (replay the traced kernel through memsim where one exists) or analytical; default ${DEFAULT-VALUE}.")
+    String traffic;
+
     @Option(names = "--published", paramLabel = "FILE",
             description = "Instead of a model: predict the published cases in FILE (validation/published/a100.yaml) and print the error.")
     String published;
@@ -74,6 +79,10 @@ final class SimulateCommand implements Callable<Integer> {
             List<PublishedCases.Row> rows = PublishedCases.evaluate(Path.of(published));
             if (!Outputs.jsonOnStdout(json)) out.print(PublishedReport.table(rows));
             Outputs.write(json, PublishedReport.json(rows), out);
+            return Main.EXIT_OK;
+        }
+        if (format.equals("list")) {
+            out.println(String.join("\n", FormatModels.names()));
             return Main.EXIT_OK;
         }
         if (hw == null) throw new SparseprofException("simulate: --hw SPEC is required (a YAML file or a preset; --hw list shows them)");
@@ -99,12 +108,21 @@ final class SimulateCommand implements Callable<Integer> {
         try (Model m = Models.open(model)) {
             List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
             if (workloads.isEmpty()) throw new SparseprofException((model == null ? Models.DEFAULT_NAME : model) + ": no GEMM layers");
-            result = Simulation.run(new PerfModel(spec, TrafficModel.ANALYTICAL), workloads, options);
+            result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options);
         }
         if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result));
         Outputs.write(json, SimulationReport.json(result), out);
         if (html != null) HtmlReport.writeSimulation(Path.of(html), result);
         return Main.EXIT_OK;
+    }
+
+    /** The memory model by name; a replay pushes at most 300k accesses (big layers are sampled). */
+    static TrafficModel trafficModel(String name) {
+        return switch (name) {
+            case "simulated" -> new SimulatedTraffic(300_000);
+            case "analytical" -> TrafficModel.ANALYTICAL;
+            default -> throw new SparseprofException("--traffic: unknown '" + name + "' (known: simulated, analytical)");
+        };
     }
 
     /** {@code auto} means every registered format; else one name. */

@@ -19,6 +19,9 @@ public final class Cache implements MemoryLevel {
     private static final long INVALID = -1L;
     private static final int HASH_THRESHOLD = 16;
     private static final ArrayRole[] ROLES = ArrayRole.values();
+    private static final int PREFETCHED = 0x40;
+    private static final int ROLE_MASK = 0x3f;
+    private static final int DIRTY = 0x80;
 
     private final CacheConfig config;
     private final int sets;
@@ -36,10 +39,9 @@ public final class Cache implements MemoryLevel {
     private final boolean inclusive;
 
     private final long[] tags;
-    private final long[] validSectors;
-    private final long[] dirtySectors;
-    private final byte[] roles;
-    private final boolean[] prefetched;
+    private final boolean sectored;
+    private final long[] sectors; // sectored only: [2 * slot] valid mask, [2 * slot + 1] dirty mask
+    private final byte[] meta;    // array role (low bits) | PREFETCHED | DIRTY (unsectored lines)
     private final int[] freeWays;
     private final int[] freeCount;
     private final LongIntHashMap index;
@@ -52,6 +54,12 @@ public final class Cache implements MemoryLevel {
 
     private MemoryLevel next;
     private Cache[] uppers = new Cache[0];
+
+    // per set, the way last hit or filled: hitting it again changes no replacement state (where
+    // the policy says so), so such hits skip the tag scan and the policy, as Dinero checks its
+    // stack top first
+    private final boolean mruFastPath;
+    private final int[] mruWay;
 
     // the victim of the last handleMiss, written back after the fetch (per cache: never re-entered)
     private long victimLine = INVALID;
@@ -77,10 +85,9 @@ public final class Cache implements MemoryLevel {
         int slots = sets * ways;
         tags = new long[slots];
         Arrays.fill(tags, INVALID);
-        validSectors = new long[slots];
-        dirtySectors = new long[slots];
-        roles = new byte[slots];
-        prefetched = new boolean[slots];
+        sectored = sectorsPerLine > 1;
+        sectors = sectored ? new long[2 * slots] : null;
+        meta = new byte[slots];
         freeWays = new int[slots];
         freeCount = new int[sets];
         for (int s = 0; s < sets; s++) {
@@ -93,6 +100,8 @@ public final class Cache implements MemoryLevel {
         orderScratch = new int[ways];
         classifier = config.classifyMisses() ? new ThreeCClassifier(config.lines()) : null;
         counters = new CacheCounters(config.name(), config.classifyMisses());
+        mruFastPath = prefetcher == null && classifier == null && policy.repeatedHitIsNoOp();
+        mruWay = new int[sets];
     }
 
     public CacheConfig config() {
@@ -174,6 +183,34 @@ public final class Cache implements MemoryLevel {
         return upTo & -(1L << first);
     }
 
+    // Sector state: sectored lines keep valid and dirty masks; an unsectored line is valid when its
+    // tag is and keeps its dirty bit in meta, so it touches one array less per reference.
+
+    private long validMask(int slot) {
+        return sectored ? sectors[2 * slot] : tags[slot] != INVALID ? 1L : 0L;
+    }
+
+    private long dirtyMask(int slot) {
+        return sectored ? sectors[2 * slot] & sectors[2 * slot + 1] : (meta[slot] & DIRTY) != 0 ? 1L : 0L;
+    }
+
+    private void markDirty(int slot, long mask) {
+        if (sectored) sectors[2 * slot + 1] |= mask;
+        else if (mask != 0) meta[slot] |= (byte) DIRTY;
+    }
+
+    private void clearDirty(int slot) {
+        if (sectored) sectors[2 * slot + 1] = 0;
+        else meta[slot] &= ~DIRTY;
+    }
+
+    private void clearSectors(int slot) {
+        if (sectored) {
+            sectors[2 * slot] = 0;
+            sectors[2 * slot + 1] = 0;
+        }
+    }
+
     /** The way holding {@code line} in {@code set}, or -1. */
     private int tryHit(int set, long line) {
         if (index != null) {
@@ -188,12 +225,27 @@ public final class Cache implements MemoryLevel {
     /** One reference within one line: Dinero's d4ref. */
     private void reference(int write, long address, int sizeBytes, int role) {
         long line = address >>> lineShift;
-        int set = setOf(line);
         long touched = sectorMask(address, sizeBytes);
+        int set = setOf(line);
+        if (mruFastPath) {
+            int mru = set * ways + mruWay[set];
+            if (tags[mru] == line && (validMask(mru) & touched) == touched) {
+                counters.reference(write, role, false, false);
+                if (write != 0) {
+                    if (writeBack) {
+                        markDirty(mru, touched);
+                    } else {
+                        counters.bytesToBelow += sizeBytes;
+                        next.write(address, sizeBytes, ROLES[role]);
+                    }
+                }
+                return;
+            }
+        }
         int way = tryHit(set, line);
         boolean blockMiss = way < 0;
         int slot = set * ways + way;
-        boolean miss = blockMiss || (validSectors[slot] & touched) != touched;
+        boolean miss = blockMiss || (validMask(slot) & touched) != touched;
         counters.reference(write, role, miss, blockMiss);
         if (classifier != null) classifier.reference(line, miss, counters);
 
@@ -208,14 +260,15 @@ public final class Cache implements MemoryLevel {
                 haveVictim = victimLine != INVALID;
             } else {
                 policy.onHit(set, way);
-                if (prefetched[slot]) {
-                    prefetched[slot] = false;
+                mruWay[set] = way;
+                if ((meta[slot] & PREFETCHED) != 0) {
+                    meta[slot] &= ~PREFETCHED;
                     counters.prefetchesUseful++;
                 }
             }
-            validSectors[slot] |= touched;
+            if (sectored) sectors[2 * slot] |= touched;
             if (isWrite && writeBack) {
-                dirtySectors[slot] |= touched;
+                markDirty(slot, touched);
                 dirtyHere = true;
             }
         }
@@ -226,7 +279,7 @@ public final class Cache implements MemoryLevel {
             int fetchBytes = Long.bitCount(touched) << sectorShift;
             long fetchAddress = (line << lineShift) + ((long) Long.numberOfTrailingZeros(touched) << sectorShift);
             counters.bytesFromBelow += fetchBytes;
-            if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) dirtySectors[slot] |= touched;
+            if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) markDirty(slot, touched);
         }
         if (isWrite && !dirtyHere) {
             counters.bytesToBelow += sizeBytes;
@@ -250,19 +303,18 @@ public final class Cache implements MemoryLevel {
             way = policy.victim(set);
             int slot = set * ways + way;
             victimLine = tags[slot];
-            victimDirty = validSectors[slot] & dirtySectors[slot];
-            victimRole = roles[slot];
+            victimDirty = dirtyMask(slot);
+            victimRole = meta[slot] & ROLE_MASK;
             if (index != null) index.remove(victimLine);
             if (inclusive && backInvalidateAbove(victimLine << lineShift, lineBytes)) victimDirty = allSectors;
         }
         int slot = set * ways + way;
         tags[slot] = line;
-        validSectors[slot] = 0;
-        dirtySectors[slot] = 0;
-        roles[slot] = (byte) role;
-        prefetched[slot] = false;
+        clearSectors(slot);
+        meta[slot] = (byte) role;
         if (index != null) index.put(line, slot);
         policy.onFill(set, way);
+        mruWay[set] = way;
         return way;
     }
 
@@ -296,8 +348,8 @@ public final class Cache implements MemoryLevel {
             counters.prefetchesIssued++;
             int way = handleMiss(set, p, role);
             int slot = set * ways + way;
-            validSectors[slot] = allSectors;
-            prefetched[slot] = true;
+            if (sectored) sectors[2 * slot] = allSectors;
+            meta[slot] |= PREFETCHED;
             long v = victimLine;
             long d = victimDirty;
             int vr = victimRole;
@@ -312,9 +364,8 @@ public final class Cache implements MemoryLevel {
         int slot = set * ways + way;
         if (index != null) index.remove(tags[slot]);
         tags[slot] = INVALID;
-        validSectors[slot] = 0;
-        dirtySectors[slot] = 0;
-        prefetched[slot] = false;
+        clearSectors(slot);
+        meta[slot] = 0;
         policy.onInvalidate(set, way);
         freeWays[set * ways + freeCount[set]++] = way;
     }
@@ -327,7 +378,7 @@ public final class Cache implements MemoryLevel {
             int way = tryHit(set, line);
             if (way < 0) continue;
             int slot = set * ways + way;
-            dirty |= (validSectors[slot] & dirtySectors[slot]) != 0;
+            dirty |= dirtyMask(slot) != 0;
             counters.backInvalidations++;
             invalidate(set, way);
         }
@@ -351,7 +402,7 @@ public final class Cache implements MemoryLevel {
         if (classifier != null) classifier.reference(line, miss, counters);
         if (!miss) {
             int slot = set * ways + way;
-            boolean dirty = (validSectors[slot] & dirtySectors[slot]) != 0;
+            boolean dirty = dirtyMask(slot) != 0;
             invalidate(set, way);
             return dirty;
         }
@@ -366,7 +417,7 @@ public final class Cache implements MemoryLevel {
         counters.reference(1, role, way < 0, way < 0);
         if (way >= 0) {
             int slot = set * ways + way;
-            dirtySectors[slot] |= sectorMask(address, sizeBytes) & validSectors[slot];
+            markDirty(slot, sectorMask(address, sizeBytes) & validMask(slot));
             policy.onHit(set, way);
             return;
         }
@@ -382,11 +433,11 @@ public final class Cache implements MemoryLevel {
         if (way < 0) {
             way = handleMiss(set, line, role);
             int slot = set * ways + way;
-            validSectors[slot] = allSectors;
-            if (dirty) dirtySectors[slot] = allSectors;
+            if (sectored) sectors[2 * slot] = allSectors;
+            if (dirty) markDirty(slot, allSectors);
             if (victimLine != INVALID) writeBackLine(victimLine, victimDirty, victimRole);
         } else {
-            if (dirty) dirtySectors[set * ways + way] |= validSectors[set * ways + way];
+            if (dirty) markDirty(set * ways + way, validMask(set * ways + way));
             policy.onHit(set, way);
         }
     }
@@ -402,10 +453,10 @@ public final class Cache implements MemoryLevel {
             int n = policy.evictionOrder(set, orderScratch);
             for (int i = 0; i < n; i++) {
                 int slot = set * ways + orderScratch[i];
-                long d = validSectors[slot] & dirtySectors[slot];
+                long d = dirtyMask(slot);
                 if (tags[slot] == INVALID || d == 0) continue;
-                dirtySectors[slot] = 0;
-                writeBackLine(tags[slot], d, roles[slot]);
+                clearDirty(slot);
+                writeBackLine(tags[slot], d, meta[slot] & ROLE_MASK);
             }
         }
     }
@@ -417,10 +468,10 @@ public final class Cache implements MemoryLevel {
             int way = tryHit(set, line);
             if (way < 0) continue;
             int slot = set * ways + way;
-            long d = validSectors[slot] & dirtySectors[slot];
+            long d = dirtyMask(slot);
             if (d == 0) continue;
-            dirtySectors[slot] = 0;
-            writeBackLine(line, d, roles[slot]);
+            clearDirty(slot);
+            writeBackLine(line, d, meta[slot] & ROLE_MASK);
         }
     }
 

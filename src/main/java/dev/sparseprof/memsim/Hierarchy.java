@@ -2,6 +2,7 @@ package dev.sparseprof.memsim;
 
 import dev.sparseprof.trace.AccessKind;
 import dev.sparseprof.trace.ArrayRole;
+import dev.sparseprof.trace.TraceChunk;
 import dev.sparseprof.trace.TraceSink;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +79,11 @@ public final class Hierarchy implements TraceSink {
         cores[0].access(kind, address, sizeBytes, role);
     }
 
+    @Override
+    public void accessAll(TraceChunk chunk, int from, int to) {
+        cores[0].accessAll(chunk, from, to);
+    }
+
     /** Ends the trace: the final write-back of dirty lines, level by level. Idempotent. */
     @Override
     public void close() {
@@ -113,12 +119,16 @@ public final class Hierarchy implements TraceSink {
         public void access(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
             if (accesses == warmupAccesses) warm = snapshot();
             accesses++;
-            switch (kind) {
-                case WRITE -> l1.access(true, address, sizeBytes, role);
-                case COPY_BACK -> copyBack(address, sizeBytes);
-                case INVALIDATE -> invalidate(address, sizeBytes);
-                default -> l1.access(false, address, sizeBytes, role);
-            }
+            if (kind == AccessKind.READ) l1.access(false, address, sizeBytes, role);
+            else if (kind == AccessKind.WRITE) l1.access(true, address, sizeBytes, role);
+            else if (kind == AccessKind.COPY_BACK) copyBack(address, sizeBytes);
+            else if (kind == AccessKind.INVALIDATE) invalidate(address, sizeBytes);
+            else l1.access(false, address, sizeBytes, role); // instruction fetch, misc: reads
+        }
+
+        @Override
+        public void accessAll(TraceChunk chunk, int from, int to) {
+            for (int i = from; i < to; i++) access(chunk.kind(i), chunk.address(i), chunk.sizeBytes(i), chunk.role(i));
         }
 
         @Override

@@ -33,7 +33,7 @@ public final class Comparison {
 
     /** {@code dtype} null: each spec's default ({@link Simulation#defaultDType}). */
     public static Comparison run(List<HardwareSpec> specs, List<GemmLayer> layers, List<String> formatNames,
-                                 List<Double> sparsities, long batch, DType dtype) {
+                                 List<Double> sparsities, long batch, DType dtype, TrafficModel memory) {
         List<GemmLayer> gemms = Simulation.gemmLayers(layers);
         List<String> names = new ArrayList<>();
         for (GemmLayer l : gemms) names.add(l.name());
@@ -53,7 +53,7 @@ public final class Comparison {
                 for (int sc = 0; sc < scenarios.size(); sc++) {
                     Scenario scenario = scenarios.get(sc);
                     if (scenario.sparsity() != s) continue;
-                    PerfModel model = new PerfModel(scenario.spec(), TrafficModel.ANALYTICAL);
+                    PerfModel model = new PerfModel(scenario.spec(), memory);
                     for (int f = 0; f < formatNames.size(); f++) {
                         FormatModel format = FormatModels.byName(formatNames.get(f));
                         Workload w = (format.name().equals("2:4") ? nm : magnitude).withDType(scenario.dtype());

@@ -37,7 +37,7 @@ final class CooFormat implements FormatModel {
                 Machine.bGather(spec, w, nnz),
                 c);
         double perUnit = nnz * tiles / spec.parallelUnits();
-        return new KernelPlan(spec.isGpu() ? "COO, atomics into C, CUDA cores" : "COO, SIMD", ComputeUnit.VECTOR,
+        return new KernelPlan(name(), spec.isGpu() ? "COO, atomics into C, CUDA cores" : "COO, SIMD", ComputeUnit.VECTOR,
                 Machine.vectorDType(w.dtype()), w.sparseFlops(), streams, Balance.of("nnz-split", Math.ceil(perUnit), perUnit),
                 Machine.sparseOverheadSeconds(spec, 0, 2 * nnz * tiles));
     }

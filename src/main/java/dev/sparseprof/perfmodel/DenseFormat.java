@@ -31,6 +31,6 @@ final class DenseFormat implements FormatModel {
         ComputeUnit unit = Machine.denseUnit(spec, w.dtype());
         DType compute = unit == ComputeUnit.TENSOR ? w.dtype() : Machine.vectorDType(w.dtype());
         String kernel = unit == ComputeUnit.TENSOR ? "dense GEMM, tensor cores" : (spec.isGpu() ? "dense GEMM, CUDA cores" : "dense GEMM, SIMD");
-        return TiledGemm.plan(kernel, w, spec, unit, compute, w.denseFlops(), storedBytes(w), 0);
+        return TiledGemm.plan(name(), kernel, w, spec, unit, compute, w.denseFlops(), storedBytes(w), 0);
     }
 }

@@ -44,18 +44,26 @@ public final class PerfModel {
         GapBreakdown gap = new GapBreakdown(ideal, none.seconds() - ideal, withIndex.seconds() - none.seconds(),
                 withMisses.seconds() - withIndex.seconds(), withImbalance.seconds() - withMisses.seconds(),
                 all.seconds() - withImbalance.seconds());
-        return new LayerEstimate(w, format.name(), all, densePrediction, gap, format.storedBytes(w), dense.storedBytes(w));
+        List<Balance> schedules = spec.isGpu() ? List.of()
+                : LoadBalance.cpuSchedules(w.rowLengths(), Machine.columnTiles(spec, w), spec.parallelUnits());
+        return new LayerEstimate(w, format.name(), all, densePrediction, gap, format.storedBytes(w), dense.storedBytes(w), schedules);
     }
 
     /** The fastest of {@code formats} that can run the workload (dense always can on a sane spec). */
     public LayerEstimate best(Workload w, List<FormatModel> formats) {
+        LayerEstimate best = bestOrNull(w, formats);
+        if (best == null) throw new SparseprofException(spec.source() + ": " + w.name() + ": none of the formats can run this layer");
+        return best;
+    }
+
+    /** The fastest of {@code formats} that can run the workload, or null when none can. */
+    public LayerEstimate bestOrNull(Workload w, List<FormatModel> formats) {
         LayerEstimate best = null;
         for (FormatModel f : formats) {
             if (f.unsupported(w, spec) != null) continue;
             LayerEstimate e = estimate(w, f);
             if (best == null || e.predictedSeconds() < best.predictedSeconds()) best = e;
         }
-        if (best == null) throw new SparseprofException(spec.source() + ": " + w.name() + ": none of the formats can run this layer");
         return best;
     }
 }

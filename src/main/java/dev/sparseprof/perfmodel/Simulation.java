@@ -6,6 +6,7 @@ import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.Progress;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -24,10 +25,16 @@ public final class Simulation {
         }
     }
 
-    /** The estimates of one run and its totals. */
-    public record Result(HardwareSpec spec, Options options, List<LayerEstimate> layers) {
+    /**
+     * The estimates of one run; {@code bestSparse} holds, per layer, the fastest non-dense
+     * candidate (so a run where dense wins still shows what sparsity would cost), or null where
+     * no sparse candidate can run the layer or only one format was asked for.
+     */
+    public record Result(HardwareSpec spec, Options options, List<LayerEstimate> layers, List<LayerEstimate> bestSparse) {
         public Result {
             layers = List.copyOf(layers);
+            bestSparse = Collections.unmodifiableList(new ArrayList<>(bestSparse));
+            if (bestSparse.size() != layers.size()) throw new IllegalArgumentException("one best sparse entry per layer");
         }
 
         public double predictedSeconds() {
@@ -70,12 +77,22 @@ public final class Simulation {
         return out;
     }
 
-    /** One format: it must run every layer; several: the fastest per layer. */
+    /** One format: it must run every layer; several: the fastest per layer (and the fastest sparse one). */
     public static Result run(PerfModel model, List<Workload> workloads, Options o) {
         List<LayerEstimate> out = new ArrayList<>(workloads.size());
+        List<LayerEstimate> sparse = new ArrayList<>(workloads.size());
+        List<FormatModel> sparseFormats = new ArrayList<>();
+        for (FormatModel f : o.formats()) if (!f.name().equals("dense")) sparseFormats.add(f);
         for (Workload w : workloads) {
-            out.add(o.formats().size() == 1 ? model.estimate(w, o.formats().get(0)) : model.best(w, o.formats()));
+            if (o.formats().size() == 1) {
+                out.add(model.estimate(w, o.formats().get(0)));
+                sparse.add(null);
+                continue;
+            }
+            LayerEstimate best = model.best(w, o.formats());
+            out.add(best);
+            sparse.add(best.format().equals("dense") ? model.bestOrNull(w, sparseFormats) : best);
         }
-        return new Result(model.spec(), o, out);
+        return new Result(model.spec(), o, out, sparse);
     }
 }

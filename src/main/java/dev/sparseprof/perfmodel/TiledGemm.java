@@ -22,7 +22,7 @@ final class TiledGemm {
 
     private TiledGemm() {}
 
-    static KernelPlan plan(String kernel, Workload w, HardwareSpec spec, ComputeUnit unit, DType computeDType,
+    static KernelPlan plan(String format, String kernel, Workload w, HardwareSpec spec, ComputeUnit unit, DType computeDType,
                            double executedFlops, double aValueBytes, double aMetadataBytes) {
         long m = w.rows();
         long n = w.denseColumns();
@@ -75,6 +75,6 @@ final class TiledGemm {
             streams.add(DataStream.gathered("B", blocks * bBytes, bBytes));
         }
         streams.add(DataStream.streamed("C", cBytes, false));
-        return new KernelPlan(kernel, unit, computeDType, executedFlops, streams, balance, spec.overheads().launchSeconds());
+        return new KernelPlan(format, kernel, unit, computeDType, executedFlops, streams, balance, spec.overheads().launchSeconds());
     }
 }

@@ -34,7 +34,7 @@ final class TwoFourFormat implements FormatModel {
         StorageCost cost = w.storage(name());
         double values = cost.valueBytes() + cost.paddingBytes();
         if (spec.isGpu()) {
-            return TiledGemm.plan("2:4 GEMM, sparse tensor cores", w, spec, ComputeUnit.SPARSE_TENSOR, w.dtype(),
+            return TiledGemm.plan(name(), "2:4 GEMM, sparse tensor cores", w, spec, ComputeUnit.SPARSE_TENSOR, w.dtype(),
                     w.denseFlops(), values, cost.metadataBytes());
         }
         long slots = (long) w.rows() * (w.cols() / 2);
@@ -46,7 +46,7 @@ final class TwoFourFormat implements FormatModel {
                 Machine.aArray("metadata", cost.metadataBytes(), tiles, true),
                 Machine.bGather(spec, w, slots),
                 Machine.cWrite(w));
-        return new KernelPlan("2:4 SIMD kernel", ComputeUnit.VECTOR, Machine.vectorDType(w.dtype()), 2.0 * slots * w.denseColumns(),
+        return new KernelPlan(name(), "2:4 SIMD kernel", ComputeUnit.VECTOR, Machine.vectorDType(w.dtype()), 2.0 * slots * w.denseColumns(),
                 streams, Machine.sparseBalance(spec, Lengths.of(perRow), tiles),
                 Machine.sparseOverheadSeconds(spec, (double) w.rows() * tiles, (double) slots * tiles));
     }

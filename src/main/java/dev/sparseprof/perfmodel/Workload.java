@@ -8,18 +8,23 @@ import dev.sparseprof.sparse.stats.MatrixStats;
 import dev.sparseprof.sparse.stats.NmCompliance;
 import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.DType;
+import dev.sparseprof.util.MatrixView;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * One layer's GEMM as the performance models see it: {@code C[M x N] = A[M x K] · B[K x N]} with
  * A's statistics (non-zeros per row, 2:4 compliance, 4x4 block counts, from {@code sparse.stats})
- * and the value type. The bytes of each format come from {@code sparse}'s {@link StorageCost}, so
+ * and the value type; {@code matrix} is A itself when known (null for synthetic workloads), which a
+ * trace-driven memory model replays. The bytes of each format come from {@code sparse}'s {@link StorageCost}, so
  * the model and the {@code formats} command agree byte for byte. Synthetic workloads (tests, the
  * published validation cases) are built with {@link #dense} and {@link #uniformSparse}.
  */
-public record Workload(String name, MatrixStats stats, long denseColumns, DType dtype) {
+public record Workload(String name, MatrixStats stats, long denseColumns, DType dtype, MatrixView matrix) {
     public Workload {
+        if (matrix != null && (matrix.rows() != stats.rows() || matrix.cols() != stats.cols())) {
+            throw new IllegalArgumentException(name + ": matrix and statistics disagree on the shape");
+        }
         if (stats.rows() <= 0 || stats.cols() <= 0 || denseColumns <= 0) {
             throw new IllegalArgumentException(name + ": GEMM shape must be positive, got " + stats.rows() + "x" + stats.cols()
                     + " x N=" + denseColumns);
@@ -46,7 +51,7 @@ public record Workload(String name, MatrixStats stats, long denseColumns, DType 
         MatrixStats stats = new MatrixStats(m, k, nnz, Lengths.of(rows), null,
                 List.of(new NmCompliance(NmPattern.TWO_FOUR, groups, twoFour ? groups : 0)),
                 List.of(new BlockDensity(BlockShape.B4X4, blocks, nonEmpty, Math.min(nonEmpty * 16, (long) m * k), nnz)));
-        return new Workload(name, stats, n, dtype);
+        return new Workload(name, stats, n, dtype, null);
     }
 
     public int rows() {
@@ -91,10 +96,10 @@ public record Workload(String name, MatrixStats stats, long denseColumns, DType 
     }
 
     public Workload withColumns(long n) {
-        return new Workload(name, stats, n, dtype);
+        return new Workload(name, stats, n, dtype, matrix);
     }
 
     public Workload withDType(DType d) {
-        return new Workload(name, stats, denseColumns, d);
+        return new Workload(name, stats, denseColumns, d, matrix);
     }
 }

@@ -43,10 +43,10 @@ public final class Workloads {
             Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
             a = MatrixView.of(layer.rows(), layer.cols(), copy);
         }
-        return of(layer.name(), MatrixScan.of(a, SCAN), layer.denseColumns(batch), dtype);
+        return new Workload(layer.name(), MatrixScan.of(a, SCAN), layer.denseColumns(batch), dtype, a);
     }
 
     public static Workload of(String name, MatrixStats stats, long denseColumns, DType dtype) {
-        return new Workload(name, stats, denseColumns, dtype);
+        return new Workload(name, stats, denseColumns, dtype, null);
     }
 }

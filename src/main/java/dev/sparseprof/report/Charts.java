@@ -139,7 +139,7 @@ final class Charts {
                 "miss rate (%)", d);
     }
 
-    /** Time per layer for each series: {@code rows[i]} names the series of {@code seconds[i][layer]}. */
+    /** Time per layer for each series: {@code series.get(i)} names the times {@code seconds[i][layer]}. */
     static JFreeChart times(String title, List<String> layers, List<String> series, double[][] seconds) {
         DefaultCategoryDataset d = new DefaultCategoryDataset();
         List<String> names = shortNames(layers);

@@ -83,9 +83,9 @@ public final class ComparisonReport {
                 j.endObject().endObject();
             }
             j.endArray();
-            j.name("totals").beginObject().field("denseSeconds", c.denseTotalSeconds(s));
-            for (String f : c.formats()) j.field(f + "Seconds", c.totalSeconds(s, f));
-            j.endObject().endObject();
+            j.name("totals").beginObject().field("denseBaselineSeconds", c.denseTotalSeconds(s)).name("formatSeconds").beginObject();
+            for (String f : c.formats()) j.field(f, c.totalSeconds(s, f));
+            j.endObject().endObject().endObject();
         }
         j.endArray().endObject();
         return j.toString();

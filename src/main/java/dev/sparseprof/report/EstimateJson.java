@@ -1,5 +1,6 @@
 package dev.sparseprof.report;
 
+import dev.sparseprof.perfmodel.Balance;
 import dev.sparseprof.perfmodel.GapBreakdown;
 import dev.sparseprof.perfmodel.LayerEstimate;
 import dev.sparseprof.perfmodel.Prediction;
@@ -12,6 +13,11 @@ final class EstimateJson {
     private EstimateJson() {}
 
     static void write(JsonWriter j, LayerEstimate e) {
+        write(j, e, null);
+    }
+
+    /** With {@code bestSparse} (may be null): the fastest non-dense candidate's format, time and speedup. */
+    static void write(JsonWriter j, LayerEstimate e, LayerEstimate bestSparse) {
         Workload w = e.workload();
         Prediction p = e.predicted();
         j.beginObject();
@@ -23,6 +29,11 @@ final class EstimateJson {
         j.field("bottleneck", p.bottleneck()).field("denseBottleneck", e.dense().bottleneck());
         j.field("computeSeconds", p.computeSeconds()).field("overheadSeconds", p.overheadSeconds());
         j.field("imbalance", p.imbalanceFactor()).field("balance", p.plan().balance().schedule());
+        if (!e.cpuSchedules().isEmpty()) {
+            j.name("cpuSchedules").beginObject();
+            for (Balance b : e.cpuSchedules()) j.field(b.schedule(), b.factor());
+            j.endObject();
+        }
         Traffic t = p.traffic();
         j.field("trafficSource", t.source()).field("samplingError", t.samplingError());
         j.name("levels").beginArray();
@@ -39,6 +50,10 @@ final class EstimateJson {
         double[] parts = g.parts();
         for (int i = 0; i < parts.length; i++) j.field(GapBreakdown.PART_NAMES[i] + "Seconds", parts[i]);
         j.endObject();
+        if (bestSparse != null) {
+            j.name("bestSparse").beginObject().field("format", bestSparse.format())
+                    .field("predictedSeconds", bestSparse.predictedSeconds()).field("speedup", bestSparse.speedup()).endObject();
+        }
         j.endObject();
     }
 }

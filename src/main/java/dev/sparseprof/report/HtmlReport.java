@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jfree.chart.JFreeChart;
 
 /**
  * One self-contained HTML file (charts as embedded base64 PNG, no scripts, no external links) for
@@ -94,7 +95,7 @@ public final class HtmlReport {
                 + "</body></html>\n");
     }
 
-    private static void image(StringBuilder h, org.jfree.chart.JFreeChart chart) {
+    private static void image(StringBuilder h, JFreeChart chart) {
         h.append(String.format(Locale.ROOT, "<img alt=\"%s\" width=\"%d\" height=\"%d\" src=\"data:image/png;base64,",
                 esc(chart.getTitle() == null ? "chart" : chart.getTitle().getText()), Charts.WIDTH, Charts.HEIGHT));
         h.append(Charts.png(chart)).append("\">\n");

@@ -6,7 +6,10 @@ import dev.sparseprof.perfmodel.Simulation;
 import dev.sparseprof.perfmodel.Traffic;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.Units;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /** The {@code simulate} report: a per-layer text table with totals, and the same as JSON. */
 public final class SimulationReport {
@@ -18,22 +21,25 @@ public final class SimulationReport {
         sb.append(String.format(Locale.ROOT, "%s (%s), batch %d, %s, %s%n", r.spec().name(), r.spec().source(), o.batch(),
                 o.dtype().label(), pruningLabel(o)));
         TextTable t = new TextTable("layer", "M x K x N", "sparsity", "format", "predicted", "dense", "speedup", "theory",
-                "bottleneck", "miss rates", "DRAM", "imbal", "largest gap part");
+                "bottleneck", "miss rates", "DRAM", "imbal", "largest gap part", "best sparse");
         t.rightAlign(2, 4, 5, 6, 7, 10, 11);
-        for (LayerEstimate e : r.layers()) {
+        for (int i = 0; i < r.layers().size(); i++) {
+            LayerEstimate e = r.layers().get(i);
+            LayerEstimate s = r.bestSparse().get(i);
             t.row(e.workload().name(), e.workload().rows() + "x" + e.workload().cols() + "x" + e.workload().denseColumns(),
                     percent(e.workload().sparsity()), e.format(), Units.formatSeconds(e.predictedSeconds()),
                     Units.formatSeconds(e.denseSeconds()), times(e.speedup()), times(e.theoreticalSpeedup()),
                     e.predicted().bottleneck(), missRates(e.predicted().traffic()),
                     Units.formatBytes(e.predicted().traffic().dramBytes()),
-                    String.format(Locale.ROOT, "%.2f", e.predicted().imbalanceFactor()), largestGap(e.gap()));
+                    String.format(Locale.ROOT, "%.2f", e.predicted().imbalanceFactor()), largestGap(e.gap()),
+                    s == null ? "-" : s.format() + " " + times(s.speedup()));
         }
         t.rule();
         t.row("total (" + r.layers().size() + " layers)", "", "", "", Units.formatSeconds(r.predictedSeconds()),
-                Units.formatSeconds(r.denseSeconds()), times(r.speedup()), "", "", "", "", "", "");
+                Units.formatSeconds(r.denseSeconds()), times(r.speedup()), "", "", "", "", "", "", "");
         sb.append(t.render());
-        sb.append("memory traffic: ").append(r.layers().isEmpty() ? "-" : r.layers().get(0).predicted().traffic().source())
-                .append("; gap parts add up to predicted minus ideal (dense / theory)\n");
+        sb.append("memory traffic: ").append(String.join("; ", trafficSources(r.layers())))
+                .append("\ngap parts add up to predicted minus ideal (dense / theory)\n");
         return sb.toString();
     }
 
@@ -44,12 +50,22 @@ public final class SimulationReport {
         Simulation.Options o = r.options();
         j.field("batch", o.batch()).field("dtype", o.dtype().label()).field("pruning", pruningLabel(o));
         j.name("layers").beginArray();
-        for (LayerEstimate e : r.layers()) EstimateJson.write(j, e);
+        for (int i = 0; i < r.layers().size(); i++) {
+            LayerEstimate s = r.bestSparse().get(i);
+            EstimateJson.write(j, r.layers().get(i), s);
+        }
         j.endArray();
         j.name("totals").beginObject().field("layers", r.layers().size()).field("predictedSeconds", r.predictedSeconds())
                 .field("denseSeconds", r.denseSeconds()).field("speedup", r.speedup()).endObject();
         j.endObject();
         return j.toString();
+    }
+
+    /** The distinct traffic sources of the chosen formats, e.g. {@code simulated (memsim, all rows)}. */
+    static List<String> trafficSources(List<LayerEstimate> estimates) {
+        Set<String> out = new LinkedHashSet<>();
+        for (LayerEstimate e : estimates) out.add(e.format() + ": " + e.predicted().traffic().source());
+        return List.copyOf(out);
     }
 
     static String pruningLabel(Simulation.Options o) {

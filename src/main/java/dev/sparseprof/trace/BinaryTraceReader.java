@@ -130,10 +130,6 @@ public final class BinaryTraceReader implements TraceReader {
 
     @Override
     public void close() {
-        try {
-            in.close();
-        } catch (IOException ignored) {
-            // closing a read stream: nothing is lost
-        }
+        TraceFiles.closeQuietly(in);
     }
 }
