@@ -120,4 +120,11 @@ class CalibrationFitTest {
         e = assertThrows(SparseprofException.class, () -> CalibrationCases.of(wrongNnz, model));
         assertTrue(e.getMessage().contains("pruned differently"), e.getMessage());
     }
+
+    @Test
+    void theSplitAlternatesWithinEachShape() {
+        Map<String, Boolean> split = CalibrationCases.split(model().layers());
+        // shapes 96x96 (layers 0-3), 384x96 (4, 5), 96x384 (6, 7): each shape half in, half out
+        assertEquals(List.of(true, false, true, false, true, false, true, false), List.copyOf(split.values()));
+    }
 }
