@@ -25,11 +25,18 @@ import java.util.List;
  *     calibrated: minilm-cpu.calibrated.yaml
  *     measurements:
  *       - file: minilm-cpu-t1-n32.json
+ *   - name: h200-gpu          # GPU runs (validate --gpu-measure): predicted with spec, nothing fitted
+ *     device: gpu
+ *     spec: h200
+ *     measurements:
+ *       - file: ../gpu/out/gpu-measurements.json
  * </pre>
  *
- * @param model {@code null} for the bundled default model, else a model path
+ * @param model        {@code null} for the bundled default model, else a model path
+ * @param device       {@code cpu} or {@code gpu}
+ * @param uncalibrated the spec before calibration (a file for CPU sets; for GPU sets the {@code spec:} file or preset)
  */
-public record MeasuredSet(String name, String model, List<Path> measurements, Path uncalibrated, Path calibrated) {
+public record MeasuredSet(String name, String device, String model, List<Path> measurements, String uncalibrated, Path calibrated) {
     public MeasuredSet {
         measurements = List.copyOf(measurements);
         if (measurements.isEmpty()) throw new SparseprofException("measured set " + name + ": no measurements files");
@@ -44,13 +51,17 @@ public record MeasuredSet(String name, String model, List<Path> measurements, Pa
             Path dir = setsFile.toAbsolutePath().getParent();
             List<MeasuredSet> out = new ArrayList<>();
             for (ConfigMap s : root.list("sets")) {
-                s.allow("name", "model", "uncalibrated", "calibrated", "measurements");
+                s.allow("name", "device", "spec", "model", "uncalibrated", "calibrated", "measurements");
                 List<Path> files = new ArrayList<>();
                 for (ConfigMap m : s.list("measurements")) files.add(existing(dir.resolve(m.allow("file").string("file")), m, "file"));
                 String model = s.string("model", "default");
-                out.add(new MeasuredSet(s.string("name"), model.equals("default") ? null : dir.resolve(model).toString(), files,
-                        existing(dir.resolve(s.string("uncalibrated")), s, "uncalibrated"),
-                        s.has("calibrated") && Files.isRegularFile(dir.resolve(s.string("calibrated"))) ? dir.resolve(s.string("calibrated")) : null));
+                String device = s.string("device", "cpu");
+                if (!device.equals("cpu") && !device.equals("gpu")) throw s.error("device", "must be cpu or gpu, got '" + device + "'");
+                String spec = device.equals("gpu")
+                        ? (Files.isRegularFile(dir.resolve(s.string("spec"))) ? dir.resolve(s.string("spec")).toString() : s.string("spec"))
+                        : existing(dir.resolve(s.string("uncalibrated")), s, "uncalibrated").toString();
+                out.add(new MeasuredSet(s.string("name"), device, model.equals("default") ? null : dir.resolve(model).toString(), files,
+                        spec, s.has("calibrated") && Files.isRegularFile(dir.resolve(s.string("calibrated"))) ? dir.resolve(s.string("calibrated")) : null));
             }
             return out;
         } catch (ConfigException e) {

@@ -31,12 +31,17 @@ public final class PredictionErrors {
      * how many have their measured fastest format predicted fastest too.
      */
     public static int[] bestFormatCounts(List<CasePrediction> predictions, boolean training, boolean after) {
+        return bestFormatCounts(predictions, training, after, true);
+    }
+
+    /** As above; {@code bySparsity} false groups by (layer, batch, threads) only (formats pruned each their own way). */
+    public static int[] bestFormatCounts(List<CasePrediction> predictions, boolean training, boolean after, boolean bySparsity) {
         Map<String, CasePrediction[]> best = new HashMap<>(); // [measured fastest, predicted fastest]
         Map<String, Integer> sizes = new HashMap<>();
         for (CasePrediction p : predictions) {
             if (p.c().training() != training) continue;
             MeasuredRun r = p.c().run();
-            String g = r.layer() + "|" + r.batch() + "|" + r.threads() + "|" + r.sparsity();
+            String g = r.layer() + "|" + r.batch() + "|" + r.threads() + (bySparsity ? "|" + r.sparsity() : "");
             sizes.merge(g, 1, Integer::sum);
             CasePrediction[] b = best.computeIfAbsent(g, k -> new CasePrediction[2]);
             if (b[0] == null || p.measuredSeconds() < b[0].measuredSeconds()) b[0] = p;

@@ -1,5 +1,6 @@
 package dev.sparseprof.cli;
 
+import dev.sparseprof.calibrate.GpuValidation;
 import dev.sparseprof.calibrate.MeasuredRuns;
 import dev.sparseprof.calibrate.MeasuredSet;
 import dev.sparseprof.calibrate.MeasuredValidation;
@@ -8,6 +9,7 @@ import dev.sparseprof.calibrate.ValidationCase;
 import dev.sparseprof.calibrate.ValidationGroup;
 import dev.sparseprof.calibrate.ValidationReport;
 import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.measure.gpu.GpuCase;
@@ -108,11 +110,17 @@ final class ValidateCommand implements Callable<Integer> {
             for (MeasuredSet set : MeasuredSet.read(sets)) {
                 List<MeasuredRuns> files = new ArrayList<>();
                 for (Path f : set.measurements()) files.add(MeasuredRuns.read(f));
+                if (set.device().equals("gpu")) {
+                    HardwareSpec g = HardwareSpecs.load(set.uncalibrated()); // --hw is for the CPU sets
+                    if (!(g instanceof GpuSpec gpu)) throw new SparseprofException("set " + set.name() + ": GPU runs need a GPU spec, " + g.source() + " is a CPU spec");
+                    GpuValidation.evaluate(set.name(), files, gpu, cases, groups);
+                    continue;
+                }
                 try (Model model = Models.open(set.model())) {
                     if (hw != null) {
                         MeasuredValidation.evaluate(set.name(), "--hw " + hw, files, model, cpuSpec(hw), cases, groups);
                     } else {
-                        MeasuredValidation.evaluate(set.name(), "uncalibrated", files, model, cpuSpec(set.uncalibrated().toString()),
+                        MeasuredValidation.evaluate(set.name(), "uncalibrated", files, model, cpuSpec(set.uncalibrated()),
                                 cases, groups);
                         if (set.calibrated() != null) {
                             MeasuredValidation.evaluate(set.name(), "calibrated", files, model, cpuSpec(set.calibrated().toString()),

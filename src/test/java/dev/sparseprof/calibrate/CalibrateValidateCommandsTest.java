@@ -7,6 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sparseprof.cli.Main;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.measure.Timing;
+import dev.sparseprof.measure.gpu.GpuCase;
+import dev.sparseprof.measure.gpu.GpuDevice;
+import dev.sparseprof.measure.gpu.GpuKernel;
+import dev.sparseprof.measure.gpu.GpuMeasurement;
+import dev.sparseprof.measure.gpu.GpuMeasurementsJson;
 import dev.sparseprof.util.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -101,5 +107,39 @@ class CalibrateValidateCommandsTest {
             assertTrue(gpu.err().startsWith("sparseprof: no GPU: "), gpu.err());
             assertEquals(1, gpu.err().strip().lines().count(), "one line: " + gpu.err());
         }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void gpuSetsAreValidatedOnTheirGpuSpec(@TempDir Path dir) throws IOException {
+        GpuDevice h200 = new GpuDevice("NVIDIA H200", 9, 0, 132, 141L << 30, 13000);
+        List<GpuCase> cases = List.of(new GpuCase("minilm-gpu", "ffn.up", 1536, 384, 128, GpuKernel.DENSE_MMA_F16, 0),
+                new GpuCase("minilm-gpu", "ffn.up", 1536, 384, 128, GpuKernel.SPARSE24_MMA, 0),
+                new GpuCase("minilm-gpu", "ffn.up", 1536, 384, 128, GpuKernel.CSR_ROWSPLIT, 0.9));
+        long[] nnz = {1536L * 384, 1536L * 384 / 2, 58982};
+        double[] seconds = {20e-6, 16e-6, 30e-6};
+        List<GpuMeasurement> results = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Timing t = new Timing(3, seconds[i], seconds[i], seconds[i], seconds[i], seconds[i], 1.0);
+            results.add(new GpuMeasurement(cases.get(i).kernel().key(), "ffn.up", 1536, 384, nnz[i], 128, t, 1, 0, "NVIDIA H200"));
+        }
+        Files.createDirectories(dir.resolve("measured"));
+        Files.writeString(dir.resolve("measured/gpu.json"), GpuMeasurementsJson.write("synthetic", h200, "d", "c", cases, results));
+        Files.writeString(dir.resolve("measured/sets.yaml"), """
+                version: 1
+                sets:
+                  - name: h200-gpu
+                    device: gpu
+                    spec: h200
+                    measurements:
+                      - file: gpu.json
+                """);
+        Run r = run("validate", "--cases", dir.toString(), "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        List<Object> groups = (List<Object>) Json.parseObject(r.out()).get("groups");
+        Map<String, Object> g = (Map<String, Object>) groups.get(0);
+        assertEquals("h200-gpu uncalibrated", g.get("name"));
+        assertEquals(3L, g.get("cases"));
+        assertEquals(1L, g.get("bestFormatGroups"));
     }
 }

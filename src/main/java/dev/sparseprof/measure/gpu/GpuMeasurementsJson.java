@@ -9,7 +9,8 @@ import java.util.List;
  * {@code version}, header {@code model, machine, date, javaVersion, command}; {@code results[]} with
  * every key it needs, {@code threads} 1 and {@code imbalance} 1 for one device) plus the GPU's own
  * keys, which that reader skips: {@code device} (top level and per result), {@code kernel},
- * {@code group}, {@code name}, {@code relativeError}. {@code speedupOverDense} compares with the dense kernel of the same
+ * {@code group}, {@code name}, {@code relativeError}. Formats: {@code dense} (fp32 CUDA cores),
+ * {@code dense-f16} (fp16 tensor cores), {@code csr}, {@code bsr4x4}, {@code 2:4} (fp16 sparse tensor cores). {@code speedupOverDense} compares with the dense kernel of the same
  * precision on the same layer and batch (fp32 tiled for CSR/BSR, fp16 tensor cores for 2:4).
  * {@code effectiveGBps} counts each operand once (compulsory traffic).
  */
@@ -69,7 +70,8 @@ public final class GpuMeasurementsJson {
         return switch (k) {
             case CSR_ROWSPLIT -> "csr";
             case BSR -> "bsr4x4";
-            case DENSE_TILED, DENSE_MMA_F16 -> "dense";
+            case DENSE_TILED -> "dense";
+            case DENSE_MMA_F16 -> "dense-f16";
             case SPARSE24_MMA -> "2:4";
         };
     }
