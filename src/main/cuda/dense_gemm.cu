@@ -32,21 +32,17 @@ extern "C" __global__ void dense_gemm_mma_f16(int M, int N, int K, const __half*
                                               const __half* __restrict__ Bt, float* __restrict__ C) {
     SpWarpTile w;
     if (!sp_warp_tile_16x8(M, N, w)) return;
-    int t = w.t;
-    int r0 = w.row0;
-    int r1 = w.row1;
-    int n = w.n;
     float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f, d3 = 0.0f;
     for (int k0 = 0; k0 < K; k0 += 16) {
         // A fragment (PTX ISA 9.7.14.5.8, m16n8k16 .f16): a0a1 row g cols 2t..2t+1, a2a3 row g+8,
         // a4a5 row g cols 2t+8.., a6a7 row g+8 cols 2t+8..
-        unsigned a0 = *reinterpret_cast<const unsigned*>(A + (long long)r0 * K + k0 + 2 * t);
-        unsigned a1 = *reinterpret_cast<const unsigned*>(A + (long long)r1 * K + k0 + 2 * t);
-        unsigned a2 = *reinterpret_cast<const unsigned*>(A + (long long)r0 * K + k0 + 2 * t + 8);
-        unsigned a3 = *reinterpret_cast<const unsigned*>(A + (long long)r1 * K + k0 + 2 * t + 8);
+        unsigned a0 = *reinterpret_cast<const unsigned*>(A + (long long)w.row0 * K + k0 + 2 * w.t);
+        unsigned a1 = *reinterpret_cast<const unsigned*>(A + (long long)w.row1 * K + k0 + 2 * w.t);
+        unsigned a2 = *reinterpret_cast<const unsigned*>(A + (long long)w.row0 * K + k0 + 2 * w.t + 8);
+        unsigned a3 = *reinterpret_cast<const unsigned*>(A + (long long)w.row1 * K + k0 + 2 * w.t + 8);
         // B fragment: b0b1 rows k 2t..2t+1 of column n, b2b3 rows 2t+8..; Bt is column-major so the pairs are adjacent.
-        unsigned b0 = *reinterpret_cast<const unsigned*>(Bt + (long long)n * K + k0 + 2 * t);
-        unsigned b1 = *reinterpret_cast<const unsigned*>(Bt + (long long)n * K + k0 + 2 * t + 8);
+        unsigned b0 = *reinterpret_cast<const unsigned*>(Bt + (long long)w.n * K + k0 + 2 * w.t);
+        unsigned b1 = *reinterpret_cast<const unsigned*>(Bt + (long long)w.n * K + k0 + 2 * w.t + 8);
         asm volatile(
             "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
             : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)

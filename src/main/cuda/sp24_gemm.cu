@@ -17,12 +17,8 @@ extern "C" __global__ void sp24_gemm_mma(int M, int N, int K, const __half* __re
                                          float* __restrict__ C) {
     SpWarpTile w;
     if (!sp_warp_tile_16x8(M, N, w)) return;
-    int t = w.t;
-    int r0 = w.row0;
-    int r1 = w.row1;
-    int n = w.n;
-    int tm = r0 / 16;
-    int g = r0 % 16;  // the lane's quad (row0 = 16 tm + g)
+    int tm = w.row0 / 16;
+    int g = w.row0 % 16;  // the lane's quad (row0 = 16 tm + g)
     int Kc = K / 2;
     int tilesK = K / 32;
     float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f, d3 = 0.0f;
@@ -31,17 +27,17 @@ extern "C" __global__ void sp24_gemm_mma(int M, int N, int K, const __half* __re
         int k0 = tk * 32;   // logical column of the tile's start
         // A fragment (PTX ISA 9.7.14.6.2.2): reg0 row g group t, reg1 row g+8 group t,
         // reg2 row g group t+4, reg3 row g+8 group t+4; each register the group's two kept values.
-        unsigned a0 = *reinterpret_cast<const unsigned*>(Acomp + (long long)r0 * Kc + kc0 + 2 * t);
-        unsigned a1 = *reinterpret_cast<const unsigned*>(Acomp + (long long)r1 * Kc + kc0 + 2 * t);
-        unsigned a2 = *reinterpret_cast<const unsigned*>(Acomp + (long long)r0 * Kc + kc0 + 2 * t + 8);
-        unsigned a3 = *reinterpret_cast<const unsigned*>(Acomp + (long long)r1 * Kc + kc0 + 2 * t + 8);
+        unsigned a0 = *reinterpret_cast<const unsigned*>(Acomp + (long long)w.row0 * Kc + kc0 + 2 * w.t);
+        unsigned a1 = *reinterpret_cast<const unsigned*>(Acomp + (long long)w.row1 * Kc + kc0 + 2 * w.t);
+        unsigned a2 = *reinterpret_cast<const unsigned*>(Acomp + (long long)w.row0 * Kc + kc0 + 2 * w.t + 8);
+        unsigned a3 = *reinterpret_cast<const unsigned*>(Acomp + (long long)w.row1 * Kc + kc0 + 2 * w.t + 8);
         // B fragment (m16n8k32): bi holds rows 2t + 8i, 2t + 8i + 1 of column n.
-        const __half* bcol = Bt + (long long)n * K + k0 + 2 * t;
+        const __half* bcol = Bt + (long long)w.n * K + k0 + 2 * w.t;
         unsigned b0 = *reinterpret_cast<const unsigned*>(bcol);
         unsigned b1 = *reinterpret_cast<const unsigned*>(bcol + 8);
         unsigned b2 = *reinterpret_cast<const unsigned*>(bcol + 16);
         unsigned b3 = *reinterpret_cast<const unsigned*>(bcol + 24);
-        unsigned e = Meta[((long long)tm * tilesK + tk) * 16 + 2 * g + (t & 1)];
+        unsigned e = Meta[((long long)tm * tilesK + tk) * 16 + 2 * g + (w.t & 1)];
         asm volatile(
             "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
             "{%8,%9,%10,%11}, {%0,%1,%2,%3}, %12, 0x0;\n"
