@@ -67,7 +67,9 @@ final class ThreadTeam {
             }
             seconds[trial] = (last - first) * 1e-9;
         }
-        if (Double.isNaN(sink[0])) seconds[0] += 0; // keeps the results alive
+        double all = 0;
+        for (double v : sink) all += v;
+        Blackhole.consume(all);
         return seconds;
     }
 
