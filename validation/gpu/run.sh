@@ -4,7 +4,8 @@
 #   device tool: run(command="bash validation/gpu/run.sh", carry=["validation/gpu/runtime"], timeout_s=330)
 # It times the project's CUDA kernels (committed PTX, JCuda driver API) on MiniLM-shaped layers and
 # GEMM shapes (sparseprof validate --gpu-measure), then profiles one launch of each quick case under
-# Nsight Compute (ncu --csv) when ncu is there and can read the counters. Measured JSON and logs go
+# Nsight Compute (ncu --csv) when ncu is there and can read the counters, and compares ncu's hit rates,
+# DRAM bytes and durations with the model (validate --ncu). Measured JSON and logs go
 # to validation/gpu/out/ and, when the device tool gives an $OUT folder, to $OUT (what comes back).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -37,12 +38,14 @@ if [[ -n "$ncu_bin" && -x "$ncu_bin" ]]; then
     > "$out/ncu.csv" 2> "$out/ncu.log"
   echo "run.sh: ncu exit $? ($(grep -c '"' "$out/ncu.csv" || true) csv lines); last log lines:"
   tail -n 5 "$out/ncu.log"
+  echo "run.sh: ncu's metrics against the model (validate --ncu)"
+  timeout 30 "$rt/sparseprof" validate --ncu "$out/ncu.csv" --hw h200 --json "$out/ncu-compare.json" 2>&1 | tail -n 8
 else
   echo "run.sh: no ncu on this machine; skipped the profile" | tee "$out/ncu.log"
 fi
 
 if [[ -n "${OUT:-}" && -d "${OUT:-}" ]]; then
-  cp "$out"/gpu-measurements.json "$out"/run.log "$out"/nvidia-smi.csv "$out"/ncu.csv "$out"/ncu.log "$OUT"/ 2>/dev/null
+  cp "$out"/gpu-measurements.json "$out"/run.log "$out"/nvidia-smi.csv "$out"/ncu.csv "$out"/ncu.log "$out"/ncu-compare.json "$OUT"/ 2>/dev/null
   [[ -f "$out/ncu-run/gpu-measurements.json" ]] && cp "$out/ncu-run/gpu-measurements.json" "$OUT/ncu-run-gpu-measurements.json"
 fi
 echo "run.sh: done in $(( $(date +%s) - started )) s"

@@ -1,6 +1,7 @@
 package dev.sparseprof.cli;
 
 import dev.sparseprof.calibrate.GpuValidation;
+import dev.sparseprof.calibrate.NcuComparison;
 import dev.sparseprof.calibrate.MeasuredRuns;
 import dev.sparseprof.calibrate.MeasuredSet;
 import dev.sparseprof.calibrate.MeasuredValidation;
@@ -12,6 +13,7 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.measure.external.NcuCsvReader;
 import dev.sparseprof.measure.gpu.GpuCase;
 import dev.sparseprof.measure.gpu.GpuCaseRunner;
 import dev.sparseprof.measure.gpu.GpuCases;
@@ -51,7 +53,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "validate", description = {
         "Check predictions against measured and published cases; print error per case and MAPE per group.",
         "  validate [--hw SPEC] [--json FILE|-]",
-        "  validate --gpu-measure DIR [--gpu-quick] [--gpu-reps N]   time the CUDA kernels (needs a GPU)"})
+        "  validate --gpu-measure DIR [--gpu-quick] [--gpu-reps N]   time the CUDA kernels (needs a GPU)",
+        "  validate --ncu FILE.csv [--hw GPU-SPEC] [--json FILE|-]   ncu's hit rates, DRAM bytes, durations vs the model"})
 final class ValidateCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
@@ -64,6 +67,9 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Option(names = "--cases", paramLabel = "DIR", defaultValue = "validation", description = "The validation folder (default: ${DEFAULT-VALUE}).")
     Path casesDir;
+
+    @Option(names = "--ncu", paramLabel = "FILE.csv", description = "Compare an ncu --csv report of the quick GPU cases (run.sh writes one) with the model (--hw, default h200).")
+    Path ncu;
 
     @Option(names = "--gpu-measure", paramLabel = "DIR", description = "Time the project's CUDA kernels on MiniLM-shaped layers and GEMMs; write DIR/gpu-measurements.json.")
     Path gpuMeasure;
@@ -81,7 +87,7 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         if (gpuMeasure != null) return gpuMeasure(out);
-        ValidationReport report = run();
+        ValidationReport report = ncu != null ? ncu() : run();
         boolean jsonOnly = Outputs.jsonOnStdout(json);
         if (!jsonOnly) {
             TextTable t = new TextTable("case", "group", "predicted", "measured", "error").rightAlign(2, 3, 4);
@@ -100,6 +106,16 @@ final class ValidateCommand implements Callable<Integer> {
         }
         Outputs.write(json, toJson(report), out);
         return 0;
+    }
+
+    /** The ncu report of run.sh's profiled quick cases against the model on {@code --hw} (default h200). */
+    private ValidationReport ncu() {
+        HardwareSpec s = HardwareSpecs.load(hw != null ? hw : "h200");
+        if (!(s instanceof GpuSpec gpu)) throw new SparseprofException("--hw " + hw + ": --ncu compares GPU kernels; give a GPU spec");
+        List<ValidationCase> cases = new ArrayList<>();
+        List<ValidationGroup> groups = new ArrayList<>();
+        NcuComparison.evaluate(NcuCsvReader.read(ncu), GpuCases.validationSet(true), gpu, cases, groups);
+        return new ValidationReport(cases, groups);
     }
 
     private ValidationReport run() {

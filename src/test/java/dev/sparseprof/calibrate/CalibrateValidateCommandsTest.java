@@ -142,4 +142,27 @@ class CalibrateValidateCommandsTest {
         assertEquals(3L, g.get("cases"));
         assertEquals(1L, g.get("bestFormatGroups"));
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void ncuReportsOfTheQuickCasesAreComparedWithTheModel(@TempDir Path dir) throws IOException {
+        StringBuilder csv = new StringBuilder("==PROF== Connected to process 1\n\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n");
+        List<GpuCase> quick = dev.sparseprof.measure.gpu.GpuCases.validationSet(true);
+        for (int i = 0; i < quick.size(); i++) {
+            String k = quick.get(i).kernel().entry();
+            csv.append("\"").append(i).append("\",\"").append(k).append("\",\"l1tex__t_sector_hit_rate.pct\",\"%\",\"50\"\n");
+            csv.append("\"").append(i).append("\",\"").append(k).append("\",\"gpu__time_duration.sum\",\"usecond\",\"10.5\"\n");
+        }
+        Path file = dir.resolve("ncu.csv");
+        Files.writeString(file, csv);
+        Run r = run("validate", "--ncu", file.toString(), "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        Map<String, Object> json = Json.parseObject(r.out());
+        assertEquals(2L * quick.size(), ((List<Object>) json.get("cases")).size(), "L1 hit and duration per case");
+        Map<String, Object> l1 = (Map<String, Object>) ((List<Object>) json.get("groups")).get(0);
+        assertEquals("ncu L1 hit", l1.get("name"));
+        Run wrong = run("validate", "--ncu", "src/test/resources/ncu/spmm-metrics.csv");
+        assertEquals(2, wrong.code());
+        assertTrue(wrong.err().contains("the quick GPU set has"), wrong.err());
+    }
 }
