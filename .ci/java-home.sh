@@ -10,3 +10,5 @@ if [[ -z "${JAVA_HOME:-}" ]] || ! _sp_java_ok "$JAVA_HOME"; then
   exit 1
 fi
 export PATH="$JAVA_HOME/bin:$PATH"
+# Maven's own guava calls sun.misc.Unsafe, which Java 25 warns about on every build; allow it quietly.
+case " ${MAVEN_OPTS:-} " in *sun-misc-unsafe-memory-access*) ;; *) export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" ;; esac

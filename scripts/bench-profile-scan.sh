@@ -15,15 +15,15 @@ java_run() { "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -Xmx2g -cp
 size=$(stat -c %s "$file")
 cat "$file" > /dev/null   # warm the page cache
 times=()
-for _ in 1 2 3; do
+for _ in 1 2 3 4 5; do
   t0=$(date +%s.%N); cat "$file" > /dev/null; t1=$(date +%s.%N)
   times+=("$(echo "$t1 - $t0" | bc -l)")
 done
-cat_s=$(printf '%s\n' "${times[@]}" | sort -g | sed -n 2p)
+cat_s=$(printf '%s\n' "${times[@]}" | sort -g | sed -n 3p)
 cat_gbps=$(echo "$size / $cat_s / 1000000000" | bc -l)
 printf 'file: %s (%.2f GiB)\n' "$file" "$(echo "$size / 1073741824" | bc -l)"
-printf 'cat FILE > /dev/null: %.2f GB/s (median of 3: %s s)\n' "$cat_gbps" "${times[*]}"
-out=$(java_run scan "$file" 3)
+printf 'cat FILE > /dev/null: %.2f GB/s (median of 5: %s s)\n' "$cat_gbps" "${times[*]}"
+out=$(java_run scan "$file" 5)
 echo "$out" | grep -v '^SCAN_GBPS='
 scan_gbps=$(echo "$out" | sed -n 's/^SCAN_GBPS=//p')
 printf 'scan / cat: %.2f\n' "$(echo "$scan_gbps / $cat_gbps" | bc -l)"

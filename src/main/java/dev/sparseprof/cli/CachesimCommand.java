@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sparseprof cachesim}: replays traces through a cache hierarchy and DRAM; one row per cache. */
-@Command(name = "cachesim", sortOptions = false,
+@Command(name = "cachesim", sortOptions = false, mixinStandardHelpOptions = true,
         description = "Replay an address trace (din, extended din, .sptr; gzip or not) through caches and DRAM.")
 final class CachesimCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
@@ -81,8 +81,9 @@ final class CachesimCommand implements Callable<Integer> {
     @Option(names = "--mrc", description = "Also print the LRU miss-ratio curve (fully associative, every power-of-two size).")
     boolean mrc;
 
-    @Option(names = "--mrc-line", paramLabel = "BYTES", description = "Line size of the miss-ratio curve (default: the first level's).")
-    String mrcLine;
+    @Option(names = "--mrc-line", paramLabel = "BYTES", split = ",",
+            description = "Line sizes (comma-separated) of the miss-ratio curves, all from the one pass (default: the first level's).")
+    List<String> mrcLines = new ArrayList<>();
 
     @Option(names = "--access-size", paramLabel = "BYTES", defaultValue = "4", description = "Size of classic din records (default 4).")
     int accessSize;
@@ -113,7 +114,8 @@ final class CachesimCommand implements Callable<Integer> {
 
         Hierarchy h = new Hierarchy(config);
         h.setWarmup(warmup);
-        StackDistanceProfiler profiler = mrc ? new StackDistanceProfiler(mrcLineBytes(config)) : null;
+        List<StackDistanceProfiler> profilers = new ArrayList<>();
+        if (mrc) for (int lineBytes : mrcLineBytes(config)) profilers.add(new StackDistanceProfiler(lineBytes));
         long totalBytes = 0;
         for (Path t : traces) totalBytes += fileSize(t);
         Progress progress = TerminalProgressBar.forTerminal("cachesim");
@@ -122,10 +124,12 @@ final class CachesimCommand implements Callable<Integer> {
         try {
             for (Path t : traces) readers.add(TraceFiles.open(t, accessSize));
             if (readers.size() == 1) {
-                TraceSink sink = profiler == null ? h : new TeeSink(h, profiler);
+                List<TraceSink> sinks = new ArrayList<>(profilers);
+                sinks.addFirst(h);
+                TraceSink sink = sinks.size() == 1 ? h : new TeeSink(sinks);
                 readers.getFirst().pushAll(sink, progress, totalBytes);
             } else {
-                if (profiler != null) throw new SparseprofException("--mrc works on one trace (give one --trace)");
+                if (!profilers.isEmpty()) throw new SparseprofException("--mrc works on one trace (give one --trace)");
                 MultiCoreReplay.roundRobin(readers, h, quantum, progress, totalBytes);
             }
         } finally {
@@ -134,11 +138,11 @@ final class CachesimCommand implements Callable<Integer> {
         h.close();
         double seconds = (System.nanoTime() - started) / 1e9;
         HierarchyStats stats = h.measured();
-        MissRatioCurve curve = profiler == null ? null : profiler.curve();
+        List<MissRatioCurve> curves = profilers.stream().map(StackDistanceProfiler::curve).toList();
 
-        if (json != null) Outputs.write(json, json(stats, curve, seconds), out);
+        if (json != null) Outputs.write(json, json(stats, curves, seconds), out);
         if (!Outputs.jsonOnStdout(json)) {
-            out.print(table(stats, curve));
+            out.print(table(stats, curves));
             out.printf(Locale.ROOT, "%,d accesses in %.2f s (%.1f M accesses/s)%n", h.snapshot().accesses(), seconds,
                     h.snapshot().accesses() / seconds / 1e6);
         }
@@ -159,13 +163,7 @@ final class CachesimCommand implements Callable<Integer> {
                     throw new SparseprofException("--level " + l + ": " + e.getMessage());
                 }
             }
-            DramConfig d;
-            try {
-                d = dram == null ? null : CacheSpecs.parseDram(dram);
-            } catch (SparseprofException e) {
-                throw new SparseprofException("--dram: " + e.getMessage());
-            }
-            base = new HierarchyConfig(parsed, cores, cores == 1 ? parsed.size() : parsed.size() - 1, d);
+            base = new HierarchyConfig(parsed, cores, cores == 1 ? parsed.size() : parsed.size() - 1, null);
         }
         List<CacheConfig> ls = base.levels();
         for (String a : inclusion) ls = CacheSpecs.override(ls, a, "--inclusion");
@@ -179,15 +177,25 @@ final class CachesimCommand implements Callable<Integer> {
             if (firstShared < 0) throw new SparseprofException("--shared-from: no level named '" + sharedFrom + "'");
         }
         DramConfig d = base.dram();
-        if (hw != null && dram != null) d = CacheSpecs.parseDram(dram);
+        if (dram != null) {
+            try {
+                d = CacheSpecs.parseDram(dram);
+            } catch (SparseprofException e) {
+                throw new SparseprofException("--dram " + dram + ": " + e.getMessage());
+            }
+        }
         return new HierarchyConfig(ls, cores, firstShared, d);
     }
 
-    private int mrcLineBytes(HierarchyConfig config) {
-        if (mrcLine == null) return config.levels().getFirst().lineBytes();
-        long b = Units.parseBytes(mrcLine);
-        if (b < 1 || b > 1 << 20 || Long.bitCount(b) != 1) throw new SparseprofException("--mrc-line " + mrcLine + " is not a power of two");
-        return (int) b;
+    private List<Integer> mrcLineBytes(HierarchyConfig config) {
+        if (mrcLines.isEmpty()) return List.of(config.levels().getFirst().lineBytes());
+        List<Integer> out = new ArrayList<>();
+        for (String text : mrcLines) {
+            long b = Units.parseBytes(text);
+            if (b < 1 || b > 1 << 20 || Long.bitCount(b) != 1) throw new SparseprofException("--mrc-line " + text + " is not a power of two");
+            out.add((int) b);
+        }
+        return out;
     }
 
     private static long fileSize(Path p) {
@@ -198,7 +206,7 @@ final class CachesimCommand implements Callable<Integer> {
         }
     }
 
-    private String table(HierarchyStats s, MissRatioCurve curve) {
+    private String table(HierarchyStats s, List<MissRatioCurve> curves) {
         TextTable t = new TextTable("level", "fetches", "reads", "writes", "misses", "read miss", "write miss", "hit rate",
                 "write-backs", "from below", "to below");
         t.rightAlign(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
@@ -234,7 +242,7 @@ final class CachesimCommand implements Callable<Integer> {
                     d.rowHits(), d.rowMisses(), d.rowConflicts(), Units.formatSeconds(d.timeSeconds()),
                     Units.formatSeconds(d.bandwidthBoundSeconds()), Units.formatSeconds(d.latencyBoundSeconds())));
         }
-        if (curve != null) {
+        for (MissRatioCurve curve : curves) {
             TextTable c = new TextTable("LRU size", "misses", "miss ratio");
             c.rightAlign(0, 1, 2);
             for (MissRatioCurve.Point p : curve.powerOfTwoPoints()) {
@@ -245,7 +253,7 @@ final class CachesimCommand implements Callable<Integer> {
         return b.toString();
     }
 
-    private String json(HierarchyStats s, MissRatioCurve curve, double seconds) {
+    private String json(HierarchyStats s, List<MissRatioCurve> curves, double seconds) {
         JsonWriter w = new JsonWriter().beginObject();
         w.name("traces").beginArray();
         for (Path t : traces) w.value(t.toString());
@@ -286,13 +294,17 @@ final class CachesimCommand implements Callable<Integer> {
                     .field("timeSeconds", d.timeSeconds()).endObject();
         }
         w.endObject();
-        if (curve != null) {
-            w.name("mrc").beginObject().field("lineBytes", curve.lineBytes()).field("references", curve.references())
-                    .field("coldMisses", curve.coldMisses()).name("points").beginArray();
-            for (MissRatioCurve.Point p : curve.powerOfTwoPoints()) {
-                w.beginObject().field("cacheBytes", p.cacheBytes()).field("misses", p.misses()).field("missRatio", p.missRatio()).endObject();
+        if (!curves.isEmpty()) {
+            w.name("mrc").beginArray();
+            for (MissRatioCurve curve : curves) {
+                w.beginObject().field("lineBytes", curve.lineBytes()).field("references", curve.references())
+                        .field("coldMisses", curve.coldMisses()).name("points").beginArray();
+                for (MissRatioCurve.Point p : curve.powerOfTwoPoints()) {
+                    w.beginObject().field("cacheBytes", p.cacheBytes()).field("misses", p.misses()).field("missRatio", p.missRatio()).endObject();
+                }
+                w.endArray().endObject();
             }
-            w.endArray().endObject();
+            w.endArray();
         }
         return w.endObject().toString();
     }

@@ -1,17 +1,80 @@
 package dev.sparseprof.cli;
 
+import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
+import dev.sparseprof.perfmodel.Comparison;
+import dev.sparseprof.perfmodel.FormatModels;
+import dev.sparseprof.report.ComparisonReport;
+import dev.sparseprof.report.HtmlReport;
+import dev.sparseprof.util.Checks;
+import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code sparseprof compare}: not built yet. */
-@Command(name = "compare", description = "(not built yet)")
+/** {@code sparseprof compare}: every format on every spec at every what-if sparsity, with the winner per layer. */
+@Command(name = "compare", mixinStandardHelpOptions = true, description = "What-if table: prune to each sparsity, predict every format on every spec, pick the winner per layer.")
 final class CompareCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
+    @Spec CommandSpec command;
+
+    @Option(names = "--hw", required = true, split = ",", paramLabel = "SPEC", description = "Specs (files or presets), comma-separated.")
+    List<String> hw;
+
+    @Option(names = "--model", paramLabel = "MODEL", description = "Model file (default: the bundled all-MiniLM-L6-v2).")
+    String model;
+
+    @Option(names = "--formats", required = true, split = ",", paramLabel = "F",
+            description = "Formats to compare, comma-separated (dense, csr, coo, bsr4x4, 2:4).")
+    List<String> formats;
+
+    @Option(names = "--sparsity", split = ",", defaultValue = "0.5,0.7,0.9,0.95", paramLabel = "S",
+            description = "Target sparsities (magnitude pruning per layer; 2:4 always gets N:M 2:4); default ${DEFAULT-VALUE}.")
+    List<Double> sparsities;
+
+    @Option(names = "--batch", defaultValue = "128", paramLabel = "N", description = "Tokens (columns of B); default ${DEFAULT-VALUE}.")
+    long batch;
+
+    @Option(names = "--dtype", paramLabel = "D", description = "Value type (default: fp16 on a GPU, fp32 on a CPU).")
+    String dtype;
+
+    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
+            description = "Memory traffic: simulated (memsim replay where a traced kernel exists) or analytical; default ${DEFAULT-VALUE}.")
+    String traffic;
+
+    @Option(names = "--json", paramLabel = "FILE|-", description = "Write the table as JSON ('-' for standard output alone).")
+    String json;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "Write a self-contained HTML report with charts.")
+    String html;
 
     @Override
     public Integer call() {
-        throw new SparseprofException("compare: not built yet");
+        PrintWriter out = command.commandLine().getOut();
+        Checks.positive(batch, "--batch");
+        List<HardwareSpec> specs = new ArrayList<>();
+        for (String h : hw) specs.add(HardwareSpecs.load(h));
+        for (String f : formats) FormatModels.byName(f);
+        for (double s : sparsities) Checks.fraction(s, "--sparsity");
+        if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");
+        Comparison c;
+        try (Model m = Models.open(model)) {
+            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : DType.parse(dtype),
+                    SimulateCommand.trafficModel(traffic));
+        }
+        if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));
+        Outputs.write(json, ComparisonReport.json(c), out);
+        if (html != null) HtmlReport.writeComparison(Path.of(html), c);
+        return Main.EXIT_OK;
     }
 }

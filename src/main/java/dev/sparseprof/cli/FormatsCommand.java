@@ -9,6 +9,7 @@ import dev.sparseprof.sparse.Format;
 import dev.sparseprof.sparse.Formats;
 import dev.sparseprof.sparse.StorageCost;
 import dev.sparseprof.sparse.stats.MatrixStats;
+import dev.sparseprof.sparse.stats.ScanOptions;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.SparseprofException;
@@ -37,7 +38,7 @@ final class FormatsCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = "Model file; default: the bundled " + Models.DEFAULT_NAME + ".")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = ProfileCommand.MODEL_HELP)
     String model;
 
     @Option(names = "--dtype", defaultValue = "fp32", paramLabel = "D", description = "Value type: fp32, fp16, bf16 or int8. Default ${DEFAULT-VALUE}.")
@@ -59,7 +60,7 @@ final class FormatsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<Format> formats = Formats.defaults();
         try (Model m = Models.open(model)) {
-            List<MatrixStats> stats = ProfileCommand.scan(m, "formats");
+            List<MatrixStats> stats = ProfileCommand.scan(m, "formats", Formats.scanOptionsFor(formats, ScanOptions.DEFAULT));
             List<GemmLayer> layers = new ArrayList<>();
             List<List<Cell>> rows = new ArrayList<>();
             for (int i = 0; i < m.layers().size(); i++) {

@@ -16,15 +16,20 @@ import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.sparse.stats.ScanOptions;
 import dev.sparseprof.util.AtomicFiles;
 import dev.sparseprof.util.Checks;
+import dev.sparseprof.util.Json;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,22 +53,25 @@ import picocli.CommandLine.Spec;
 final class ProfileCommand implements Callable<Integer> {
     static final double CRITICAL_MIN_MODEL_SPARSITY = 0.5;
     static final double CRITICAL_GAP = 0.25;
+    /** The MODEL parameter's help, shared by the model commands. */
+    static final String MODEL_HELP = "Model file (.onnx, .safetensors, .npy, .npz, .mtx, TF.js *weights_manifest.json or model.json), "
+            + "or a bundled model: minilm (the default: " + Models.DEFAULT_NAME + ", fp32 ONNX) or minilm-int8.";
 
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL",
-            description = "Model file (.onnx, .safetensors, .npy, .npz, .mtx, TF.js *weights_manifest.json / model.json); "
-                    + "default: the bundled " + Models.DEFAULT_NAME + ".")
+            description = MODEL_HELP)
     String model;
 
     @Option(names = "--batch", defaultValue = "128", paramLabel = "N",
             description = "Tokens (samples) per GEMM: the dense operand's width N (times output pixels for convolutions). Default ${DEFAULT-VALUE}.")
     long batch;
 
-    @Option(names = "--activation-density", defaultValue = "1.0", paramLabel = "D",
-            description = "Fraction of non-zero activations the sparse kernel also skips, in (0, 1]. Default ${DEFAULT-VALUE}.")
-    double activationDensity;
+    @Option(names = "--activation-density", defaultValue = "1.0", paramLabel = "D|FILE",
+            description = "Fraction of activations that are non-zero, in (0, 1] (the sparse kernel skips the zeros too), "
+                    + "or a JSON file {\"layer name\": D, ...} per layer (unlisted layers: 1). Default ${DEFAULT-VALUE}.")
+    String activationDensity;
 
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the profile as JSON ('-': standard output, alone).")
     String json;
@@ -72,13 +80,74 @@ final class ProfileCommand implements Callable<Integer> {
     String csv;
 
     /** One layer's statistics and work for a batch. */
-    record LayerProfile(GemmLayer layer, MatrixStats stats, long denseColumns, long denseFlops, double sparseFlops, boolean critical) {
+    record LayerProfile(GemmLayer layer, MatrixStats stats, long denseColumns, double activationDensity, long denseFlops,
+                        double sparseFlops, boolean critical) {
         boolean isGemm() {
             return layer.kind() != LayerKind.EMBEDDING_GATHER;
         }
 
         double speedup() {
             return sparseFlops == 0 ? Double.POSITIVE_INFINITY : denseFlops / sparseFlops;
+        }
+    }
+
+    /**
+     * Activation density: one value for every layer, or per layer from a JSON object file
+     * ({@code file} non-null; layers it does not list have density 1).
+     */
+    record ActivationDensity(double global, Path file, Map<String, Double> perLayer) {
+        ActivationDensity {
+            perLayer = Map.copyOf(perLayer);
+        }
+
+        static ActivationDensity parse(String text) {
+            try {
+                return new ActivationDensity(check(Double.parseDouble(text.trim()), "--activation-density"), null, Map.of());
+            } catch (NumberFormatException notANumber) {
+                return fromFile(Path.of(text));
+            }
+        }
+
+        private static ActivationDensity fromFile(Path file) {
+            Map<String, Object> json;
+            try {
+                json = Json.parseObject(Files.readString(file));
+            } catch (IOException e) {
+                throw new SparseprofException("--activation-density " + file + ": neither a number nor a readable file");
+            } catch (SparseprofException e) {
+                throw new SparseprofException("--activation-density " + file + ": " + e.getMessage());
+            }
+            Map<String, Double> densities = new LinkedHashMap<>();
+            for (Map.Entry<String, Object> e : json.entrySet()) {
+                if (!(e.getValue() instanceof Number n)) {
+                    throw new SparseprofException("--activation-density " + file + ": layer '" + e.getKey() + "' has no number");
+                }
+                densities.put(e.getKey(), check(n.doubleValue(), file + ": layer '" + e.getKey() + "'"));
+            }
+            return new ActivationDensity(1.0, file, densities);
+        }
+
+        private static double check(double d, String what) {
+            if (!(d > 0 && d <= 1)) throw new SparseprofException(what + ": activation density must lie in (0, 1], got " + d);
+            return d;
+        }
+
+        /** One density per layer; a file naming a layer the model does not have is an error. */
+        double[] forLayers(List<GemmLayer> layers) {
+            double[] out = new double[layers.size()];
+            java.util.Set<String> names = new java.util.HashSet<>();
+            for (int i = 0; i < out.length; i++) {
+                names.add(layers.get(i).name());
+                out[i] = perLayer.getOrDefault(layers.get(i).name(), global);
+            }
+            for (String name : perLayer.keySet()) {
+                if (!names.contains(name)) throw new SparseprofException("--activation-density " + file + ": the model has no layer '" + name + "'");
+            }
+            return out;
+        }
+
+        String label() {
+            return file == null ? fmt(global, 2) : "per layer from " + file;
         }
     }
 
@@ -96,29 +165,31 @@ final class ProfileCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Checks.positive(batch, "--batch");
-        if (!(activationDensity > 0 && activationDensity <= 1)) {
-            throw new SparseprofException("--activation-density must lie in (0, 1], got " + activationDensity);
-        }
+        ActivationDensity density = ActivationDensity.parse(activationDensity);
         Outputs.checkFolder("--json", json);
         Outputs.checkFolder("--csv", csv);
         PrintWriter out = spec.commandLine().getOut();
         try (Model m = Models.open(model)) {
             List<MatrixStats> stats = scan(m, "profile");
-            List<LayerProfile> layers = profile(m.layers(), stats, batch, activationDensity);
+            List<LayerProfile> layers = profile(m.layers(), stats, batch, density.forLayers(m.layers()));
             Totals totals = totals(layers);
-            if (!Outputs.jsonOnStdout(json)) out.print(table(m, layers, totals));
+            if (!Outputs.jsonOnStdout(json)) out.print(table(m, density, layers, totals));
             if (csv != null) AtomicFiles.writeString(Path.of(csv), csv(layers));
-            Outputs.write(json, json(m, layers, totals), out);
+            Outputs.write(json, json(m, density, layers, totals), out);
         }
         return Main.EXIT_OK;
     }
 
-    /** Scans every layer of {@code m} once (all cores), with a progress bar over all rows. */
+    /** Scans every layer of {@code m} once with the default statistics (all cores), with a progress bar over all rows. */
     static List<MatrixStats> scan(Model m, String label) {
+        return scan(m, label, ScanOptions.DEFAULT);
+    }
+
+    static List<MatrixStats> scan(Model m, String label, ScanOptions what) {
         long totalRows = 0;
         for (GemmLayer l : m.layers()) totalRows += l.rows();
         Progress bar = TerminalProgressBar.forTerminal(label);
-        ScanOptions options = ScanOptions.DEFAULT.withThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        ScanOptions options = what.withThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
         List<MatrixStats> stats = new ArrayList<>();
         long base = 0;
         for (GemmLayer l : m.layers()) {
@@ -131,7 +202,8 @@ final class ProfileCommand implements Callable<Integer> {
         return stats;
     }
 
-    static List<LayerProfile> profile(List<GemmLayer> layers, List<MatrixStats> stats, long batch, double activationDensity) {
+    /** {@code density[i]} is layer i's activation density. */
+    static List<LayerProfile> profile(List<GemmLayer> layers, List<MatrixStats> stats, long batch, double[] density) {
         long params = 0;
         long nnz = 0;
         for (int i = 0; i < layers.size(); i++) {
@@ -147,9 +219,9 @@ final class ProfileCommand implements Callable<Integer> {
             boolean gemm = l.kind() != LayerKind.EMBEDDING_GATHER;
             long n = l.denseColumns(batch);
             long dense = gemm ? Math.multiplyExact(2L * l.params(), n) : 0;
-            double sparse = gemm ? 2.0 * s.nnz() * n * activationDensity : 0;
+            double sparse = gemm ? 2.0 * s.nnz() * n * density[i] : 0;
             boolean critical = gemm && modelSparsity >= CRITICAL_MIN_MODEL_SPARSITY && s.sparsity() <= modelSparsity - CRITICAL_GAP;
-            out.add(new LayerProfile(l, s, n, dense, sparse, critical));
+            out.add(new LayerProfile(l, s, n, density[i], dense, sparse, critical));
         }
         return out;
     }
@@ -173,7 +245,7 @@ final class ProfileCommand implements Callable<Integer> {
         return new Totals(count, params, nnz, dense, sparse, critical);
     }
 
-    private String table(Model m, List<LayerProfile> layers, Totals t) {
+    private String table(Model m, ActivationDensity density, List<LayerProfile> layers, Totals t) {
         TextTable table = new TextTable("layer", "kind", "shape", "params", "nnz", "sparsity", "2:4", "1:2", "4:8",
                 "row nnz min/mean/max", "row cv", "blk16 dens", "N", "speedup", "");
         table.rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
@@ -192,7 +264,7 @@ final class ProfileCommand implements Callable<Integer> {
                 t.criticalLayers() > 0 ? t.criticalLayers() + " critical" : "");
         StringBuilder sb = new StringBuilder();
         sb.append(m.source()).append(" (").append(m.format()).append("): ").append(layers.size()).append(layers.size() == 1 ? " layer" : " layers").append(", batch N = ")
-                .append(batch).append(" tokens, activation density ").append(fmt(activationDensity, 2)).append('\n');
+                .append(batch).append(" tokens, activation density ").append(density.label()).append('\n');
         sb.append(table.render());
         sb.append(String.format(Locale.ROOT, "dense %.3f GFLOP, sparse %.3f GFLOP (2 x nnz x N x activation density), theoretical speedup %s%n",
                 t.denseFlops() / 1e9, t.sparseFlops() / 1e9, speedup(t.speedup())));
@@ -217,10 +289,12 @@ final class ProfileCommand implements Callable<Integer> {
         return groups == 0 ? 1.0 : (double) compliant / groups;
     }
 
-    private String json(Model m, List<LayerProfile> layers, Totals t) {
+    private String json(Model m, ActivationDensity density, List<LayerProfile> layers, Totals t) {
         JsonWriter w = new JsonWriter().beginObject();
         w.name("model").beginObject().field("source", m.source()).field("format", m.format()).endObject();
-        w.field("batch", batch).field("activationDensity", activationDensity);
+        w.field("batch", batch);
+        if (density.file() == null) w.field("activationDensity", density.global());
+        else w.field("activationDensityFile", density.file().toString());
         w.name("criticalRule").beginObject().field("minModelSparsity", CRITICAL_MIN_MODEL_SPARSITY).field("gap", CRITICAL_GAP).endObject();
         w.name("layers").beginArray();
         for (LayerProfile p : layers) {
@@ -238,7 +312,8 @@ final class ProfileCommand implements Callable<Integer> {
                 w.name(b.shape().label()).beginObject().field("nonEmptyFraction", b.nonEmptyFraction()).field("meanFill", b.meanFill()).endObject();
             }
             w.endObject();
-            w.field("denseColumns", p.denseColumns()).field("denseFlops", p.denseFlops()).field("sparseFlops", p.sparseFlops());
+            w.field("denseColumns", p.denseColumns()).field("activationDensity", p.activationDensity())
+                    .field("denseFlops", p.denseFlops()).field("sparseFlops", p.sparseFlops());
             if (p.isGemm()) w.field("speedup", p.speedup());
             else w.name("speedup").nullValue();
             w.field("critical", p.critical()).endObject();

@@ -44,7 +44,7 @@ final class PruneCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = "Model file; default: the bundled " + Models.DEFAULT_NAME + ".")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = ProfileCommand.MODEL_HELP)
     String model;
 
     @Option(names = "--out", required = true, paramLabel = "FILE.safetensors", description = "Where to write the pruned model.")

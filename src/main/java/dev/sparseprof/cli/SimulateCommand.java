@@ -1,17 +1,135 @@
 package dev.sparseprof.cli;
 
+import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
+import dev.sparseprof.perfmodel.FormatModel;
+import dev.sparseprof.perfmodel.FormatModels;
+import dev.sparseprof.perfmodel.PerfModel;
+import dev.sparseprof.perfmodel.PublishedCases;
+import dev.sparseprof.perfmodel.SimulatedTraffic;
+import dev.sparseprof.perfmodel.Simulation;
+import dev.sparseprof.perfmodel.TrafficModel;
+import dev.sparseprof.perfmodel.Workload;
+import dev.sparseprof.perfmodel.Workloads;
+import dev.sparseprof.report.HtmlReport;
+import dev.sparseprof.report.PublishedReport;
+import dev.sparseprof.report.SimulationReport;
+import dev.sparseprof.util.Checks;
+import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
+import dev.sparseprof.util.TerminalProgressBar;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code sparseprof simulate}: not built yet. */
-@Command(name = "simulate", description = "(not built yet)")
+/** {@code sparseprof simulate}: predicted time, speedup, bottleneck and efficiency gap per layer on one machine. */
+@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Predict each layer's time and speedup over dense on a machine (roofline, load balance, 2:4).")
 final class SimulateCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
+    @Spec CommandSpec command;
+
+    @Option(names = "--hw", paramLabel = "SPEC",
+            description = "Hardware spec: a YAML file or a preset name; 'list' prints the presets.")
+    String hw;
+
+    @Option(names = "--model", paramLabel = "MODEL", description = "Model file (default: the bundled all-MiniLM-L6-v2).")
+    String model;
+
+    @Option(names = "--batch", defaultValue = "128", paramLabel = "N", description = "Tokens (columns of B) per linear layer; default ${DEFAULT-VALUE}.")
+    long batch;
+
+    @Option(names = "--format", defaultValue = "auto", paramLabel = "F",
+            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4; 'list' prints them) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
+    String format;
+
+    @Option(names = "--dtype", paramLabel = "D", description = "Value type (default: fp16 on a GPU, fp32 on a CPU).")
+    String dtype;
+
+    @Option(names = "--sparsity", paramLabel = "S",
+            description = "Magnitude-prune every layer to S (0..1) in memory first. With --format 2:4 and no S, layers are 2:4-pruned.")
+    Double sparsity;
+
+    @Option(names = "--json", paramLabel = "FILE|-", description = "Write the report as JSON ('-' for standard output alone).")
+    String json;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "Write a self-contained HTML report with charts.")
+    String html;
+
+    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
+            description = "Memory traffic: simulated (replay the traced kernel through memsim where one exists) or analytical; default ${DEFAULT-VALUE}.")
+    String traffic;
+
+    @Option(names = "--published", paramLabel = "FILE",
+            description = "Instead of a model: predict the published cases in FILE (validation/published/a100.yaml) and print the error.")
+    String published;
 
     @Override
     public Integer call() {
-        throw new SparseprofException("simulate: not built yet");
+        PrintWriter out = command.commandLine().getOut();
+        if (published != null) {
+            List<PublishedCases.Row> rows = PublishedCases.evaluate(Path.of(published));
+            if (!Outputs.jsonOnStdout(json)) out.print(PublishedReport.table(rows));
+            Outputs.write(json, PublishedReport.json(rows), out);
+            return Main.EXIT_OK;
+        }
+        if (format.equals("list")) {
+            out.println(String.join("\n", FormatModels.names()));
+            return Main.EXIT_OK;
+        }
+        if (hw == null) throw new SparseprofException("simulate: --hw SPEC is required (a YAML file or a preset; --hw list shows them)");
+        if (hw.equals("list")) {
+            out.println(String.join("\n", HardwareSpecs.presetNames()));
+            return Main.EXIT_OK;
+        }
+        Checks.positive(batch, "--batch");
+        HardwareSpec spec = HardwareSpecs.load(hw);
+        DType d = dtype == null ? Simulation.defaultDType(spec) : DType.parse(dtype);
+        List<FormatModel> formats = formats(format);
+        Workloads.Pruning pruning = Workloads.Pruning.NONE;
+        double s = 0;
+        if (sparsity != null) {
+            s = Checks.fraction(sparsity, "--sparsity");
+            pruning = Workloads.Pruning.MAGNITUDE;
+        } else if (format.equals("2:4")) {
+            pruning = Workloads.Pruning.TWO_FOUR;
+            s = 0.5;
+        }
+        Simulation.Options options = new Simulation.Options(batch, d, pruning, s, formats);
+        Simulation.Result result;
+        try (Model m = Models.open(model)) {
+            List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
+            if (workloads.isEmpty()) throw new SparseprofException((model == null ? Models.DEFAULT_NAME : model) + ": no GEMM layers");
+            result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options);
+        }
+        if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result));
+        Outputs.write(json, SimulationReport.json(result), out);
+        if (html != null) HtmlReport.writeSimulation(Path.of(html), result);
+        return Main.EXIT_OK;
+    }
+
+    /** The memory model by name; a replay pushes at most 300k accesses (big layers are sampled). */
+    static TrafficModel trafficModel(String name) {
+        return switch (name) {
+            case "simulated" -> new SimulatedTraffic(300_000);
+            case "analytical" -> TrafficModel.ANALYTICAL;
+            default -> throw new SparseprofException("--traffic: unknown '" + name + "' (known: simulated, analytical)");
+        };
+    }
+
+    /** {@code auto} means every registered format; else one name. */
+    static List<FormatModel> formats(String name) {
+        if (!name.equals("auto")) return List.of(FormatModels.byName(name));
+        List<FormatModel> all = new ArrayList<>();
+        for (String n : FormatModels.names()) all.add(FormatModels.byName(n));
+        return all;
     }
 }

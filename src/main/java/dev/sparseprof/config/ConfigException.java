@@ -7,6 +7,8 @@ package dev.sparseprof.config;
  * own {@code SparseprofException} subtype at its public entry point, so the CLI still exits with 2.
  */
 public class ConfigException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public ConfigException(String message) {
         super(message);
     }

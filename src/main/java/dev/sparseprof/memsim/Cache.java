@@ -19,6 +19,9 @@ public final class Cache implements MemoryLevel {
     private static final long INVALID = -1L;
     private static final int HASH_THRESHOLD = 16;
     private static final ArrayRole[] ROLES = ArrayRole.values();
+    private static final int PREFETCHED = 0x40;
+    private static final int ROLE_MASK = 0x3f;
+    private static final int DIRTY = 0x80;
 
     private final CacheConfig config;
     private final int sets;
@@ -36,10 +39,9 @@ public final class Cache implements MemoryLevel {
     private final boolean inclusive;
 
     private final long[] tags;
-    private final long[] validSectors;
-    private final long[] dirtySectors;
-    private final byte[] roles;
-    private final boolean[] prefetched;
+    private final boolean sectored;
+    private final long[] sectors; // sectored only: [2 * slot] valid mask, [2 * slot + 1] dirty mask
+    private final byte[] meta;    // array role (low bits) | PREFETCHED | DIRTY (unsectored lines)
     private final int[] freeWays;
     private final int[] freeCount;
     private final LongIntHashMap index;
@@ -52,6 +54,12 @@ public final class Cache implements MemoryLevel {
 
     private MemoryLevel next;
     private Cache[] uppers = new Cache[0];
+
+    // per set, the way last hit or filled: hitting it again changes no replacement state (where
+    // the policy says so), so such hits skip the tag scan and the policy, as Dinero checks its
+    // stack top first
+    private final boolean mruFastPath;
+    private final int[] mruWay;
 
     // the victim of the last handleMiss, written back after the fetch (per cache: never re-entered)
     private long victimLine = INVALID;
@@ -77,10 +85,9 @@ public final class Cache implements MemoryLevel {
         int slots = sets * ways;
         tags = new long[slots];
         Arrays.fill(tags, INVALID);
-        validSectors = new long[slots];
-        dirtySectors = new long[slots];
-        roles = new byte[slots];
-        prefetched = new boolean[slots];
+        sectored = sectorsPerLine > 1;
+        sectors = sectored ? new long[2 * slots] : null;
+        meta = new byte[slots];
         freeWays = new int[slots];
         freeCount = new int[sets];
         for (int s = 0; s < sets; s++) {
@@ -93,6 +100,8 @@ public final class Cache implements MemoryLevel {
         orderScratch = new int[ways];
         classifier = config.classifyMisses() ? new ThreeCClassifier(config.lines()) : null;
         counters = new CacheCounters(config.name(), config.classifyMisses());
+        mruFastPath = prefetcher == null && classifier == null && policy.repeatedHitIsNoOp();
+        mruWay = new int[sets];
     }
 
     public CacheConfig config() {
@@ -140,21 +149,44 @@ public final class Cache implements MemoryLevel {
 
     @Override
     public boolean fetch(long address, int sizeBytes, ArrayRole role) {
-        if (exclusive) return exclusiveFetch(address, sizeBytes, role.ordinal());
+        if (exclusive) return exclusiveRange(EXCLUSIVE_FETCH, address, sizeBytes, false, role.ordinal());
         access(false, address, sizeBytes, role);
         return false;
     }
 
     @Override
     public void write(long address, int sizeBytes, ArrayRole role) {
-        if (exclusive) exclusiveWrite(address, sizeBytes, role.ordinal());
+        if (exclusive) exclusiveRange(EXCLUSIVE_WRITE, address, sizeBytes, true, role.ordinal());
         else access(true, address, sizeBytes, role);
     }
 
     @Override
     public void acceptVictim(long address, int sizeBytes, boolean dirty, ArrayRole role) {
-        if (exclusive) insertVictim(address, sizeBytes, dirty, role.ordinal());
+        if (exclusive) exclusiveRange(EXCLUSIVE_VICTIM, address, sizeBytes, dirty, role.ordinal());
         else if (dirty) access(true, address, sizeBytes, role);
+    }
+
+    private static final int EXCLUSIVE_FETCH = 0;
+    private static final int EXCLUSIVE_WRITE = 1;
+    private static final int EXCLUSIVE_VICTIM = 2;
+
+    /** An exclusive level's operation over a range, line by line; for fetches, true if any line came up dirty. */
+    private boolean exclusiveRange(int op, long address, int sizeBytes, boolean dirty, int role) {
+        boolean dirtyUp = false;
+        long last = address + sizeBytes - 1;
+        long a = address;
+        while (true) {
+            long lineEnd = (a | (lineBytes - 1)) + 1;
+            boolean lastPiece = last - lineEnd < 0;
+            int piece = (int) ((lastPiece ? last + 1 : lineEnd) - a);
+            switch (op) {
+                case EXCLUSIVE_FETCH -> dirtyUp |= exclusiveFetch(a, piece, role);
+                case EXCLUSIVE_WRITE -> exclusiveWrite(a, piece, role);
+                default -> insertVictim(a, piece, dirty, role);
+            }
+            if (lastPiece) return dirtyUp;
+            a = lineEnd;
+        }
     }
 
     @Override
@@ -174,6 +206,34 @@ public final class Cache implements MemoryLevel {
         return upTo & -(1L << first);
     }
 
+    // Sector state: sectored lines keep valid and dirty masks; an unsectored line is valid when its
+    // tag is and keeps its dirty bit in meta, so it touches one array less per reference.
+
+    private long validMask(int slot) {
+        return sectored ? sectors[2 * slot] : tags[slot] != INVALID ? 1L : 0L;
+    }
+
+    private long dirtyMask(int slot) {
+        return sectored ? sectors[2 * slot] & sectors[2 * slot + 1] : (meta[slot] & DIRTY) != 0 ? 1L : 0L;
+    }
+
+    private void markDirty(int slot, long mask) {
+        if (sectored) sectors[2 * slot + 1] |= mask;
+        else if (mask != 0) meta[slot] |= (byte) DIRTY;
+    }
+
+    private void clearDirty(int slot) {
+        if (sectored) sectors[2 * slot + 1] = 0;
+        else meta[slot] &= ~DIRTY;
+    }
+
+    private void clearSectors(int slot) {
+        if (sectored) {
+            sectors[2 * slot] = 0;
+            sectors[2 * slot + 1] = 0;
+        }
+    }
+
     /** The way holding {@code line} in {@code set}, or -1. */
     private int tryHit(int set, long line) {
         if (index != null) {
@@ -185,15 +245,39 @@ public final class Cache implements MemoryLevel {
         return -1;
     }
 
-    /** One reference within one line: Dinero's d4ref. */
+    /**
+     * One reference within one line: Dinero's d4ref. A hit on the set's MRU line is served here (a
+     * small method the JIT inlines into the caller); everything else goes through {@link #lookup}.
+     */
     private void reference(int write, long address, int sizeBytes, int role) {
         long line = address >>> lineShift;
-        int set = setOf(line);
         long touched = sectorMask(address, sizeBytes);
+        int set = setOf(line);
+        if (mruFastPath) {
+            int mru = set * ways + mruWay[set];
+            if (tags[mru] == line && (validMask(mru) & touched) == touched) {
+                counters.reference(write, role, false, false);
+                if (write != 0) {
+                    if (writeBack) markDirty(mru, touched);
+                    else writeThrough(address, sizeBytes, role);
+                }
+                return;
+            }
+        }
+        lookup(write, address, sizeBytes, role, line, set, touched);
+    }
+
+    private void writeThrough(long address, int sizeBytes, int role) {
+        counters.bytesToBelow += sizeBytes;
+        next.write(address, sizeBytes, ROLES[role]);
+    }
+
+    /** The full path: tag lookup, then hit or {@link #handleMiss}, fetch, write-through, victim write-back, prefetch. */
+    private void lookup(int write, long address, int sizeBytes, int role, long line, int set, long touched) {
         int way = tryHit(set, line);
         boolean blockMiss = way < 0;
         int slot = set * ways + way;
-        boolean miss = blockMiss || (validSectors[slot] & touched) != touched;
+        boolean miss = blockMiss || (validMask(slot) & touched) != touched;
         counters.reference(write, role, miss, blockMiss);
         if (classifier != null) classifier.reference(line, miss, counters);
 
@@ -208,14 +292,15 @@ public final class Cache implements MemoryLevel {
                 haveVictim = victimLine != INVALID;
             } else {
                 policy.onHit(set, way);
-                if (prefetched[slot]) {
-                    prefetched[slot] = false;
+                mruWay[set] = way;
+                if ((meta[slot] & PREFETCHED) != 0) {
+                    meta[slot] &= ~PREFETCHED;
                     counters.prefetchesUseful++;
                 }
             }
-            validSectors[slot] |= touched;
+            if (sectored) sectors[2 * slot] |= touched;
             if (isWrite && writeBack) {
-                dirtySectors[slot] |= touched;
+                markDirty(slot, touched);
                 dirtyHere = true;
             }
         }
@@ -226,12 +311,9 @@ public final class Cache implements MemoryLevel {
             int fetchBytes = Long.bitCount(touched) << sectorShift;
             long fetchAddress = (line << lineShift) + ((long) Long.numberOfTrailingZeros(touched) << sectorShift);
             counters.bytesFromBelow += fetchBytes;
-            if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) dirtySectors[slot] |= touched;
+            if (next.fetch(fetchAddress, fetchBytes, ROLES[role]) && tags[slot] == line) markDirty(slot, touched);
         }
-        if (isWrite && !dirtyHere) {
-            counters.bytesToBelow += sizeBytes;
-            next.write(address, sizeBytes, ROLES[role]);
-        }
+        if (isWrite && !dirtyHere) writeThrough(address, sizeBytes, role);
         if (haveVictim) writeBackLine(saveVictim, saveDirty, saveRole);
         if (prefetcher != null && !isWrite) prefetch(line, miss, role);
     }
@@ -250,19 +332,18 @@ public final class Cache implements MemoryLevel {
             way = policy.victim(set);
             int slot = set * ways + way;
             victimLine = tags[slot];
-            victimDirty = validSectors[slot] & dirtySectors[slot];
-            victimRole = roles[slot];
+            victimDirty = dirtyMask(slot);
+            victimRole = meta[slot] & ROLE_MASK;
             if (index != null) index.remove(victimLine);
             if (inclusive && backInvalidateAbove(victimLine << lineShift, lineBytes)) victimDirty = allSectors;
         }
         int slot = set * ways + way;
         tags[slot] = line;
-        validSectors[slot] = 0;
-        dirtySectors[slot] = 0;
-        roles[slot] = (byte) role;
-        prefetched[slot] = false;
+        clearSectors(slot);
+        meta[slot] = (byte) role;
         if (index != null) index.put(line, slot);
         policy.onFill(set, way);
+        mruWay[set] = way;
         return way;
     }
 
@@ -296,8 +377,8 @@ public final class Cache implements MemoryLevel {
             counters.prefetchesIssued++;
             int way = handleMiss(set, p, role);
             int slot = set * ways + way;
-            validSectors[slot] = allSectors;
-            prefetched[slot] = true;
+            if (sectored) sectors[2 * slot] = allSectors;
+            meta[slot] |= PREFETCHED;
             long v = victimLine;
             long d = victimDirty;
             int vr = victimRole;
@@ -312,9 +393,8 @@ public final class Cache implements MemoryLevel {
         int slot = set * ways + way;
         if (index != null) index.remove(tags[slot]);
         tags[slot] = INVALID;
-        validSectors[slot] = 0;
-        dirtySectors[slot] = 0;
-        prefetched[slot] = false;
+        clearSectors(slot);
+        meta[slot] = 0;
         policy.onInvalidate(set, way);
         freeWays[set * ways + freeCount[set]++] = way;
     }
@@ -327,7 +407,7 @@ public final class Cache implements MemoryLevel {
             int way = tryHit(set, line);
             if (way < 0) continue;
             int slot = set * ways + way;
-            dirty |= (validSectors[slot] & dirtySectors[slot]) != 0;
+            dirty |= dirtyMask(slot) != 0;
             counters.backInvalidations++;
             invalidate(set, way);
         }
@@ -351,7 +431,7 @@ public final class Cache implements MemoryLevel {
         if (classifier != null) classifier.reference(line, miss, counters);
         if (!miss) {
             int slot = set * ways + way;
-            boolean dirty = (validSectors[slot] & dirtySectors[slot]) != 0;
+            boolean dirty = dirtyMask(slot) != 0;
             invalidate(set, way);
             return dirty;
         }
@@ -366,7 +446,7 @@ public final class Cache implements MemoryLevel {
         counters.reference(1, role, way < 0, way < 0);
         if (way >= 0) {
             int slot = set * ways + way;
-            dirtySectors[slot] |= sectorMask(address, sizeBytes) & validSectors[slot];
+            markDirty(slot, sectorMask(address, sizeBytes) & validMask(slot));
             policy.onHit(set, way);
             return;
         }
@@ -382,11 +462,11 @@ public final class Cache implements MemoryLevel {
         if (way < 0) {
             way = handleMiss(set, line, role);
             int slot = set * ways + way;
-            validSectors[slot] = allSectors;
-            if (dirty) dirtySectors[slot] = allSectors;
+            if (sectored) sectors[2 * slot] = allSectors;
+            if (dirty) markDirty(slot, allSectors);
             if (victimLine != INVALID) writeBackLine(victimLine, victimDirty, victimRole);
         } else {
-            if (dirty) dirtySectors[set * ways + way] |= validSectors[set * ways + way];
+            if (dirty) markDirty(set * ways + way, validMask(set * ways + way));
             policy.onHit(set, way);
         }
     }
@@ -402,10 +482,10 @@ public final class Cache implements MemoryLevel {
             int n = policy.evictionOrder(set, orderScratch);
             for (int i = 0; i < n; i++) {
                 int slot = set * ways + orderScratch[i];
-                long d = validSectors[slot] & dirtySectors[slot];
+                long d = dirtyMask(slot);
                 if (tags[slot] == INVALID || d == 0) continue;
-                dirtySectors[slot] = 0;
-                writeBackLine(tags[slot], d, roles[slot]);
+                clearDirty(slot);
+                writeBackLine(tags[slot], d, meta[slot] & ROLE_MASK);
             }
         }
     }
@@ -417,10 +497,10 @@ public final class Cache implements MemoryLevel {
             int way = tryHit(set, line);
             if (way < 0) continue;
             int slot = set * ways + way;
-            long d = validSectors[slot] & dirtySectors[slot];
+            long d = dirtyMask(slot);
             if (d == 0) continue;
-            dirtySectors[slot] = 0;
-            writeBackLine(line, d, roles[slot]);
+            clearDirty(slot);
+            writeBackLine(line, d, meta[slot] & ROLE_MASK);
         }
     }
 

@@ -103,19 +103,27 @@ public final class CacheSpecs {
         for (CacheConfig c : levels) {
             if (c.name().equals(name)) {
                 found = true;
-                c = switch (kind) {
-                    case "--inclusion" -> c.withInclusion(Inclusion.parse(value));
-                    case "--prefetch" -> c.withPrefetcher(value);
-                    case "--sectors" -> c.withSectors(parseCount(value, kind));
-                    case "--policy" -> c.withPolicy(value);
-                    case "--write" -> c.withWritePolicy(WritePolicy.parse(value));
-                    default -> throw new IllegalArgumentException(kind);
-                };
+                try {
+                    c = apply(c, kind, value);
+                } catch (SparseprofException e) {
+                    throw new SparseprofException(kind + " " + assignment + ": " + e.getMessage());
+                }
             }
             out.add(c);
         }
         if (!found) throw new SparseprofException(kind + " '" + assignment + "': no level named '" + name + "'");
         return out;
+    }
+
+    private static CacheConfig apply(CacheConfig c, String kind, String value) {
+        return switch (kind) {
+            case "--inclusion" -> c.withInclusion(Inclusion.parse(value));
+            case "--prefetch" -> c.withPrefetcher(value);
+            case "--sectors" -> c.withSectors(parseCount(value, kind));
+            case "--policy" -> c.withPolicy(value);
+            case "--write" -> c.withWritePolicy(WritePolicy.parse(value));
+            default -> throw new IllegalArgumentException(kind);
+        };
     }
 
     private static int parseCount(String value, String kind) {

@@ -2,6 +2,7 @@ package dev.sparseprof.memsim;
 
 import dev.sparseprof.trace.AccessKind;
 import dev.sparseprof.trace.ArrayRole;
+import dev.sparseprof.trace.TraceChunk;
 import dev.sparseprof.trace.TraceSink;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +29,7 @@ public final class Hierarchy implements TraceSink {
         this.memory = new Memory(config.dram());
         int n = config.levels().size();
         byLevel = new Cache[n][];
-        MemoryLevel below = memory;
-        Cache[] belowCaches = null;
+        Cache[] belowCaches = null; // the level built before this one (the next one out), null at the bottom
         for (int lvl = n - 1; lvl >= 0; lvl--) {
             CacheConfig c = config.levels().get(lvl);
             boolean shared = lvl >= config.firstSharedLevel() || config.cores() == 1;
@@ -37,10 +37,10 @@ public final class Hierarchy implements TraceSink {
             byLevel[lvl] = new Cache[copies];
             for (int i = 0; i < copies; i++) {
                 String name = copies == 1 ? c.name() : c.name() + "#" + i;
-                MemoryLevel next = belowCaches == null ? below : belowCaches.length == 1 ? belowCaches[0] : belowCaches[i];
-                Cache cache = new Cache(c.withName(name).withSeed(c.seed() + i), next);
+                Cache below = belowCaches == null ? null : belowCaches[belowCaches.length == 1 ? 0 : i];
+                Cache cache = new Cache(c.withName(name).withSeed(c.seed() + i), below == null ? memory : below);
                 byLevel[lvl][i] = cache;
-                if (belowCaches != null) (belowCaches.length == 1 ? belowCaches[0] : belowCaches[i]).addUpper(cache);
+                if (below != null) below.addUpper(cache);
             }
             belowCaches = byLevel[lvl];
         }
@@ -78,6 +78,11 @@ public final class Hierarchy implements TraceSink {
         cores[0].access(kind, address, sizeBytes, role);
     }
 
+    @Override
+    public void accessAll(TraceChunk chunk, int from, int to) {
+        cores[0].accessAll(chunk, from, to);
+    }
+
     /** Ends the trace: the final write-back of dirty lines, level by level. Idempotent. */
     @Override
     public void close() {
@@ -113,12 +118,16 @@ public final class Hierarchy implements TraceSink {
         public void access(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
             if (accesses == warmupAccesses) warm = snapshot();
             accesses++;
-            switch (kind) {
-                case WRITE -> l1.access(true, address, sizeBytes, role);
-                case COPY_BACK -> copyBack(address, sizeBytes);
-                case INVALIDATE -> invalidate(address, sizeBytes);
-                default -> l1.access(false, address, sizeBytes, role);
-            }
+            if (kind == AccessKind.READ) l1.access(false, address, sizeBytes, role);
+            else if (kind == AccessKind.WRITE) l1.access(true, address, sizeBytes, role);
+            else if (kind == AccessKind.COPY_BACK) copyBack(address, sizeBytes);
+            else if (kind == AccessKind.INVALIDATE) invalidate(address, sizeBytes);
+            else l1.access(false, address, sizeBytes, role); // instruction fetch, misc: reads
+        }
+
+        @Override
+        public void accessAll(TraceChunk chunk, int from, int to) {
+            for (int i = from; i < to; i++) access(chunk.kind(i), chunk.address(i), chunk.sizeBytes(i), chunk.role(i));
         }
 
         @Override

@@ -41,7 +41,7 @@ public final class MultiCoreReplay {
                         }
                     }
                     int take = Math.min(left, chunks[c].size() - pos[c]);
-                    chunks[c].pushTo(hierarchy.core(c), pos[c], pos[c] + take);
+                    hierarchy.core(c).accessAll(chunks[c], pos[c], pos[c] + take);
                     pos[c] += take;
                     left -= take;
                     replayed += take;

@@ -10,8 +10,8 @@ public final class ReplacementPolicies {
     private static final Map<String, ReplacementPolicy.Factory> REGISTRY = new LinkedHashMap<>();
 
     static {
-        REGISTRY.put("lru", LruPolicy::new);
-        REGISTRY.put("fifo", FifoPolicy::new);
+        REGISTRY.put("lru", RecencyPolicy::lru);
+        REGISTRY.put("fifo", RecencyPolicy::fifo);
         REGISTRY.put("random", RandomPolicy::new);
         REGISTRY.put("plru", TreePlruPolicy::new);
         REGISTRY.put("srrip", SrripPolicy::new);

@@ -19,6 +19,14 @@ public interface ReplacementPolicy {
     void onInvalidate(int set, int way);
 
     /**
+     * True when a hit on the way last hit or filled in its set changes no state (LRU, FIFO,
+     * tree-PLRU, random); the cache then serves such hits without calling the policy.
+     */
+    default boolean repeatedHitIsNoOp() {
+        return true;
+    }
+
+    /**
      * Writes the ways of {@code set} in eviction order (next victim first) into {@code out} and
      * returns how many; the final write-back walks lines in this order, as Dinero walks its LRU
      * stack. Policies without a total order list the ways by index.

@@ -17,6 +17,12 @@ public final class SrripPolicy implements ReplacementPolicy {
         java.util.Arrays.fill(rrpv, DISTANT);
     }
 
+    /** A fill inserts at 2 and the first hit promotes to 0: repeated touches are not idempotent. */
+    @Override
+    public boolean repeatedHitIsNoOp() {
+        return false;
+    }
+
     @Override
     public int victim(int set) {
         int base = set * ways;

@@ -41,7 +41,7 @@ final class ModelFiles {
     static MemorySegment map(Path file, Arena arena) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
-            if (size == 0) return MemorySegment.NULL.reinterpret(0);
+            if (size == 0) return MemorySegment.ofArray(new byte[0]);
             return ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
         } catch (NoSuchFileException e) {
             throw ModelFormatException.in(file, "no such file");

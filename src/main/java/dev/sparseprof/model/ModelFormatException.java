@@ -4,6 +4,8 @@ import dev.sparseprof.util.SparseprofException;
 
 /** A model file that cannot be read as what it claims to be: truncated, corrupt, lying, hostile. */
 public class ModelFormatException extends SparseprofException {
+    private static final long serialVersionUID = 1L;
+
     public ModelFormatException(String message) {
         super(message);
     }

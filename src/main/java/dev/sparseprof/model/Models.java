@@ -32,6 +32,8 @@ public final class Models {
     public static final String DEFAULT_NAME = "all-MiniLM-L6-v2";
 
     private static final Map<String, Supplier<ModelReader>> READERS = registry();
+    /** The bundled models by the names a command line may give instead of a path. */
+    private static final Map<String, Supplier<Model>> BUNDLED = bundled();
 
     private Models() {}
 
@@ -44,6 +46,18 @@ public final class Models {
         m.put("mtx", MatrixMarketReader::new);
         m.put("tfjs", TfjsReader::new);
         return m;
+    }
+
+    private static Map<String, Supplier<Model>> bundled() {
+        Map<String, Supplier<Model>> m = new LinkedHashMap<>();
+        m.put("minilm", Models::openDefault);
+        m.put("minilm-int8", Models::openDefaultQuantized);
+        return m;
+    }
+
+    /** The names of the bundled models ({@code minilm}, {@code minilm-int8}). */
+    public static List<String> bundledNames() {
+        return List.copyOf(BUNDLED.keySet());
     }
 
     /** The registered readers' names, in the order they are tried. */
@@ -70,9 +84,15 @@ public final class Models {
                 + "TF.js *-weights_manifest.json or model.json)");
     }
 
-    /** Opens a path given on the command line; null means the bundled default model. */
+    /**
+     * Opens a path given on the command line; null means the bundled default model, and a bundled
+     * model's name ({@link #bundledNames()}) that is not also a file opens that model.
+     */
     public static Model open(String pathOrNull) {
-        return pathOrNull == null ? openDefault() : open(Path.of(pathOrNull));
+        if (pathOrNull == null) return openDefault();
+        Supplier<Model> bundled = BUNDLED.get(pathOrNull);
+        if (bundled != null && !Files.exists(Path.of(pathOrNull))) return bundled.get();
+        return open(Path.of(pathOrNull));
     }
 
     /** The bundled all-MiniLM-L6-v2, fp32 ONNX. */

@@ -4,7 +4,6 @@ import dev.sparseprof.util.DType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.regex.Matcher;
@@ -22,8 +21,6 @@ final class NpyFormat {
     private static final Pattern DESCR = Pattern.compile("'descr'\\s*:\\s*'([^']*)'");
     private static final Pattern FORTRAN = Pattern.compile("'fortran_order'\\s*:\\s*(True|False)");
     private static final Pattern SHAPE = Pattern.compile("'shape'\\s*:\\s*\\(([^)]*)\\)");
-    private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private NpyFormat() {}
 
@@ -38,11 +35,11 @@ final class NpyFormat {
         long headerLength;
         long dataStart;
         if (major == 1) {
-            headerLength = bytes.get(U16, 8) & 0xffff;
+            headerLength = bytes.get(LittleEndian.I16, 8) & 0xffff;
             dataStart = 10 + headerLength;
         } else if (major == 2 || major == 3) {
             if (size < 12) throw ModelFormatException.in(source, "truncated .npy v" + major + " header");
-            headerLength = bytes.get(U32, 8) & 0xffffffffL;
+            headerLength = bytes.get(LittleEndian.I32, 8) & 0xffffffffL;
             dataStart = 12 + headerLength;
         } else {
             throw ModelFormatException.in(source, "unsupported .npy version " + major);

@@ -22,7 +22,8 @@ import java.util.Set;
  * A weight consumed twice (tied embeddings) is listed once, at its first consumer. Quantized weights
  * take their scale and zero point from a {@code DequantizeLinear} applied to them, from
  * MatMulInteger's {@code b_zero_point} input, or by the ONNX Runtime naming convention
- * ({@code W_quantized}, {@code W_scale}, {@code W_zero_point}).
+ * ({@code W_quantized}, {@code W_scale}, {@code W_zero_point}); they are also put into the model's
+ * {@link Tensor} when one zero point serves the whole tensor. {@code tensors} is updated in place.
  */
 final class OnnxLayers {
     private final OnnxGraph graph;
@@ -152,7 +153,20 @@ final class OnnxLayers {
             scales[r] = scale == null ? 1.0f : scale.getFloat(scale.elementCount() == 1 ? 0 : r);
             zeros[r] = zero == null ? 0 : zero.rawLong(zero.elementCount() == 1 ? 0 : r);
         }
+        carryInTensor(w, scales, zeros);
         return view.withRowQuantization(new RowQuantization(scales, zeros));
+    }
+
+    /**
+     * Puts the quantization into the model's tensor too, when one zero point serves the whole
+     * tensor, so that {@link Tensor#isZero} is exact: the scale as well when it is per tensor, else
+     * 1 (per-channel values are the layer view's to decode).
+     */
+    private void carryInTensor(Tensor w, float[] scales, long[] zeros) {
+        for (long z : zeros) if (z != zeros[0]) return;
+        boolean perTensorScale = true;
+        for (float f : scales) if (f != scales[0]) perTensorScale = false;
+        tensors.put(w.name(), new Tensor(w.name(), w.dtype(), w.shape(), w.data(), perTensorScale ? scales[0] : 1.0, zeros[0]));
     }
 
     /** True when {@code t} is absent, a scalar or one value per row (a float scale, an integer zero point). */

@@ -4,7 +4,6 @@ import dev.sparseprof.util.DType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -17,9 +16,6 @@ import java.util.Map;
  * the model's folder, with {@code offset}/{@code length} checked against that file's size.
  */
 final class OnnxTensorDecoder {
-    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final String source;
     private final MemorySegment modelBytes;
@@ -82,7 +78,7 @@ final class OnnxTensorDecoder {
         } else if (t.typedField() != 0) {
             data = typed(t, name, dtype, count);
         } else if (count == 0) {
-            data = MemorySegment.NULL.reinterpret(0);
+            data = MemorySegment.ofArray(new byte[0]);
         } else {
             throw ModelFormatException.in(source, "tensor '" + name + "' " + Arrays.toString(dims) + " has no data");
         }
@@ -110,9 +106,9 @@ final class OnnxTensorDecoder {
             long v = values[i];
             switch (dtype.sizeBytes()) {
                 case 1 -> seg.set(ValueLayout.JAVA_BYTE, i, (byte) v);
-                case 2 -> seg.setAtIndex(I16, i, (short) v);
-                case 4 -> seg.setAtIndex(I32, i, (int) v);
-                default -> seg.setAtIndex(I64, i, v);
+                case 2 -> seg.setAtIndex(LittleEndian.I16, i, (short) v);
+                case 4 -> seg.setAtIndex(LittleEndian.I32, i, (int) v);
+                default -> seg.setAtIndex(LittleEndian.I64, i, v);
             }
         }
         return seg;

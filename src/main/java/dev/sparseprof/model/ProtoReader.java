@@ -2,7 +2,6 @@ package dev.sparseprof.model;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -18,8 +17,6 @@ final class ProtoReader {
     static final int FIXED64 = 1;
     static final int LENGTH_DELIMITED = 2;
     static final int FIXED32 = 5;
-    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final String source;
     private final MemorySegment bytes;
@@ -75,14 +72,14 @@ final class ProtoReader {
 
     int fixed32() {
         need(4);
-        int v = bytes.get(I32, pos);
+        int v = bytes.get(LittleEndian.I32, pos);
         pos += 4;
         return v;
     }
 
     long fixed64() {
         need(8);
-        long v = bytes.get(I64, pos);
+        long v = bytes.get(LittleEndian.I64, pos);
         pos += 8;
         return v;
     }

@@ -5,8 +5,6 @@ import dev.sparseprof.util.Json;
 import dev.sparseprof.util.SparseprofException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +29,6 @@ import java.util.Map;
 final class SafetensorsReader implements ModelReader {
     /** The safetensors library's own cap on header size. */
     static final long MAX_HEADER_BYTES = 100_000_000L;
-    private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     @Override
     public String name() {
@@ -51,7 +48,7 @@ final class SafetensorsReader implements ModelReader {
     private static Model read(String source, MemorySegment bytes, Arena arena) {
         long size = bytes.byteSize();
         if (size < 8) throw ModelFormatException.in(source, "truncated: " + size + " bytes, no header length");
-        long headerLength = bytes.get(U64, 0);
+        long headerLength = bytes.get(LittleEndian.I64, 0);
         if (headerLength < 0 || headerLength > size - 8) {
             throw ModelFormatException.in(source, "header claims " + Long.toUnsignedString(headerLength) + " bytes, the file has "
                     + (size - 8) + " after the length");

@@ -14,11 +14,6 @@ import java.util.Arrays;
  * {@link #getFloat} returns {@code (q - zeroPoint) * scale}, so zeros stay exactly zero.
  */
 public record Tensor(String name, DType dtype, long[] shape, MemorySegment data, double scale, long zeroPoint) {
-    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
 
     public Tensor {
         shape = shape.clone();
@@ -42,7 +37,7 @@ public record Tensor(String name, DType dtype, long[] shape, MemorySegment data,
     /** An fp32 tensor holding a copy of {@code values} (little-endian, on the heap). */
     public static Tensor ofFloats(String name, long[] shape, float[] values) {
         MemorySegment seg = MemorySegment.ofArray(new byte[Math.multiplyExact(values.length, 4)]);
-        MemorySegment.copy(values, 0, seg, F32, 0, values.length);
+        MemorySegment.copy(values, 0, seg, LittleEndian.F32, 0, values.length);
         return new Tensor(name, DType.F32, shape, seg);
     }
 
@@ -72,10 +67,10 @@ public record Tensor(String name, DType dtype, long[] shape, MemorySegment data,
     /** The element at flat C-order index {@code i}, decoded (and dequantized) to float. */
     public float getFloat(long i) {
         return switch (dtype) {
-            case F32, TF32 -> data.getAtIndex(F32, i);
-            case F64 -> (float) data.getAtIndex(F64, i);
-            case F16 -> Float.float16ToFloat(data.getAtIndex(I16, i));
-            case BF16 -> Float.intBitsToFloat((data.getAtIndex(I16, i) & 0xffff) << 16);
+            case F32, TF32 -> data.getAtIndex(LittleEndian.F32, i);
+            case F64 -> (float) data.getAtIndex(LittleEndian.F64, i);
+            case F16 -> Float.float16ToFloat(data.getAtIndex(LittleEndian.I16, i));
+            case BF16 -> Float.intBitsToFloat((data.getAtIndex(LittleEndian.I16, i) & 0xffff) << 16);
             case F8_E4M3 -> Fp8.e4m3ToFloat(data.get(ValueLayout.JAVA_BYTE, i));
             case F8_E5M2 -> Fp8.e5m2ToFloat(data.get(ValueLayout.JAVA_BYTE, i));
             default -> (float) ((rawLong(i) - zeroPoint) * scale);
@@ -85,9 +80,9 @@ public record Tensor(String name, DType dtype, long[] shape, MemorySegment data,
     /** True when element {@code i} is exactly zero (either sign for floats; the zero point for ints). */
     public boolean isZero(long i) {
         return switch (dtype) {
-            case F32, TF32 -> (data.getAtIndex(I32, i) & 0x7fffffff) == 0;
-            case F64 -> (data.getAtIndex(I64, i) & 0x7fffffffffffffffL) == 0;
-            case F16, BF16 -> (data.getAtIndex(I16, i) & 0x7fff) == 0;
+            case F32, TF32 -> (data.getAtIndex(LittleEndian.I32, i) & 0x7fffffff) == 0;
+            case F64 -> (data.getAtIndex(LittleEndian.I64, i) & 0x7fffffffffffffffL) == 0;
+            case F16, BF16 -> (data.getAtIndex(LittleEndian.I16, i) & 0x7fff) == 0;
             case F8_E4M3, F8_E5M2 -> (data.get(ValueLayout.JAVA_BYTE, i) & 0x7f) == 0;
             default -> rawLong(i) == zeroPoint;
         };
@@ -98,10 +93,10 @@ public record Tensor(String name, DType dtype, long[] shape, MemorySegment data,
         return switch (dtype) {
             case I8 -> data.get(ValueLayout.JAVA_BYTE, i);
             case U8, BOOL -> data.get(ValueLayout.JAVA_BYTE, i) & 0xff;
-            case I16 -> data.getAtIndex(I16, i);
-            case U16 -> data.getAtIndex(I16, i) & 0xffff;
-            case I32 -> data.getAtIndex(I32, i);
-            case I64 -> data.getAtIndex(I64, i);
+            case I16 -> data.getAtIndex(LittleEndian.I16, i);
+            case U16 -> data.getAtIndex(LittleEndian.I16, i) & 0xffff;
+            case I32 -> data.getAtIndex(LittleEndian.I32, i);
+            case I64 -> data.getAtIndex(LittleEndian.I64, i);
             default -> throw new IllegalStateException("rawLong on " + dtype);
         };
     }

@@ -4,7 +4,6 @@ import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * A tensor seen as the GEMM matrix A ({@code rows x cols}) whatever its storage order: element
@@ -19,8 +18,6 @@ import java.nio.ByteOrder;
  * is carried by {@link RowQuantization}.
  */
 final class TensorMatrix implements MatrixView {
-    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final Tensor tensor;
     private final MemorySegment data;
@@ -108,12 +105,12 @@ final class TensorMatrix implements MatrixView {
     private void copyContiguous(long base, float[] dst, int offset) {
         DType dtype = tensor.dtype();
         switch (dtype) {
-            case F32, TF32 -> MemorySegment.copy(data, F32, base * 4, dst, offset, cols);
+            case F32, TF32 -> MemorySegment.copy(data, LittleEndian.F32, base * 4, dst, offset, cols);
             case F16 -> {
-                for (int c = 0; c < cols; c++) dst[offset + c] = Float.float16ToFloat(data.getAtIndex(I16, base + c));
+                for (int c = 0; c < cols; c++) dst[offset + c] = Float.float16ToFloat(data.getAtIndex(LittleEndian.I16, base + c));
             }
             case BF16 -> {
-                for (int c = 0; c < cols; c++) dst[offset + c] = Float.intBitsToFloat((data.getAtIndex(I16, base + c) & 0xffff) << 16);
+                for (int c = 0; c < cols; c++) dst[offset + c] = Float.intBitsToFloat((data.getAtIndex(LittleEndian.I16, base + c) & 0xffff) << 16);
             }
             case I8 -> {
                 float scale = (float) tensor.scale();
@@ -157,6 +154,6 @@ final class TensorMatrix implements MatrixView {
 
     private float decode(long i, float rowScale, long rowZero) {
         if (!Float.isNaN(rowScale)) return (tensor.rawLong(i) - rowZero) * rowScale;
-        return tensor.dtype() == DType.F32 ? data.getAtIndex(F32, i) : tensor.getFloat(i);
+        return tensor.dtype() == DType.F32 ? data.getAtIndex(LittleEndian.F32, i) : tensor.getFloat(i);
     }
 }

@@ -6,7 +6,6 @@ import dev.sparseprof.util.SparseprofException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,25 +20,10 @@ import java.util.Map;
  * ({@code name}, {@code shape}, {@code dtype}, optional {@code quantization}). Shard paths must
  * stay inside the manifest's folder.
  *
- * <p>Quantized weights are dequantized into fp32: {@code {dtype: uint8|uint16, scale, min}} gives
- * {@code q·scale + min}, {@code {dtype, scale, zeroPoint}} gives {@code (q - zeroPoint)·scale},
- * {@code {dtype: float16}} is decoded. Affine {@code min} quantization need not map any code to
- * exactly 0 (the converter nudges {@code min} to {@code -zeroPoint·scale}, but the JSON decimal
- * and the float arithmetic leave a residue around 1e-9). Decision: the code nearest to
- * {@code -min/scale} is the zero code and decodes to exactly 0.0f when it lies in the code range and
- * its affine value is within {@code scale/2} of zero (i.e. zero is inside the quantized range);
- * otherwise no code is zero. Every other code keeps its affine value.
- *
- * <p>Layers follow TF's storage order: 2-D {@code [in, out]} Dense kernels are LINEAR (read
- * transposed); 4-D {@code [kh, kw, in, out]} filters are CONV as {@code [out, in·kh·kw]};
- * depthwise filters {@code [kh, kw, in, multiplier]} (named {@code *depthwise*}) are CONV as
- * {@code [in·multiplier, kh·kw]}; 1-D and scalar tensors are not layers.
+ * <p>Quantized weights are dequantized by {@link TfjsQuantization}; layers follow {@link TfjsLayers}.
  */
 final class TfjsReader implements ModelReader {
     private static final long MAX_MANIFEST_BYTES = 100_000_000L;
-    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     @Override
     public String name() {
@@ -70,7 +54,7 @@ final class TfjsReader implements ModelReader {
             for (Object group : groups(source, json)) readGroup(source, folder, group, arena, tensors);
             List<GemmLayer> layers = new ArrayList<>();
             for (Tensor t : tensors) {
-                GemmLayer l = layer(t);
+                GemmLayer l = TfjsLayers.of(t);
                 if (l != null) layers.add(l);
             }
             return new Model(source, "tfjs", tensors, layers, Map.of("format", "tfjs"), arena);
@@ -124,7 +108,7 @@ final class TfjsReader implements ModelReader {
         Object q = w.get("quantization");
         if (q == null) return new Tensor(name, dtype, shape, raw);
         if (!(q instanceof Map<?, ?> quant)) throw ModelFormatException.in(source, where + " quantization is not an object");
-        return new Tensor(name, dtype, shape, dequantize(source, where, quant, raw, count, dtype, arena));
+        return new Tensor(name, dtype, shape, TfjsQuantization.dequantize(source, where, quant, raw, count, dtype, arena));
     }
 
     private static long storedBytes(String source, Map<?, ?> w, long count) {
@@ -159,77 +143,6 @@ final class TfjsReader implements ModelReader {
         return shape;
     }
 
-    private static MemorySegment dequantize(String source, String where, Map<?, ?> q, MemorySegment raw, long count, DType target, Arena arena) {
-        String qtype = String.valueOf(q.get("dtype"));
-        MemorySegment out = arena.allocate(Math.max(1, count * 4), 8).asSlice(0, count * 4);
-        if (qtype.equals("float16")) {
-            if (target != DType.F32) throw ModelFormatException.in(source, where + ": float16 quantization of " + target.label());
-            for (long i = 0; i < count; i++) out.setAtIndex(F32, i, Float.float16ToFloat(raw.getAtIndex(I16, i)));
-            return out;
-        }
-        int bits = switch (qtype) {
-            case "uint8" -> 8;
-            case "uint16" -> 16;
-            default -> throw ModelFormatException.in(source, where + " has unsupported quantization dtype '" + qtype + "' (uint8, uint16, float16)");
-        };
-        double scale = number(source, where, q, "scale");
-        long maxCode = (1L << bits) - 1;
-        double min;
-        long zeroCode;
-        if (q.containsKey("zeroPoint")) {
-            zeroCode = Math.round(number(source, where, q, "zeroPoint"));
-            min = -zeroCode * scale;
-        } else {
-            min = number(source, where, q, "min");
-            zeroCode = zeroCode(scale, min, maxCode);
-        }
-        for (long i = 0; i < count; i++) {
-            int code = bits == 8 ? raw.get(ValueLayout.JAVA_BYTE, i) & 0xff : raw.getAtIndex(I16, i) & 0xffff;
-            double v = code == zeroCode ? 0.0 : code * scale + min;
-            if (target == DType.I32) out.setAtIndex(I32, i, (int) Math.round(v));
-            else out.setAtIndex(F32, i, (float) v);
-        }
-        return out;
-    }
-
-    /** The code that stands for 0 (see the class comment), or -1 when zero is outside the range. */
-    static long zeroCode(double scale, double min, long maxCode) {
-        if (!(scale > 0)) return -1;
-        long code = Math.round(-min / scale);
-        if (code < 0 || code > maxCode) return -1;
-        return Math.abs(code * scale + min) < scale / 2 ? code : -1;
-    }
-
-    private static double number(String source, String where, Map<?, ?> q, String key) {
-        if (!(q.get(key) instanceof Number n) || !Double.isFinite(n.doubleValue())) {
-            throw ModelFormatException.in(source, where + " quantization has no numeric '" + key + "'");
-        }
-        return n.doubleValue();
-    }
-
-    private static GemmLayer layer(Tensor t) {
-        if (t.dtype() != DType.F32 || t.elementCount() == 0) return null;
-        long[] s = t.shape();
-        if (s.length == 2) {
-            if (s[0] > Integer.MAX_VALUE || s[1] > Integer.MAX_VALUE) return null;
-            TensorMatrix v = TensorMatrix.transposed(t, (int) s[1], (int) s[0]);
-            return new GemmLayer(t.name(), t.name(), LayerKind.LINEAR, v.rows(), v.cols(), 1, v);
-        }
-        if (s.length != 4) return null;
-        long kh = s[0];
-        long kw = s[1];
-        long in = s[2];
-        long out = s[3];
-        TensorMatrix v;
-        if (t.name().toLowerCase(Locale.ROOT).contains("depthwise")) {
-            // [kh, kw, in, mult]: row c*mult+m is contiguous at the last two axes.
-            v = TensorMatrix.strided(t, (int) (in * out), (int) (kh * kw), 1, new long[] {kh, kw}, new long[] {kw * in * out, in * out});
-        } else {
-            v = TensorMatrix.strided(t, (int) out, (int) (in * kh * kw), 1, new long[] {in, kh, kw},
-                    new long[] {out, kw * in * out, in * out});
-        }
-        return new GemmLayer(t.name(), t.name(), LayerKind.CONV, v.rows(), v.cols(), 1, v);
-    }
 
     /** A group's shards as one buffer: slices within one shard are views, slices across shards copies. */
     private record ShardBuffer(List<MemorySegment> shards) {

@@ -6,10 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.LongSupplier;
 
 /** Reads {@link BinaryTraceFormat} version 1, checking every field; faults name the file and byte offset. */
-public final class BinaryTraceReader implements TraceReader {
-    private final InputStream in;
-    private final String source;
-    private final LongSupplier bytesConsumed;
+public final class BinaryTraceReader extends StreamTraceReader {
     private final byte[] buf = new byte[1 << 16];
     private final ArrayRole[] roleTable;
     private final long[] lastAddress;
@@ -21,9 +18,7 @@ public final class BinaryTraceReader implements TraceReader {
     private boolean ended;
 
     public BinaryTraceReader(InputStream in, String source, LongSupplier bytesConsumed) {
-        this.in = in;
-        this.source = source;
-        this.bytesConsumed = bytesConsumed != null ? bytesConsumed : () -> offsetBase + limit;
+        super(in, source, bytesConsumed);
         for (int i = 0; i < BinaryTraceFormat.MAGIC.length; i++) {
             if (nextByte() != (BinaryTraceFormat.MAGIC[i] & 0xff)) throw bad("not a sparseprof binary trace (bad magic)");
         }
@@ -124,16 +119,7 @@ public final class BinaryTraceReader implements TraceReader {
     }
 
     @Override
-    public long bytesConsumed() {
-        return bytesConsumed.getAsLong();
-    }
-
-    @Override
-    public void close() {
-        try {
-            in.close();
-        } catch (IOException ignored) {
-            // closing a read stream: nothing is lost
-        }
+    long streamBytes() {
+        return offsetBase + limit;
     }
 }

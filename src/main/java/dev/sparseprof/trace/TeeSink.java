@@ -21,6 +21,11 @@ public final class TeeSink implements TraceSink {
     }
 
     @Override
+    public void accessAll(TraceChunk chunk, int from, int to) {
+        for (TraceSink s : sinks) s.accessAll(chunk, from, to);
+    }
+
+    @Override
     public void close() {
         for (TraceSink s : sinks) s.close();
     }

@@ -25,6 +25,15 @@ import java.util.zip.GZIPOutputStream;
 public final class TraceFiles {
     private TraceFiles() {}
 
+    /** Closes a read stream; nothing is lost when that fails. */
+    static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // a read stream: nothing to lose
+        }
+    }
+
     /** The on-disk formats. */
     public enum Format { DIN, DIN_EXTENDED, BINARY }
 

@@ -26,7 +26,7 @@ public interface TraceReader extends AutoCloseable {
         long records = 0;
         int n;
         while ((n = fill(chunk)) > 0) {
-            chunk.pushTo(sink, 0, n);
+            sink.accessAll(chunk, 0, n);
             records += n;
             progress.update(bytesConsumed(), totalBytes);
         }

@@ -12,6 +12,15 @@ package dev.sparseprof.trace;
 public interface TraceSink extends AutoCloseable {
     void access(AccessKind kind, long address, int sizeBytes, ArrayRole role);
 
+    /**
+     * Takes records {@code [from, to)} of {@code chunk}, as {@link #access} would one by one (the
+     * default does exactly that). Readers replay through this, so a sink that overrides it with its
+     * own loop pays one virtual call per chunk instead of one per access.
+     */
+    default void accessAll(TraceChunk chunk, int from, int to) {
+        chunk.pushTo(this, from, to);
+    }
+
     @Override
     default void close() {}
 }

@@ -7,6 +7,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * Output files are written whole or not at all: the bytes go to a temporary file beside the target,
@@ -25,6 +26,8 @@ public final class AtomicFiles {
                 throw new SparseprofException(target + ": folder " + dir + " does not exist");
             }
             tmp = Files.createTempFile(dir, "." + abs.getFileName(), ".part");
+            // createTempFile makes the file owner-only (0600); an output file is an ordinary file.
+            setOrdinaryPermissions(tmp);
             try (OutputStream out = Files.newOutputStream(tmp)) {
                 body.writeTo(out);
             }
@@ -44,6 +47,12 @@ public final class AtomicFiles {
                     // the temporary file is best-effort cleanup; the error that matters is already thrown
                 }
             }
+        }
+    }
+
+    private static void setOrdinaryPermissions(Path file) throws IOException {
+        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         }
     }
 

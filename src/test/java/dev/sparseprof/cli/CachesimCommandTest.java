@@ -93,14 +93,15 @@ class CachesimCommandTest {
     void extrasHardwareSpecMultiCoreAndTable() throws IOException {
         String trace = DineroOracle.dir().resolve("shared_mixed_random.din.gz").toString();
         Run r = run(List.of("cachesim", "--trace", trace, "--hw", "epyc-zen5-2c", "--inclusion", "L3=exclusive", "--3c",
-                "--warmup", "1000", "--mrc", "--json", "-"));
+                "--warmup", "1000", "--mrc", "--mrc-line", "32,64", "--json", "-"));
         assertEquals(0, r.code(), r.err());
         Map<String, Object> root = Json.parseObject(r.out());
         assertEquals(199_000L, root.get("accesses"));
         List<Object> levels = (List<Object>) root.get("levels");
         assertEquals(List.of("L1d", "L2", "L3"), levels.stream().map(l -> ((Map<String, Object>) l).get("name")).toList());
         assertTrue(((Map<String, Object>) root.get("memory")).containsKey("dram"));
-        assertTrue(root.containsKey("mrc"));
+        List<Object> mrc = (List<Object>) root.get("mrc");
+        assertEquals(List.of(32L, 64L), mrc.stream().map(c -> ((Map<String, Object>) c).get("lineBytes")).toList());
 
         Run two = run(List.of("cachesim", "--trace", trace, "--trace", trace, "--level", "L1:32k:8:64", "--level", "L2:1m:16:64"));
         assertEquals(0, two.code(), two.err());

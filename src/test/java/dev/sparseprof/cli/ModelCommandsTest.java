@@ -134,6 +134,21 @@ class ModelCommandsTest {
     }
 
     @Test
+    void perLayerActivationDensityScalesSparseFlops() throws IOException {
+        Path file = Path.of("models/tiny-mlp.safetensors");
+        Path densities = dir.resolve("act.json");
+        Files.writeString(densities, "{\"fc2.weight\": 0.25}");
+        List<Map<String, Object>> l = layers(Json.parseObject(run("profile", file.toString(), "--activation-density", densities.toString(),
+                "--batch", "10", "--json", "-").out()));
+        assertEquals(2.0 * 2048 * 10, (Double) l.get(0).get("sparseFlops"));
+        assertEquals(2.0 * 248 * 10 * 0.25, (Double) l.get(1).get("sparseFlops"));
+        Files.writeString(densities, "{\"nope\": 0.5}");
+        assertBadInput(run("profile", file.toString(), "--activation-density", densities.toString()), "no layer 'nope'");
+        Files.writeString(densities, "{\"fc1.weight\": 2}");
+        assertBadInput(run("profile", file.toString(), "--activation-density", densities.toString()), "(0, 1]");
+    }
+
+    @Test
     void badInputIsExitTwoWithOneLineAndNoPartialFile() throws IOException {
         Path corrupt = dir.resolve("corrupt.onnx");
         Files.write(corrupt, new byte[] {0x3a, 0x7f, 1, 2});

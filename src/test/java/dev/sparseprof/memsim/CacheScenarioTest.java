@@ -181,6 +181,22 @@ class CacheScenarioTest {
     }
 
     @Test
+    void exclusiveLevelWithSmallerLinesTakesWholeVictims() {
+        // 128-byte L2 lines over a 64-byte exclusive L3: an L2 victim becomes two L3 lines, both handed back up
+        CacheConfig l2 = CacheConfig.of("L2", 128, 128, 1);
+        CacheConfig l3 = CacheConfig.of("L3", 8 * 64, 64, 8).withInclusion(Inclusion.EXCLUSIVE);
+        Hierarchy h = new Hierarchy(HierarchyConfig.of(l2, l3));
+        h.access(AccessKind.READ, 0, 4, ArrayRole.VALUES);   // line 0 of L2: both L3 halves miss
+        h.access(AccessKind.READ, 128, 4, ArrayRole.VALUES); // evicts L2 line 0 into L3 as two lines
+        assertEquals(2, h.snapshot().level("L3").victimsIn());
+        h.access(AccessKind.READ, 0, 4, ArrayRole.VALUES);   // both halves hit in L3
+        LevelStats x = h.snapshot().level("L3");
+        assertEquals(6, x.fetches().read());
+        assertEquals(4, x.misses().read());
+        assertEquals(4, h.snapshot().memory().requests().read());
+    }
+
+    @Test
     void nextLinePrefetchIsCountedApartFromDemandMisses() {
         Hierarchy h = one(CacheConfig.of("L1", 8 * LINE, LINE, 2).withPrefetcher("next-line"));
         read(h, 10); // miss, prefetches 11

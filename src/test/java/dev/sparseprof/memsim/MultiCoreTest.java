@@ -37,4 +37,20 @@ class MultiCoreTest {
         assertEquals(5, s.level("L3").misses().read()); // round-robin: core 0 brings each line first
         assertEquals(9, s.accesses());
     }
+
+    @Test
+    void inclusiveSharedLevelBackInvalidatesOtherCores() {
+        CacheConfig l1 = CacheConfig.of("L1", 4 * 64, 64, 4);
+        CacheConfig l3 = CacheConfig.of("L3", 2 * 64, 64, 2).withInclusion(Inclusion.INCLUSIVE);
+        Hierarchy h = new Hierarchy(HierarchyConfig.multiCore(List.of(l1, l3), 2));
+        h.core(0).access(AccessKind.READ, 0, 4, ArrayRole.VALUES);      // A in L1#0 and L3
+        h.core(1).access(AccessKind.READ, 64, 4, ArrayRole.VALUES);     // B in L1#1 and L3
+        h.core(1).access(AccessKind.READ, 128, 4, ArrayRole.VALUES);    // C: L3 evicts A, so L1#0 loses it
+        h.core(0).access(AccessKind.READ, 0, 4, ArrayRole.VALUES);      // A misses again in L1#0
+        HierarchyStats s = h.snapshot();
+        assertEquals(1, s.level("L1#0").backInvalidations());
+        assertEquals(1, s.level("L1#1").backInvalidations()); // A's return evicts B from L3, and so from L1#1
+        assertEquals(2, s.level("L1#0").misses().total());
+        assertEquals(4, s.memory().requests().read());
+    }
 }

@@ -191,6 +191,35 @@ class OnnxReaderTest {
             assertEquals(2, l.rows());
             assertEquals(3, l.cols());
             assertArrayEquals(new float[] {0.0f, 1.0f, 0.0f, 0.0f, -1.0f, 2.0f}, l.matrix().toDense());
+            Tensor w = m.tensors().stream().filter(t -> t.name().equals("W_quantized")).findFirst().orElseThrow();
+            assertEquals(5, w.zeroPoint());
+            assertEquals(0.5, w.scale());
+            assertTrue(w.isZero(0));
+            assertEquals(1.0f, w.getFloat(2));
+        }
+    }
+
+    @Test
+    void typedFieldsOfEveryKindDecode() throws IOException {
+        ProtoWriter g = new ProtoWriter();
+        ProtoWriter half = new ProtoWriter().packedVarints(1, 2).varint(2, 10).string(8, "h");
+        half.varint(5, Float.floatToFloat16(1.5f) & 0xffff).varint(5, Float.floatToFloat16(-2f) & 0xffff); // int32_data, unpacked
+        ProtoWriter longs = new ProtoWriter().packedVarints(1, 3).varint(2, 7).string(8, "i").packedVarints(7, 1, -1, 1L << 40);
+        java.nio.ByteBuffer d = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN).putDouble(0.25).putDouble(-8);
+        ProtoWriter doubles = new ProtoWriter().packedVarints(1, 2).varint(2, 11).string(8, "d").bytes(10, d.array());
+        ProtoWriter bf16 = new ProtoWriter().packedVarints(1, 1).varint(2, 16).string(8, "b").packedVarints(5, Float.floatToIntBits(3.0f) >>> 16);
+        g.message(5, half).message(5, longs).message(5, doubles).message(5, bf16);
+        Path file = dir.resolve("typed.onnx");
+        Files.write(file, OnnxFiles.model(g));
+        try (Model m = Models.open(file)) {
+            java.util.Map<String, Tensor> t = new java.util.HashMap<>();
+            for (Tensor x : m.tensors()) t.put(x.name(), x);
+            assertEquals(1.5f, t.get("h").getFloat(0));
+            assertEquals(-2f, t.get("h").getFloat(1));
+            assertEquals(-1, t.get("i").rawLong(1));
+            assertEquals(1L << 40, t.get("i").rawLong(2));
+            assertEquals(-8f, t.get("d").getFloat(1));
+            assertEquals(3.0f, t.get("b").getFloat(0));
         }
     }
 

@@ -58,6 +58,27 @@ class SafetensorsTest {
     }
 
     @Test
+    void tensorsBeyondTwoGibibytesAreRead() throws IOException {
+        // A sparse file (holes cost no disk): the tensor's data sits past the 2 GiB mark.
+        long offset = (1L << 31) + 4096;
+        String header = "{\"pad\":{\"dtype\":\"U8\",\"shape\":[" + offset + "],\"data_offsets\":[0," + offset + "]},"
+                + "\"w\":{\"dtype\":\"F32\",\"shape\":[2,2],\"data_offsets\":[" + offset + "," + (offset + 16) + "]}}";
+        byte[] h = header.getBytes(StandardCharsets.US_ASCII);
+        Path file = dir.resolve("big.safetensors");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            f.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(h.length).array());
+            f.write(h);
+            f.seek(8 + h.length + offset);
+            f.write(ProtoWriter.floatsLE(1, 0, 0, -2));
+        }
+        try (Model m = Models.open(file)) {
+            GemmLayer w = m.layers().get(0);
+            assertEquals("w", w.name());
+            assertArrayEquals(new float[] {1, 0, 0, -2}, w.matrix().toDense());
+        }
+    }
+
+    @Test
     void halfPrecisionAndFp8DecodeExactly() throws IOException {
         short[] f16 = {Float.floatToFloat16(1.5f), Float.floatToFloat16(-0.0f), Float.floatToFloat16(2.0f), 0};
         ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);

@@ -48,6 +48,29 @@ class TfjsTest {
     }
 
     @Test
+    void tfjsFiltersRewrittenInPytorchOrderReadBackAsTheSameLayers() throws IOException {
+        assumeTrue(Files.isDirectory(FACE_API), "face-api not installed (test.sh installs it into target/npm)");
+        Path copy = dir.resolve("tiny.safetensors");
+        try (Model tiny = Models.open(FACE_API.resolve("tiny_face_detector_model-weights_manifest.json"))) {
+            assertArrayEquals(new long[] {16, 3, 3, 3}, WeightShapes.pytorchOrder(tiny, tiny.layers().get(0)));
+            assertArrayEquals(new long[] {16, 1, 3, 3}, WeightShapes.pytorchOrder(tiny, tiny.layers().get(1)), "depthwise");
+            List<Tensor> tensors = new java.util.ArrayList<>();
+            for (GemmLayer l : tiny.layers()) tensors.add(Tensor.ofFloats(l.name(), WeightShapes.pytorchOrder(tiny, l), l.matrix().toDense()));
+            SafetensorsWriter.write(copy, tensors, java.util.Map.of());
+            try (Model back = Models.open(copy)) {
+                assertEquals(tiny.layers().size(), back.layers().size());
+                for (int i = 0; i < back.layers().size(); i++) {
+                    GemmLayer a = tiny.layers().get(i);
+                    GemmLayer b = back.layers().get(i);
+                    assertEquals(LayerKind.CONV, b.kind());
+                    assertEquals(a.rows(), b.rows());
+                    assertArrayEquals(a.matrix().toDense(), b.matrix().toDense(), a.name());
+                }
+            }
+        }
+    }
+
+    @Test
     void uint8AffineQuantizationKeepsZerosExactAndSpansShards() throws IOException {
         // scale 0.5, min -1.0: code 2 is exactly zero; min -0.9999999 leaves a residue that is snapped.
         byte[] codes = {0, 2, 4, 2, 1, 3};
@@ -68,8 +91,8 @@ class TfjsTest {
             assertEquals(0.0f, d[3]);
             assertEquals(0.0f, d[4]);
         }
-        assertEquals(-1, TfjsReader.zeroCode(0.5, 0.3, 255), "zero below the range: no zero code");
-        assertEquals(2, TfjsReader.zeroCode(0.5, -1.0, 255));
+        assertEquals(-1, TfjsQuantization.zeroCode(0.5, 0.3, 255), "zero below the range: no zero code");
+        assertEquals(2, TfjsQuantization.zeroCode(0.5, -1.0, 255));
     }
 
     @Test

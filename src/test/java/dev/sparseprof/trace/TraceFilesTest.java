@@ -95,6 +95,8 @@ class TraceFilesTest {
         assertTrue(e.getMessage().startsWith("t.din:1: bad label"), e.getMessage());
         e = assertThrows(TraceFormatException.class, () -> readText("r 10\n"));
         assertTrue(e.getMessage().startsWith("t.din:1: missing size"), e.getMessage());
+        e = assertThrows(TraceFormatException.class, () -> readText("0 10\n1\n"));
+        assertEquals("t.din:2: missing address after label '1'", e.getMessage());
         e = assertThrows(TraceFormatException.class, () -> readText("0 11112222333344445\n"));
         assertTrue(e.getMessage().contains("16 hex digits"), e.getMessage());
     }

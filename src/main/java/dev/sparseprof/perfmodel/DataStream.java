@@ -1,0 +1,35 @@
+package dev.sparseprof.perfmodel;
+
+/**
+ * One array's traffic in a kernel, as the analytical memory model sees it: {@code requestBytes}
+ * reach the innermost cache (already rounded to sectors or lines), {@code footprintBytes} distinct
+ * bytes exist, of which {@code workingSetBytes} must stay cached for its reuse to hit (a tiled
+ * GEMM reuses one K-slice of its strips at a time; a gather needs its whole footprint). A
+ * {@code replicated} array is touched by every core/SM (the dense operand B), a partitioned one
+ * splits across them (A's rows, C's rows). {@code index} marks indices and metadata, which the gap
+ * breakdown takes out first. {@code bypassL1}: traffic that skips the L1 (atomics resolved in the
+ * L2, {@code cp.async.cg} tile loads into shared memory).
+ */
+public record DataStream(String role, double requestBytes, double footprintBytes, double workingSetBytes,
+                         boolean replicated, boolean index, boolean bypassL1) {
+    public DataStream {
+        if (!(requestBytes >= 0) || !(footprintBytes >= 0) || !(workingSetBytes >= 0)) {
+            throw new IllegalArgumentException(role + ": negative bytes");
+        }
+    }
+
+    /** Read or written once, partitioned over the cores/SMs. */
+    public static DataStream streamed(String role, double bytes, boolean index) {
+        return new DataStream(role, bytes, bytes, bytes, false, index, false);
+    }
+
+    /** Gathered by every core/SM at random rows: its whole footprint is its working set. */
+    public static DataStream gathered(String role, double requestBytes, double footprintBytes) {
+        return new DataStream(role, requestBytes, footprintBytes, footprintBytes, true, false, false);
+    }
+
+    /** How often each distinct byte is requested. */
+    public double reuse() {
+        return footprintBytes > 0 ? requestBytes / footprintBytes : 0;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.sparseprof.perfmodel;
+
+import dev.sparseprof.hw.ComputeUnit;
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.GpuSpec;
+import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.hw.KernelOverheads;
+import dev.sparseprof.sparse.stats.Lengths;
+import dev.sparseprof.util.DType;
+
+/**
+ * How kernels map onto a machine, shared by the format models: the granule of a gather (a GPU's
+ * 32 B sector, a CPU's line), the column tile one warp or one SIMD loop covers, the dtype
+ * CUDA-core and SIMD kernels compute in (fp32, fp64 for fp64: narrower types are widened), and the
+ * sparse kernels' fixed overheads.
+ */
+final class Machine {
+    private Machine() {}
+
+    static int granuleBytes(HardwareSpec spec) {
+        return spec.cacheLevels().get(0).sectorBytes();
+    }
+
+    /** Columns of B one warp (32 lanes x 16 B loads) or one CPU inner loop (4 SIMD registers) covers. */
+    static int columnTile(HardwareSpec spec, DType dtype) {
+        if (spec instanceof GpuSpec g) return g.warpSize() * Math.max(1, 16 / dtype.sizeBytes());
+        CpuSpec c = (CpuSpec) spec;
+        return 4 * (c.simdBits() / 32);
+    }
+
+    static int columnTiles(HardwareSpec spec, Workload w) {
+        long tile = columnTile(spec, w.dtype());
+        return (int) Math.min(Integer.MAX_VALUE, (w.denseColumns() + tile - 1) / tile);
+    }
+
+    /** Bytes one gather of a B row slice moves: every column tile rounded up to whole granules. */
+    static double gatherBytesPerIndex(HardwareSpec spec, Workload w) {
+        long n = w.denseColumns();
+        long tile = columnTile(spec, w.dtype());
+        int g = granuleBytes(spec);
+        long full = n / tile;
+        long rest = n % tile;
+        return full * roundUp(tile * w.dtype().sizeBytes(), g) + (rest > 0 ? roundUp(rest * w.dtype().sizeBytes(), g) : 0);
+    }
+
+    static DType vectorDType(DType storage) {
+        return storage == DType.F64 ? DType.F64 : DType.F32;
+    }
+
+    /** Null when the CUDA cores / SIMD units have a peak for the dtype sparse kernels compute in, else why not. */
+    static String vectorUnsupported(Workload w, HardwareSpec spec) {
+        DType compute = vectorDType(w.dtype());
+        return spec.peaks().has(ComputeUnit.VECTOR, compute) ? null : "no vector peak for " + compute.label();
+    }
+
+    static ComputeUnit denseUnit(HardwareSpec spec, DType dtype) {
+        return spec.peaks().has(ComputeUnit.TENSOR, dtype) ? ComputeUnit.TENSOR : ComputeUnit.VECTOR;
+    }
+
+    /** Launch, plus per-row and per-index cycles spread over every core/SM. */
+    static double sparseOverheadSeconds(HardwareSpec spec, double rowTasks, double indexDecodes) {
+        KernelOverheads o = spec.overheads();
+        return o.launchSeconds() + (rowTasks * o.perRowCycles() + indexDecodes * o.perNnzCycles())
+                / (spec.parallelUnits() * spec.clockHertz());
+    }
+
+    /** A sparse kernel's balance: warp per row on a GPU, nnz-balanced contiguous rows on a CPU. */
+    static Balance sparseBalance(HardwareSpec spec, Lengths rows, int columnTiles) {
+        return spec instanceof GpuSpec g ? LoadBalance.gpuRowSplit(rows, columnTiles, g.sms())
+                : LoadBalance.nnzBalanced(rows, columnTiles, spec.parallelUnits());
+    }
+
+    /** B's row slices gathered {@code gathers} times (one per stored index, times rows per index). */
+    static DataStream bGather(HardwareSpec spec, Workload w, double gathers) {
+        return DataStream.gathered("B", gathers * gatherBytesPerIndex(spec, w), (double) w.cols() * w.denseColumns() * w.dtype().sizeBytes());
+    }
+
+    /** C written once. */
+    static DataStream cWrite(Workload w) {
+        return DataStream.streamed("C", (double) w.rows() * w.denseColumns() * w.dtype().sizeBytes(), false);
+    }
+
+    /** An array of A re-read once per column tile (later tiles can hit in the caches). */
+    static DataStream aArray(String role, double bytes, int columnTiles, boolean index) {
+        return new DataStream(role, bytes * columnTiles, bytes, bytes, false, index, false);
+    }
+
+    static double roundUp(double bytes, int granule) {
+        return Math.ceil(bytes / granule) * granule;
+    }
+}

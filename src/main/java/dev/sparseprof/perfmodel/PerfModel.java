@@ -1,0 +1,69 @@
+package dev.sparseprof.perfmodel;
+
+import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.util.SparseprofException;
+import java.util.List;
+
+/**
+ * The performance model's entry point: a layer's workload, a machine and a format (or the best of
+ * several) give a {@link LayerEstimate} with its gap breakdown. The memory model is pluggable
+ * ({@link TrafficModel#ANALYTICAL} until a simulated one is given).
+ */
+public final class PerfModel {
+    private final HardwareSpec spec;
+    private final TrafficModel memory;
+
+    public PerfModel(HardwareSpec spec, TrafficModel memory) {
+        this.spec = spec;
+        this.memory = memory;
+    }
+
+    public HardwareSpec spec() {
+        return spec;
+    }
+
+    public Prediction predict(Workload w, FormatModel format, Features features) {
+        return Roofline.predict(w, format.plan(w, spec), spec, memory, features);
+    }
+
+    /** The estimate for one format; a format that cannot run the workload is an error naming why. */
+    public LayerEstimate estimate(Workload w, FormatModel format) {
+        String why = format.unsupported(w, spec);
+        if (why != null) throw new SparseprofException(spec.source() + ": " + w.name() + ": format " + format.name() + ": " + why);
+        FormatModel dense = FormatModels.byName("dense");
+        String denseWhy = dense.unsupported(w, spec);
+        if (denseWhy != null) throw new SparseprofException(spec.source() + ": " + w.name() + ": dense baseline: " + denseWhy);
+        Prediction densePrediction = predict(w, dense, Features.ALL);
+        KernelPlan plan = format.plan(w, spec);
+        Prediction none = Roofline.predict(w, plan, spec, memory, Features.NONE);
+        Prediction withIndex = Roofline.predict(w, plan, spec, memory, new Features(true, false, false, false));
+        Prediction withMisses = Roofline.predict(w, plan, spec, memory, new Features(true, true, false, false));
+        Prediction withImbalance = Roofline.predict(w, plan, spec, memory, new Features(true, true, true, false));
+        Prediction all = Roofline.predict(w, plan, spec, memory, Features.ALL);
+        double ideal = w.nnz() == 0 ? 0 : densePrediction.seconds() * w.sparseFlops() / w.denseFlops();
+        GapBreakdown gap = new GapBreakdown(ideal, none.seconds() - ideal, withIndex.seconds() - none.seconds(),
+                withMisses.seconds() - withIndex.seconds(), withImbalance.seconds() - withMisses.seconds(),
+                all.seconds() - withImbalance.seconds());
+        List<Balance> schedules = spec.isGpu() ? List.of()
+                : LoadBalance.cpuSchedules(w.rowLengths(), Machine.columnTiles(spec, w), spec.parallelUnits());
+        return new LayerEstimate(w, format.name(), all, densePrediction, gap, format.storedBytes(w), dense.storedBytes(w), schedules);
+    }
+
+    /** The fastest of {@code formats} that can run the workload (dense always can on a sane spec). */
+    public LayerEstimate best(Workload w, List<FormatModel> formats) {
+        LayerEstimate best = bestOrNull(w, formats);
+        if (best == null) throw new SparseprofException(spec.source() + ": " + w.name() + ": none of the formats can run this layer");
+        return best;
+    }
+
+    /** The fastest of {@code formats} that can run the workload, or null when none can. */
+    public LayerEstimate bestOrNull(Workload w, List<FormatModel> formats) {
+        LayerEstimate best = null;
+        for (FormatModel f : formats) {
+            if (f.unsupported(w, spec) != null) continue;
+            LayerEstimate e = estimate(w, f);
+            if (best == null || e.predictedSeconds() < best.predictedSeconds()) best = e;
+        }
+        return best;
+    }
+}

@@ -1,0 +1,239 @@
+package dev.sparseprof.perfmodel;
+
+import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.kernel.Kernels;
+import dev.sparseprof.kernel.Partitions;
+import dev.sparseprof.kernel.SpmmKernel;
+import dev.sparseprof.kernel.TracedRun;
+import dev.sparseprof.memsim.CacheSpecs;
+import dev.sparseprof.memsim.Hierarchy;
+import dev.sparseprof.memsim.HierarchyStats;
+import dev.sparseprof.memsim.LevelStats;
+import dev.sparseprof.trace.ArrayRole;
+import dev.sparseprof.trace.TraceSink;
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.MatrixView;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Trace-driven traffic: the format's CPU kernel ({@code kernel}'s traced twin, the same loop nest
+ * as the fast path) runs on the layer's real matrix and pushes every access into the spec's cache
+ * hierarchy ({@code memsim}, one private L1/L2 per core, shared L3), with the work split over the
+ * spec's cores as the kernel splits it (nnz-balanced). Big layers are sampled: every s-th row, s
+ * chosen so a replay stays under the access budget, plus samples of half and a quarter of that;
+ * each level's bytes are fitted as fixed (B's first touch, scratch) plus per-work (A's rows, C,
+ * B's capacity misses) and extrapolated to the whole layer, and the middle sample's distance from
+ * the line through the other two is the sampling error. Where no traced kernel exists (GPU specs: no warp/sector trace
+ * generator has landed; formats other than csr and dense; value types other than fp32; synthetic
+ * workloads without a matrix) it falls back to {@link AnalyticalTraffic}, and says so in the
+ * source label. Without {@code cacheMisses} it gives the analytical compulsory floor, so the gap
+ * breakdown's miss part is simulated minus compulsory. Replays are kept per workload and format.
+ */
+public final class SimulatedTraffic implements TrafficModel {
+    private static final Set<String> TRACED = Set.of("csr", "dense");
+    private static final Set<ArrayRole> INDEX_ROLES = Set.of(ArrayRole.COLUMN_INDICES, ArrayRole.ROW_POINTERS, ArrayRole.METADATA);
+
+    private final long accessBudget;
+    private final Map<Workload, Map<String, Replay>> replays = new IdentityHashMap<>();
+
+    /** {@code accessBudget}: the most accesses one replay may push (the sample is sized from it). */
+    public SimulatedTraffic(long accessBudget) {
+        if (accessBudget < 1000) throw new IllegalArgumentException("access budget too small");
+        this.accessBudget = accessBudget;
+    }
+
+    /** One replay's per-level counts, summed over the private instances (a sample's own, or extrapolated to the layer). */
+    private record Replay(List<String> levels, double[] arriving, double[] passed, double[] indexPassed, double[] missRates,
+                          double samplingError, int stride, double work) {}
+
+    @Override
+    public Traffic traffic(Workload w, KernelPlan plan, HardwareSpec spec, Features features) {
+        String why = unsupported(w, plan, spec);
+        if (why != null) {
+            Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
+            return new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (" + why + ")", 0);
+        }
+        if (!features.cacheMisses()) return AnalyticalTraffic.estimate(plan.streams(), spec, features);
+        Replay r = replays.computeIfAbsent(w, k -> new IdentityHashMap<>()).computeIfAbsent(plan.format(), f -> replay(w, f, spec));
+        int n = r.levels().size();
+        double[] bytes = new double[n + 1];
+        for (int i = 0; i < n; i++) bytes[i] = i == 0 ? r.arriving()[0] : r.passed()[i - 1] - (features.indexBytes() ? 0 : r.indexPassed()[i - 1]);
+        bytes[n] = r.passed()[n - 1] - (features.indexBytes() ? 0 : r.indexPassed()[n - 1]);
+        if (!features.indexBytes()) bytes[0] = Math.max(0, bytes[0] - indexRequests(plan));
+        List<String> names = new ArrayList<>(r.levels());
+        names.add("DRAM");
+        double[] miss = new double[n + 1];
+        System.arraycopy(r.missRates(), 0, miss, 0, n);
+        String source = r.stride() == 1 ? "simulated (memsim, all rows)" : "simulated (memsim, 1 in " + r.stride() + " rows and sparser samples, extrapolated)";
+        return new Traffic(names, bytes, miss, source, r.samplingError());
+    }
+
+    static String unsupported(Workload w, KernelPlan plan, HardwareSpec spec) {
+        if (spec.isGpu()) return "no GPU trace generator";
+        if (!TRACED.contains(plan.format())) return "no traced " + plan.format() + " kernel";
+        if (w.dtype() != DType.F32) return "traced kernels are fp32";
+        if (w.matrix() == null) return "no matrix";
+        return null;
+    }
+
+    private static double indexRequests(KernelPlan plan) {
+        double b = 0;
+        for (DataStream d : plan.streams()) if (d.index()) b += d.requestBytes();
+        return b;
+    }
+
+    private Replay replay(Workload w, String format, HardwareSpec spec) {
+        SpmmKernel<?> kernel = Kernels.byName(format);
+        double perRow = format.equals("dense") ? (double) w.cols() : Math.max(1, (double) w.nnz() / w.rows());
+        double accessesPerEntry = Math.ceil(w.denseColumns() / 16.0) + 1;
+        double total = perRow * w.rows() * accessesPerEntry;
+        int stride = (int) Math.max(1, Math.min(w.rows(), Math.ceil(total / accessBudget)));
+        Replay full = run(kernel, w, spec, stride);
+        if (stride == 1) return full;
+        // Samples of 1/s, 1/(2s) and 1/(4s) of the rows: traffic = fixed + per-work x work, fitted
+        // and extrapolated to the whole layer; the middle sample's residual is the sampling error.
+        List<Replay> samples = new ArrayList<>(List.of(full));
+        for (int f = 2; f <= 4 && w.rows() / (stride * f) >= Math.max(2, spec.parallelUnits()); f *= 2) {
+            samples.add(run(kernel, w, spec, stride * f));
+        }
+        if (samples.size() < 2) return scaledLinearly(full, w.nnz() > 0 && !format.equals("dense") ? w.nnz() : w.rows(), stride);
+        double work = format.equals("dense") ? w.rows() : w.nnz();
+        int n = full.levels().size();
+        double[] arriving = new double[n];
+        double[] passed = new double[n];
+        double[] indexPassed = new double[n];
+        double[] works = new double[samples.size()];
+        for (int i = 0; i < works.length; i++) works[i] = samples.get(i).work();
+        for (int l = 0; l < n; l++) {
+            // The whole layer moves at least what its largest sample moved.
+            arriving[l] = Math.max(full.arriving()[l], extrapolate(works, samples, l, 0, work));
+            passed[l] = Math.max(full.passed()[l], extrapolate(works, samples, l, 1, work));
+            indexPassed[l] = Math.min(passed[l], Math.max(full.indexPassed()[l], extrapolate(works, samples, l, 2, work)));
+        }
+        double error = 0;
+        if (samples.size() == 3) {
+            double[] two = {works[0], works[2]};
+            double middle = samples.get(1).passed()[n - 1];
+            double fit = extrapolate(two, List.of(samples.get(0), samples.get(2)), n - 1, 1, works[1]);
+            error = middle > 0 ? Math.abs(fit - middle) / middle : 0;
+        }
+        return new Replay(full.levels(), arriving, passed, indexPassed, full.missRates(), error, stride, work);
+    }
+
+    /** One quantity ({@code which}: 0 arriving, 1 passed, 2 index passed) at one level, least-squares line in work, at {@code work}. */
+    private static double extrapolate(double[] works, List<Replay> samples, int level, int which, double work) {
+        double mw = 0;
+        double mq = 0;
+        int k = works.length;
+        double[] q = new double[k];
+        for (int i = 0; i < k; i++) {
+            Replay r = samples.get(i);
+            q[i] = which == 0 ? r.arriving()[level] : which == 1 ? r.passed()[level] : r.indexPassed()[level];
+            mw += works[i] / k;
+            mq += q[i] / k;
+        }
+        double sxy = 0;
+        double sxx = 0;
+        for (int i = 0; i < k; i++) {
+            sxy += (works[i] - mw) * (q[i] - mq);
+            sxx += (works[i] - mw) * (works[i] - mw);
+        }
+        double slope = sxx > 0 ? Math.max(0, sxy / sxx) : 0;
+        double fixed = Math.max(0, mq - slope * mw);
+        return Math.max(0, fixed + slope * work);
+    }
+
+    /** When only one sample fits: everything scaled by the sampled share (an upper bound for the fixed part). */
+    private static Replay scaledLinearly(Replay r, double work, int stride) {
+        double f = r.work() > 0 ? work / r.work() : 1;
+        int n = r.levels().size();
+        double[] a = new double[n];
+        double[] p = new double[n];
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = r.arriving()[i] * f;
+            p[i] = r.passed()[i] * f;
+            x[i] = r.indexPassed()[i] * f;
+        }
+        return new Replay(r.levels(), a, p, x, r.missRates(), Double.NaN, stride, work);
+    }
+
+    /** Replays rows 0, s, 2s, ... of the layer; the counts are the sample's own, with its work (non-zeros, or rows for dense). */
+    private static Replay run(SpmmKernel<?> kernel, Workload w, HardwareSpec spec, int stride) {
+        MatrixView sample = sampledRows(w.matrix(), stride);
+        int n = (int) Math.min(Integer.MAX_VALUE, w.denseColumns());
+        int threads = Math.min(spec.parallelUnits(), sample.rows());
+        Hierarchy h = new Hierarchy(CacheSpecs.fromHardware(spec, threads));
+        TraceSink[] sinks = new TraceSink[threads];
+        for (int t = 0; t < threads; t++) sinks[t] = h.core(t);
+        TracedRun.trace(kernel, sample, new TracedRun.Settings(n, threads, Partitions.byName("nnz"), 1 << 20, 64), sinks);
+        h.close();
+        long sampledNnz = 0;
+        for (int r = 0; r < w.rows(); r += stride) sampledNnz += w.rowLengths().get(r);
+        double work = kernel.name().equals("dense") ? sample.rows() : sampledNnz;
+        return summarise(h.measured(), spec, stride, work);
+    }
+
+    /**
+     * Sums the private instances of each level (the snapshot lists them one by one): references
+     * that reached the level (times its line), the bytes it passed on (Dinero's bytes from and to
+     * memory), the share of those that belong to index arrays (by their misses and write-backs).
+     */
+    private static Replay summarise(HierarchyStats stats, HardwareSpec spec, int stride, double work) {
+        List<String> names = new ArrayList<>();
+        List<double[]> sums = new ArrayList<>(); // fetches, misses, bytes passed on, index misses+write-backs, all misses+write-backs
+        for (LevelStats l : stats.levels()) {
+            String name = baseName(l.name());
+            int i = names.indexOf(name);
+            if (i < 0) {
+                names.add(name);
+                sums.add(new double[5]);
+                i = names.size() - 1;
+            }
+            double[] s = sums.get(i);
+            s[0] += l.fetches().total();
+            s[1] += l.misses().total();
+            s[2] += l.bytesFromBelow() + l.bytesToBelow();
+            for (ArrayRole r : ArrayRole.values()) {
+                long events = l.roles().misses(r) + l.roles().writeBacks(r);
+                if (INDEX_ROLES.contains(r)) s[3] += events;
+                s[4] += events;
+            }
+        }
+        int n = names.size();
+        double[] arriving = new double[n];
+        double[] passed = new double[n];
+        double[] indexPassed = new double[n];
+        double[] missRates = new double[n];
+        for (int i = 0; i < n; i++) {
+            double[] s = sums.get(i);
+            int line = spec.cacheLevels().get(Math.min(i, spec.cacheLevels().size() - 1)).lineBytes();
+            arriving[i] = s[0] * line;
+            passed[i] = s[2];
+            indexPassed[i] = s[4] > 0 ? s[2] * s[3] / s[4] : 0;
+            missRates[i] = s[0] > 0 ? s[1] / s[0] : 0;
+        }
+        return new Replay(names, arriving, passed, indexPassed, missRates, 0, stride, work);
+    }
+
+    /** {@code L1d#0} (core 0's instance of a private level) is a part of {@code L1d}. */
+    private static String baseName(String instance) {
+        int hash = instance.indexOf('#');
+        return hash < 0 ? instance : instance.substring(0, hash);
+    }
+
+    /** Rows {@code 0, stride, 2 stride, ...} of {@code m} as a view (the whole matrix when stride is 1). */
+    private static MatrixView sampledRows(MatrixView m, int stride) {
+        if (stride == 1) return m;
+        int rows = (m.rows() + stride - 1) / stride;
+        return new MatrixView() {
+            @Override public int rows() { return rows; }
+            @Override public int cols() { return m.cols(); }
+            @Override public void copyRow(int row, float[] dst, int off) { m.copyRow(row * stride, dst, off); }
+        };
+    }
+}

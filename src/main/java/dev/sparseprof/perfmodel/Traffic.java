@@ -1,0 +1,41 @@
+package dev.sparseprof.perfmodel;
+
+import java.util.List;
+
+/**
+ * Bytes arriving at each memory level of a machine for one kernel, innermost first with DRAM last
+ * ({@code levels.size() == bytes.length}), with the miss rate of each cache level (bytes it passes
+ * on / bytes it receives; DRAM's entry is 0). {@code source} says how the bytes were obtained
+ * ({@code analytical} or {@code simulated, N of M rows sampled}); {@code samplingError} is the
+ * relative standard error of a sampled estimate (0 when nothing was sampled).
+ */
+public record Traffic(List<String> levels, double[] bytes, double[] missRates, String source, double samplingError) {
+    public Traffic {
+        levels = List.copyOf(levels);
+        bytes = bytes.clone();
+        missRates = missRates.clone();
+        if (bytes.length != levels.size() || missRates.length != levels.size()) throw new IllegalArgumentException("one entry per level");
+    }
+
+    public double dramBytes() {
+        return bytes[bytes.length - 1];
+    }
+
+    public double bytesAt(int level) {
+        return bytes[level];
+    }
+
+    public double missRate(int level) {
+        return missRates[level];
+    }
+
+    @Override
+    public double[] bytes() {
+        return bytes.clone();
+    }
+
+    @Override
+    public double[] missRates() {
+        return missRates.clone();
+    }
+}

@@ -1,0 +1,105 @@
+package dev.sparseprof.perfmodel;
+
+import dev.sparseprof.sparse.StorageCost;
+import dev.sparseprof.sparse.stats.BlockDensity;
+import dev.sparseprof.sparse.stats.BlockShape;
+import dev.sparseprof.sparse.stats.Lengths;
+import dev.sparseprof.sparse.stats.MatrixStats;
+import dev.sparseprof.sparse.stats.NmCompliance;
+import dev.sparseprof.sparse.stats.NmPattern;
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.MatrixView;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One layer's GEMM as the performance models see it: {@code C[M x N] = A[M x K] · B[K x N]} with
+ * A's statistics (non-zeros per row, 2:4 compliance, 4x4 block counts, from {@code sparse.stats})
+ * and the value type; {@code matrix} is A itself when known (null for synthetic workloads), which a
+ * trace-driven memory model replays. The bytes of each format come from {@code sparse}'s {@link StorageCost}, so
+ * the model and the {@code formats} command agree byte for byte. Synthetic workloads (tests, the
+ * published validation cases) are built with {@link #dense} and {@link #uniformSparse}.
+ */
+public record Workload(String name, MatrixStats stats, long denseColumns, DType dtype, MatrixView matrix) {
+    public Workload {
+        if (matrix != null && (matrix.rows() != stats.rows() || matrix.cols() != stats.cols())) {
+            throw new IllegalArgumentException(name + ": matrix and statistics disagree on the shape");
+        }
+        if (stats.rows() <= 0 || stats.cols() <= 0 || denseColumns <= 0) {
+            throw new IllegalArgumentException(name + ": GEMM shape must be positive, got " + stats.rows() + "x" + stats.cols()
+                    + " x N=" + denseColumns);
+        }
+    }
+
+    /** Every weight non-zero. */
+    public static Workload dense(String name, int m, int k, long n, DType dtype) {
+        return uniformSparse(name, m, k, n, dtype, 1.0, false);
+    }
+
+    /**
+     * Every row holds {@code round(K x density)} non-zeros; 4x4 blocks are as occupied as random
+     * placement makes them ({@code 1 - (1 - density)^16} of them non-empty); 2:4 compliant as given.
+     */
+    public static Workload uniformSparse(String name, int m, int k, long n, DType dtype, double density, boolean twoFour) {
+        int perRow = (int) Math.round(k * density);
+        int[] rows = new int[m];
+        Arrays.fill(rows, perRow);
+        long nnz = (long) m * perRow;
+        long blocks = (long) BlockShape.B4X4.blockRowsOf(m) * BlockShape.B4X4.blockColsOf(k);
+        long nonEmpty = nnz == 0 ? 0 : Math.max((nnz + 15) / 16, Math.min(blocks, Math.round(blocks * (1 - Math.pow(1 - density, 16)))));
+        long groups = (long) m * NmPattern.TWO_FOUR.groupsPerRow(k);
+        MatrixStats stats = new MatrixStats(m, k, nnz, Lengths.of(rows), null,
+                List.of(new NmCompliance(NmPattern.TWO_FOUR, groups, twoFour ? groups : 0)),
+                List.of(new BlockDensity(BlockShape.B4X4, blocks, nonEmpty, Math.min(nonEmpty * 16, (long) m * k), nnz)));
+        return new Workload(name, stats, n, dtype, null);
+    }
+
+    public int rows() {
+        return stats.rows();
+    }
+
+    public int cols() {
+        return stats.cols();
+    }
+
+    public long nnz() {
+        return stats.nnz();
+    }
+
+    public Lengths rowLengths() {
+        return stats.rowLengths();
+    }
+
+    public boolean twoFourCompliant() {
+        return stats.cols() % 4 == 0 && stats.nm(NmPattern.TWO_FOUR).isCompliant();
+    }
+
+    public BlockDensity blocks(BlockShape shape) {
+        return stats.hasBlocks(shape) ? stats.blocks(shape) : null;
+    }
+
+    /** The bytes of A stored in {@code format} (a {@code sparse.Formats} name). */
+    public StorageCost storage(String format) {
+        return StorageCost.of(format, stats, dtype);
+    }
+
+    public double sparsity() {
+        return stats.sparsity();
+    }
+
+    public double denseFlops() {
+        return 2.0 * rows() * cols() * denseColumns;
+    }
+
+    public double sparseFlops() {
+        return 2.0 * nnz() * denseColumns;
+    }
+
+    public Workload withColumns(long n) {
+        return new Workload(name, stats, n, dtype, matrix);
+    }
+
+    public Workload withDType(DType d) {
+        return new Workload(name, stats, denseColumns, d, matrix);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.sparseprof.perfmodel;
+
+import dev.sparseprof.model.GemmLayer;
+import dev.sparseprof.sparse.prune.LayerWeights;
+import dev.sparseprof.sparse.prune.PruneScope;
+import dev.sparseprof.sparse.prune.PruneSpec;
+import dev.sparseprof.sparse.prune.Pruner;
+import dev.sparseprof.sparse.stats.BlockShape;
+import dev.sparseprof.sparse.stats.MatrixScan;
+import dev.sparseprof.sparse.stats.MatrixStats;
+import dev.sparseprof.sparse.stats.NmPattern;
+import dev.sparseprof.sparse.stats.ScanOptions;
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.MatrixView;
+import java.util.List;
+
+/**
+ * Workloads from real layers: the weight's statistics (one scan by {@code sparse.stats}) give the
+ * row lengths, 2:4 compliance and 4x4 block counts; what-if pruning ({@code sparse.prune}, on an
+ * in-memory copy) comes first when asked.
+ */
+public final class Workloads {
+    private static final ScanOptions SCAN = new ScanOptions(List.of(NmPattern.TWO_FOUR), List.of(BlockShape.B4X4), false, 1);
+
+    /** How a what-if run prunes each layer before it is modelled. */
+    public enum Pruning {
+        /** The weights as the model file holds them. */
+        NONE,
+        /** Unstructured magnitude pruning within each layer to the target sparsity. */
+        MAGNITUDE,
+        /** 2:4 along K (the target sparsity is 50 % by construction). */
+        TWO_FOUR
+    }
+
+    private Workloads() {}
+
+    public static Workload of(GemmLayer layer, long batch, DType dtype, Pruning pruning, double sparsity) {
+        MatrixView a = layer.matrix();
+        if (pruning != Pruning.NONE) {
+            float[] copy = a.toDense();
+            PruneSpec spec = pruning == Pruning.TWO_FOUR ? new PruneSpec.Nm(NmPattern.TWO_FOUR)
+                    : new PruneSpec.Magnitude(sparsity, PruneScope.LAYER);
+            Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
+            a = MatrixView.of(layer.rows(), layer.cols(), copy);
+        }
+        return new Workload(layer.name(), MatrixScan.of(a, SCAN), layer.denseColumns(batch), dtype, a);
+    }
+
+    public static Workload of(String name, MatrixStats stats, long denseColumns, DType dtype) {
+        return new Workload(name, stats, denseColumns, dtype, null);
+    }
+}
