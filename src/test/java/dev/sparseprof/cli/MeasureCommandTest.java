@@ -3,7 +3,17 @@ package dev.sparseprof.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.kernel.CsrSpmm;
+import dev.sparseprof.kernel.NnzBalancedPartition;
+import dev.sparseprof.kernel.TracedRun;
 import dev.sparseprof.measure.MeasurementsFile;
+import dev.sparseprof.measure.Pruning;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
+import dev.sparseprof.trace.CountingSink;
+import dev.sparseprof.trace.TraceFiles;
+import dev.sparseprof.trace.TraceReader;
+import dev.sparseprof.util.MatrixView;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -65,6 +75,12 @@ class MeasureCommandTest {
         assertEquals(0.5, f.results().get(1).sparsity(), 0.01);
     }
 
+    private static MatrixView layerMatrix() {
+        try (Model m = Models.openDefault()) {
+            return MatrixView.of(384, 384, LayerSelection.one(m, "/encoder/layer.0/attention/self/query/MatMul", "--layer").matrix().toDense());
+        }
+    }
+
     @Test
     void tracesOneFilePerThread(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("q.din.gz");
@@ -74,6 +90,15 @@ class MeasureCommandTest {
         assertTrue(Files.size(dir.resolve("q.t0.din.gz")) > 0);
         assertTrue(Files.size(dir.resolve("q.t1.din.gz")) > 0);
         assertTrue(r.out().contains("colidx"), r.out());
+        // the simulator's reader takes the files back: as many records as the traced twin pushed
+        long records;
+        try (TraceReader reader = TraceFiles.open(dir.resolve("q.t0.din.gz"))) {
+            records = reader.pushAll(new CountingSink());
+        }
+        CountingSink[] expected = {new CountingSink(), new CountingSink()};
+        TracedRun.trace(new CsrSpmm(), Pruning.magnitude("q", layerMatrix(), 0.95),
+                new TracedRun.Settings(16, 2, new NnzBalancedPartition(), 0x10000000L, 4096), expected);
+        assertEquals(expected[0].total(), records);
         assertEquals(Path.of("a/x.t3.din.gz"), TraceCommand.threadFile(Path.of("a/x.din.gz"), ".t", 3));
         Run gpu = run("trace", "--layer", "/encoder/layer.0/attention/self/query/MatMul", "--format", "csr", "--batch", "32",
                 "--sparsity", "0.95", "--gpu-sms", "2", "--out", dir.resolve("g.sptr").toString());
