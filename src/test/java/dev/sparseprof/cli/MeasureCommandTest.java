@@ -41,14 +41,27 @@ class MeasureCommandTest {
                 {"measure", "--formats", "csx", "--batch", "4"},
                 {"measure", "--formats", "csr", "--batch", "4", "--layers", "fc9"},
                 {"measure", "--formats", "csr", "--batch", "4", "--partition", "zigzag"},
+                {"measure", "--formats", "2:4", "--batch", "4", "--layers", "/encoder/layer.0/attention/self/query/MatMul", "--reps", "1"},
         };
-        String[] expected = {"--batch must be positive, got 0", "unknown format 'csx'", "--layers: no layer 'fc9'", "unknown partition 'zigzag'"};
+        String[] expected = {"--batch must be positive, got 0", "unknown format 'csx'", "--layers: no layer 'fc9'", "unknown partition 'zigzag'",
+                "layer '/encoder/layer.0/attention/self/query/MatMul': format 2:4 cannot hold this matrix: not 2:4: row 0 group"};
         for (int i = 0; i < cases.length; i++) {
             Run r = run(cases[i]);
             assertEquals(2, r.code(), String.join(" ", cases[i]) + ": " + r.err());
             assertTrue(r.err().contains(expected[i]), r.err());
             assertEquals(1, r.err().strip().lines().count(), r.err());
         }
+    }
+
+    @Test
+    void measuresTwoFourAfterNmPruning() {
+        Run r = run("measure", "--formats", "2:4,csr", "--batch", "8", "--reps", "2", "--nm", "2:4",
+                "--layers", "/encoder/layer.0/attention/self/query/MatMul", "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        MeasurementsFile f = MeasurementsFile.parse("stdout", r.out());
+        assertEquals(3, f.results().size());
+        assertEquals("2:4", f.results().get(1).format());
+        assertEquals(0.5, f.results().get(1).sparsity(), 0.01);
     }
 
     @Test
@@ -60,7 +73,11 @@ class MeasureCommandTest {
         assertTrue(java.nio.file.Files.size(dir.resolve("q.t0.din.gz")) > 0);
         assertTrue(java.nio.file.Files.size(dir.resolve("q.t1.din.gz")) > 0);
         assertTrue(r.out().contains("colidx"), r.out());
-        assertEquals(Path.of("a/x.t3.din.gz"), TraceCommand.threadFile(Path.of("a/x.din.gz"), 3));
+        assertEquals(Path.of("a/x.t3.din.gz"), TraceCommand.threadFile(Path.of("a/x.din.gz"), ".t", 3));
+        Run gpu = run("trace", "--layer", "/encoder/layer.0/attention/self/query/MatMul", "--format", "csr", "--batch", "32",
+                "--sparsity", "0.95", "--gpu-sms", "2", "--out", dir.resolve("g.sptr").toString());
+        assertEquals(0, gpu.code(), gpu.err());
+        assertTrue(java.nio.file.Files.size(dir.resolve("g.sm1.sptr")) > 0);
         Run bad = run("trace", "--layer", "fc9", "--format", "csr", "--batch", "16", "--out", dir.resolve("x.din").toString());
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("--layer: no layer 'fc9'"), bad.err());

@@ -38,11 +38,27 @@ class TraceCountTest {
         int n = 16;
         CsrMatrix csr = CsrMatrix.from(MatrixView.of(m, k, RandomMatrices.sparse(m, k, 0.3, 9)));
         RowSlices ell = RowSlices.of(dev.sparseprof.sparse.EllMatrix.from(csr));
-        CountingSink sink = trace(new CsrSpmm(CsrRowKernel.SliceFormat.ELL), ell, n, k, new StaticRowsPartition(), 1)[0];
+        CountingSink sink = trace(new CsrSpmm(SliceKernel.SliceFormat.ELL), ell, n, k, new StaticRowsPartition(), 1)[0];
         assertEquals(k, ell.slots() / m, "row 2 is dense: ELL width is K");
         assertEquals(ell.slots(), sink.reads(ArrayRole.VALUES));
         assertEquals(0, sink.reads(ArrayRole.ROW_POINTERS));
         assertEquals(4L * m * n, sink.writeBytes(ArrayRole.C_SCATTER));
+    }
+
+    @Test
+    void twoFourReadsItsMetadataNotColumnIndices() {
+        int m = 11;
+        int k = 42; // a partial last group
+        int n = 16;
+        float[] dense = RandomMatrices.twoFour(RandomMatrices.sparse(m, k, 0.6, 4), m, k);
+        NmSpmm kernel = new NmSpmm(dev.sparseprof.sparse.stats.NmPattern.TWO_FOUR);
+        dev.sparseprof.sparse.NmMatrix a = kernel.prepare(MatrixView.of(m, k, dense));
+        CountingSink sink = trace(kernel, a, n, k, new StaticRowsPartition(), 1)[0];
+        long slots = (long) m * ((k + 3) / 4) * 2;
+        assertEquals(slots, sink.reads(ArrayRole.VALUES));
+        assertEquals(slots, sink.readBytes(ArrayRole.METADATA), "one position byte per slot");
+        assertEquals(0, sink.reads(ArrayRole.COLUMN_INDICES));
+        assertEquals(0, sink.reads(ArrayRole.ROW_POINTERS));
     }
 
     @Test
