@@ -64,7 +64,13 @@ public final class SimulationReport {
     /** The distinct traffic sources of the chosen formats, e.g. {@code simulated (memsim, all rows)}. */
     static List<String> trafficSources(List<LayerEstimate> estimates) {
         Set<String> out = new LinkedHashSet<>();
-        for (LayerEstimate e : estimates) out.add(e.format() + ": " + e.predicted().traffic().source());
+        double worst = 0;
+        for (LayerEstimate e : estimates) {
+            Traffic t = e.predicted().traffic();
+            out.add(e.format() + ": " + t.source());
+            if (Double.isFinite(t.samplingError())) worst = Math.max(worst, t.samplingError());
+        }
+        if (worst > 0) out.add(String.format(Locale.ROOT, "sampling error up to %.1f%% (JSON samplingError per layer)", 100 * worst));
         return List.copyOf(out);
     }
 
