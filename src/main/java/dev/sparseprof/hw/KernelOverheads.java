@@ -8,13 +8,16 @@ package dev.sparseprof.hw;
  * one core or SM. {@code gatherCycles}: issue cycles per gathered B row slice (one per index and
  * column tile) not hidden behind the FMAs (value broadcast, address arithmetic).
  * {@code denseEfficiency}: the fraction of the compute peak a dense tiled GEMM's inner loop
- * sustains (in (0, 1]). {@code tensorTileRows x tensorTileCols} is the output tile one SM computes
+ * sustains (in (0, 1]; on a GPU the tile pipeline model gives the losses it knows, this scales
+ * the rest). {@code tileStepCycles}: the fixed cycles of one K step of a GPU tile's main loop
+ * (waiting for the stage's copies, the block barrier, advancing the pointers). {@code tensorTileRows x tensorTileCols} is the output tile one SM computes
  * in a tensor-core GEMM; it sets the wave quantisation of dense and 2:4 GEMMs.
  */
 public record KernelOverheads(double launchSeconds, double perRowCycles, double perNnzCycles,
-                              int tensorTileRows, int tensorTileCols, double gatherCycles, double denseEfficiency) {
+                              int tensorTileRows, int tensorTileCols, double gatherCycles, double denseEfficiency,
+                              double tileStepCycles) {
     public KernelOverheads {
-        if (!(launchSeconds >= 0) || !(perRowCycles >= 0) || !(perNnzCycles >= 0) || !(gatherCycles >= 0)) {
+        if (!(launchSeconds >= 0) || !(perRowCycles >= 0) || !(perNnzCycles >= 0) || !(gatherCycles >= 0) || !(tileStepCycles >= 0)) {
             throw new SpecException("overheads must not be negative");
         }
         if (tensorTileRows <= 0 || tensorTileCols <= 0) throw new SpecException("overheads: tensor tile must be positive");
@@ -23,16 +26,20 @@ public record KernelOverheads(double launchSeconds, double perRowCycles, double 
         }
     }
 
-    /** The first model's parameters: no gather cost beyond the roofs, dense at the full peak. */
+    /** The first model's parameters: no gather or K-step cost beyond the roofs, dense at the full peak. */
     public KernelOverheads(double launchSeconds, double perRowCycles, double perNnzCycles, int tensorTileRows, int tensorTileCols) {
-        this(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, 0, 1);
+        this(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, 0, 1, 0);
     }
 
     public KernelOverheads withGatherCycles(double cycles) {
-        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, cycles, denseEfficiency);
+        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, cycles, denseEfficiency, tileStepCycles);
     }
 
     public KernelOverheads withDenseEfficiency(double fraction) {
-        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, fraction);
+        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, fraction, tileStepCycles);
+    }
+
+    public KernelOverheads withTileStepCycles(double cycles) {
+        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, denseEfficiency, cycles);
     }
 }

@@ -26,7 +26,7 @@ final class SpecReader {
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
     private static final String[] CPU_DRAM = {"bandwidth", "latency", "size"};
     private static final String[] POINT = {"cores", "bandwidth"};
-    private static final String[] OVERHEADS = {"launch", "perRow", "perNnz", "gather", "denseEfficiency", "tensorTile"};
+    private static final String[] OVERHEADS = {"launch", "perRow", "perNnz", "gather", "denseEfficiency", "tileStep", "tensorTile"};
 
     private SpecReader() {}
 
@@ -159,6 +159,9 @@ final class SpecReader {
         double gather = m.has("gather") ? SpecValues.cycles(m, "gather") : (gpu ? 0 : 2);
         double denseEfficiency = m.has("denseEfficiency") ? m.number("denseEfficiency") : (gpu ? 1 : 0.9);
         if (!(denseEfficiency > 0 && denseEfficiency <= 1)) throw m.error("denseEfficiency", "must be a fraction in (0, 1]");
+        // A GPU tile's K step waits for its stage's cp.async group and crosses a block barrier:
+        // ~32 cycles (U: a barrier plus the wait and pointer arithmetic, a documented default).
+        double tileStep = m.has("tileStep") ? SpecValues.cycles(m, "tileStep") : (gpu ? 32 : 0);
         int tileRows = 128;
         int tileCols = 128;
         if (m.has("tensorTile")) {
@@ -172,6 +175,6 @@ final class SpecReader {
             }
             if (tileRows <= 0 || tileCols <= 0) throw m.error("tensorTile", "must be positive");
         }
-        return new KernelOverheads(launch, perRow, perNnz, tileRows, tileCols, gather, denseEfficiency);
+        return new KernelOverheads(launch, perRow, perNnz, tileRows, tileCols, gather, denseEfficiency, tileStep);
     }
 }
