@@ -47,9 +47,10 @@ final class BsrFormat implements FormatModel {
                 Machine.bGather(spec, w, nb * shape.cols()),
                 Machine.cWrite(w));
         double flops = 2.0 * nb * shape.area() * w.denseColumns();
-        return new KernelPlan(name(), name() + (spec.isGpu() ? " block-row split, CUDA cores" : " block rows, SIMD"), ComputeUnit.VECTOR,
+        return KernelPlan.sparse(name(), name() + (spec.isGpu() ? " block-row split, CUDA cores" : " block rows, SIMD"), ComputeUnit.VECTOR,
                 Machine.vectorDType(w.dtype()), flops, streams, Machine.sparseBalance(spec, evenSpread(b.nonEmptyBlocks(), blockRows), tiles),
-                Machine.sparseOverheadSeconds(spec, (double) blockRows * tiles, nb * tiles));
+                Machine.sparseOverheadSeconds(spec, (double) blockRows * tiles, nb * tiles, nb * shape.cols() * tiles),
+                nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
     }
 
     private static Lengths evenSpread(long blocks, int blockRows) {
