@@ -45,9 +45,20 @@ public final class CalibratedOverlay {
         overheads.put("launch", Quantities.microseconds(fitted.overheads().launchSeconds()));
         overheads.put("perRow", Quantities.cycles(fitted.overheads().perRowCycles()));
         overheads.put("perNnz", Quantities.cycles(fitted.overheads().perNnzCycles()));
-        notes.put("overheads", String.format(Locale.ROOT, "were launch %s, perRow %s, perNnz %s",
+        overheads.put("denseEfficiency", String.format(Locale.ROOT, "%.6f", fitted.overheads().denseEfficiency()));
+        StringBuilder formats = new StringBuilder();
+        if (!fitted.overheads().perNnzCyclesByFormat().isEmpty()) {
+            Map<String, Object> byFormat = new LinkedHashMap<>();
+            for (Map.Entry<String, Double> e : fitted.overheads().perNnzCyclesByFormat().entrySet()) {
+                byFormat.put(e.getKey(), Quantities.cycles(e.getValue()));
+                formats.append(", perNnzByFormat.").append(e.getKey()).append(' ')
+                        .append(Quantities.cycles(before.get(FitParameter.perNnzCycles(e.getKey()))));
+            }
+            overheads.put("perNnzByFormat", byFormat);
+        }
+        notes.put("overheads", String.format(Locale.ROOT, "were launch %s, perRow %s, perNnz %s, denseEfficiency %.3f%s",
                 Quantities.microseconds(before.get(FitParameter.LAUNCH_SECONDS)), Quantities.cycles(before.get(FitParameter.PER_ROW_CYCLES)),
-                Quantities.cycles(before.get(FitParameter.PER_NNZ_CYCLES))));
+                Quantities.cycles(before.get(FitParameter.PER_NNZ_CYCLES)), before.get(FitParameter.DENSE_EFFICIENCY), formats));
         Map<String, Object> overrides = new LinkedHashMap<>();
         overrides.put("name", fitted.name() + " (calibrated)");
         overrides.put("cpu", cpu);

@@ -44,6 +44,8 @@ public final class CalibrationCases {
         Map<String, Boolean> training = split(model.layers());
         Map<String, Workload> workloads = new HashMap<>();
         List<CalibrationCase> out = new ArrayList<>();
+        // measure --nm 2:4 prunes every layer of the file 2:4, whichever format runs it
+        boolean nmFile = measured.command().matches(".*--nm[ =]2:4.*");
         for (MeasuredRun r : measured.runs()) {
             GemmLayer layer = byName.get(r.layer());
             if (layer == null) {
@@ -56,7 +58,7 @@ public final class CalibrationCases {
             }
             if (!FormatModels.names().contains(r.format())) continue; // reported by unmodelled()
             FormatModel format = FormatModels.byName(r.format());
-            boolean twoFour = format.name().equals("2:4");
+            boolean twoFour = nmFile || format.name().equals("2:4");
             String key = r.layer() + "|" + r.batch() + "|" + (twoFour ? "2:4" : Double.toString(r.sparsity()));
             Workload w = workloads.computeIfAbsent(key, k -> Workloads.of(layer, r.batch(), DType.F32,
                     twoFour ? Workloads.Pruning.TWO_FOUR : r.sparsity() > 0 ? Workloads.Pruning.MAGNITUDE : Workloads.Pruning.NONE,
@@ -66,7 +68,8 @@ public final class CalibrationCases {
                 throw new SparseprofException(measured.source() + ": " + r.key() + " has " + r.nnz() + " non-zeros, pruning "
                         + r.layer() + " to " + r.sparsity() + " gives " + expected + " (pruned differently, or another model?)");
             }
-            out.add(new CalibrationCase(r, w, format, training.get(r.layer())));
+            String pruning = twoFour ? "2:4" : r.sparsity() > 0 ? "magnitude" : "none";
+            out.add(new CalibrationCase(r, w, format, training.get(r.layer()), pruning));
         }
         if (out.isEmpty()) {
             throw new SparseprofException(measured.source() + ": none of the measured formats " + unmodelled(measured).keySet()

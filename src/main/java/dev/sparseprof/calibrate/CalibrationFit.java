@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.commons.math3.exception.ConvergenceException;
 import org.apache.commons.math3.exception.TooManyEvaluationsException;
 import org.apache.commons.math3.exception.TooManyIterationsException;
@@ -20,6 +22,7 @@ import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
 import org.apache.commons.math3.linear.RealMatrix;
 import org.apache.commons.math3.linear.RealVector;
+import org.apache.commons.math3.linear.SingularValueDecomposition;
 import org.apache.commons.math3.util.Pair;
 
 /**
@@ -29,8 +32,10 @@ import org.apache.commons.math3.util.Pair;
  * so the spec written from the fit predicts exactly what the fit saw. Parameters are fitted as
  * logarithms (they stay positive); the Jacobian is a forward difference in each. A parameter no
  * training run depends on is left as it was and reported as undetermined; an overhead driven
- * below a millionth of its start value is set to 0 (the runs do not support it). Faults: fewer training
- * runs than parameters, a fit that does not converge, a spec a format cannot run on.
+ * below a millionth of its start value is set to 0 (the runs do not support it). The clock is kept
+ * (the probe measures it; it only rescales the efficiency and the cycle counts). Faults: fewer training
+ * runs than parameters, parameters the runs cannot tell apart (a rank-deficient Jacobian at the
+ * optimum), a fit that does not converge, a spec a format cannot run on.
  */
 public final class CalibrationFit {
     private static final double STEP = 1e-4;
@@ -40,7 +45,17 @@ public final class CalibrationFit {
     private CalibrationFit() {}
 
     public static CalibrationResult fit(CpuSpec start, List<CalibrationCase> cases) {
-        CpuParameters p0 = CpuParameters.of(start);
+        return fit(start, cases, Set.of());
+    }
+
+    /**
+     * As {@link #fit(CpuSpec, List)}, with {@code ownDecodeFormats}' index-decode cycles fitted per
+     * format ({@code overheads.perNnzByFormat}) in place of the shared {@code perNnz}.
+     */
+    public static CalibrationResult fit(CpuSpec start, List<CalibrationCase> cases, Set<String> ownDecodeFormats) {
+        Set<String> formats = new TreeSet<>(start.overheads().perNnzCyclesByFormat().keySet());
+        formats.addAll(ownDecodeFormats);
+        CpuParameters p0 = CpuParameters.of(start, formats);
         List<CalibrationCase> train = new ArrayList<>();
         for (CalibrationCase c : cases) {
             if (c.run().threads() > start.cores()) {
@@ -54,8 +69,11 @@ public final class CalibrationFit {
         List<FitParameter> free = new ArrayList<>();
         List<FitParameter> undetermined = new ArrayList<>();
         double[] base = predictAll(p0, train);
-        for (FitParameter f : FitParameter.values()) {
+        for (FitParameter f : p0.parameters()) {
             if (!p0.isActive(f)) continue;
+            // The clock is the probe's measured FMA clock: fitted next to the dense efficiency and the
+            // cycle counts it would only rescale them (the runs cannot tell them apart).
+            if (f.equals(FitParameter.CLOCK)) continue;
             double[] moved = predictAll(p0.with(f, p0.get(f) * Math.exp(0.05)), train);
             boolean matters = false;
             for (int i = 0; i < base.length && !matters; i++) matters = Math.abs(moved[i] - base[i]) > 1e-9 * base[i];
@@ -80,6 +98,7 @@ public final class CalibrationFit {
         } catch (TooManyEvaluationsException | TooManyIterationsException | ConvergenceException e) {
             throw new SparseprofException("calibrate: the fit did not converge (" + e.getMessage() + "); no spec written");
         }
+        requireDetermined(free, optimum.getJacobian());
         CpuParameters fitted = apply(p0, free, optimum.getPoint().toArray());
         for (FitParameter f : free) {
             // An overhead the fit drives below a millionth of its start is not supported by the runs: it becomes 0.
@@ -95,6 +114,37 @@ public final class CalibrationFit {
         double[] after = predictAll(fitted, cases);
         for (int i = 0; i < cases.size(); i++) predictions.add(new CasePrediction(cases.get(i), before[i], after[i]));
         return new CalibrationResult(p0, fitted, free, undetermined, predictions, optimum.getEvaluations(), optimum.getIterations());
+    }
+
+    /** Relative singular value below which the Jacobian's columns count as dependent. */
+    private static final double DEPENDENT = 1e-7;
+
+    /**
+     * Fails when the training runs cannot tell the free parameters apart at the optimum (more
+     * parameters than the data supports): the Jacobian, less the columns of parameters no run
+     * depends on there, must have full rank. The parameters of the weakest direction are named.
+     */
+    static void requireDetermined(List<FitParameter> free, RealMatrix jacobian) {
+        List<Integer> live = new ArrayList<>();
+        double largest = 0;
+        for (int j = 0; j < free.size(); j++) largest = Math.max(largest, jacobian.getColumnVector(j).getNorm());
+        for (int j = 0; j < free.size(); j++) if (jacobian.getColumnVector(j).getNorm() > 1e-9 * largest) live.add(j);
+        if (live.size() < 2) return;
+        RealMatrix j2 = new Array2DRowRealMatrix(jacobian.getRowDimension(), live.size());
+        for (int c = 0; c < live.size(); c++) {
+            RealVector col = jacobian.getColumnVector(live.get(c));
+            j2.setColumnVector(c, col.mapDivide(col.getNorm())); // unit columns: the test is about direction, not scale
+        }
+        SingularValueDecomposition svd = new SingularValueDecomposition(j2);
+        double[] sv = svd.getSingularValues();
+        if (sv[sv.length - 1] >= DEPENDENT * sv[0]) return;
+        RealVector weakest = svd.getV().getColumnVector(sv.length - 1);
+        List<String> names = new ArrayList<>();
+        for (int c = 0; c < live.size(); c++) {
+            if (Math.abs(weakest.getEntry(c)) > 0.1) names.add(free.get(live.get(c)).label());
+        }
+        throw new SparseprofException("calibrate: the training runs cannot tell " + String.join(", ", names)
+                + " apart (more parameters than the data supports); fit fewer, no spec written");
     }
 
     private static Pair<RealVector, RealMatrix> residualsAndJacobian(
@@ -113,9 +163,16 @@ public final class CalibrationFit {
         return new Pair<>(new ArrayRealVector(r, false), new Array2DRowRealMatrix(jac, false));
     }
 
+    /** How far (in log units, a factor of e^20 ~ 5e8) a trial step may move a parameter from its start. */
+    private static final double MAX_LOG_STEP = 20;
+
     private static CpuParameters apply(CpuParameters p0, List<FitParameter> free, double[] logs) {
         CpuParameters p = p0;
-        for (int j = 0; j < free.size(); j++) p = p.with(free.get(j), Math.exp(logs[j]));
+        for (int j = 0; j < free.size(); j++) {
+            double start = Math.log(p0.get(free.get(j)));
+            double x = Math.max(start - MAX_LOG_STEP, Math.min(start + MAX_LOG_STEP, logs[j]));
+            p = p.with(free.get(j), Math.exp(x));
+        }
         return p;
     }
 

@@ -9,54 +9,73 @@ import dev.sparseprof.hw.DramSpec;
 import dev.sparseprof.hw.KernelOverheads;
 import dev.sparseprof.util.DType;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Values of every {@link FitParameter} for one CPU spec, and the spec they make. Bandwidths and the
  * clock are absolute (bytes/s, Hz); a cache level the spec has no bandwidth for stays without one.
+ * The dense efficiency is capped at 1 in the spec (the fit may step past it; above 1 it changes
+ * nothing). The per-format decode cycles exist for the formats named at {@link #of(CpuSpec, Collection)}.
  */
 public final class CpuParameters {
     private final CpuSpec base;
-    private final double[] values = new double[FitParameter.values().length];
+    private final Map<FitParameter, Double> values;
 
-    private CpuParameters(CpuSpec base) {
+    private CpuParameters(CpuSpec base, Map<FitParameter, Double> values) {
         this.base = base;
+        this.values = values;
     }
 
-    /** The values the spec holds. */
+    /** The values the spec holds, with the per-format decode cycles of the formats the spec names. */
     public static CpuParameters of(CpuSpec spec) {
-        CpuParameters p = new CpuParameters(spec);
-        for (FitParameter f : FitParameter.values()) {
-            int c = f.cacheIndex();
-            p.values[f.ordinal()] = switch (f) {
-                case L1_BANDWIDTH, L2_BANDWIDTH, L3_BANDWIDTH -> c < spec.caches().size() ? spec.caches().get(c).bandwidthBytesPerSecond() : 0;
-                case DRAM_BANDWIDTH -> spec.dram().bandwidth().peak();
-                case PER_ROW_CYCLES -> spec.overheads().perRowCycles();
-                case PER_NNZ_CYCLES -> spec.overheads().perNnzCycles();
-                case LAUNCH_SECONDS -> spec.overheads().launchSeconds();
-                case CLOCK -> spec.clockHertz();
-            };
-        }
-        return p;
+        return of(spec, spec.overheads().perNnzCyclesByFormat().keySet());
+    }
+
+    /** The values the spec holds, with per-format decode cycles for {@code formats} (starting from the spec's). */
+    public static CpuParameters of(CpuSpec spec, Collection<String> formats) {
+        Map<FitParameter, Double> v = new LinkedHashMap<>();
+        List<CacheLevel> caches = spec.caches();
+        KernelOverheads o = spec.overheads();
+        v.put(FitParameter.L1_BANDWIDTH, caches.size() > 0 ? caches.get(0).bandwidthBytesPerSecond() : 0);
+        v.put(FitParameter.L2_BANDWIDTH, caches.size() > 1 ? caches.get(1).bandwidthBytesPerSecond() : 0);
+        v.put(FitParameter.L3_BANDWIDTH, caches.size() > 2 ? caches.get(2).bandwidthBytesPerSecond() : 0);
+        v.put(FitParameter.DRAM_BANDWIDTH, spec.dram().bandwidth().peak());
+        v.put(FitParameter.PER_ROW_CYCLES, o.perRowCycles());
+        v.put(FitParameter.PER_NNZ_CYCLES, o.perNnzCycles());
+        for (String f : new TreeSet<>(formats)) v.put(FitParameter.perNnzCycles(f), o.perNnzCycles(f));
+        v.put(FitParameter.LAUNCH_SECONDS, o.launchSeconds());
+        v.put(FitParameter.DENSE_EFFICIENCY, o.denseEfficiency());
+        v.put(FitParameter.CLOCK, spec.clockHertz());
+        return new CpuParameters(spec, v);
+    }
+
+    /** Every parameter, in a fixed order. */
+    public List<FitParameter> parameters() {
+        return List.copyOf(values.keySet());
     }
 
     public double get(FitParameter f) {
-        return values[f.ordinal()];
+        Double v = values.get(f);
+        if (v == null) throw new IllegalArgumentException("no parameter " + f.label());
+        return v;
     }
 
     public CpuParameters with(FitParameter f, double value) {
-        CpuParameters p = new CpuParameters(base);
-        System.arraycopy(values, 0, p.values, 0, values.length);
-        p.values[f.ordinal()] = value;
-        return p;
+        if (!values.containsKey(f)) throw new IllegalArgumentException("no parameter " + f.label());
+        Map<FitParameter, Double> v = new LinkedHashMap<>(values);
+        v.put(f, value);
+        return new CpuParameters(base, v);
     }
 
     /** True when the parameter is a positive quantity the spec uses (a level without bandwidth is not). */
     public boolean isActive(FitParameter f) {
-        return values[f.ordinal()] > 0;
+        return get(f) > 0;
     }
 
     public CpuSpec base() {
@@ -75,7 +94,7 @@ public final class CpuParameters {
         for (int i = 0; i < base.caches().size(); i++) {
             CacheLevel c = base.caches().get(i);
             double bw = c.bandwidthBytesPerSecond();
-            for (FitParameter f : FitParameter.values()) {
+            for (FitParameter f : values.keySet()) {
                 if (f.cacheIndex() == i && bw > 0) bw = get(f);
             }
             // A private level's bandwidth is per core times the cores running.
@@ -90,8 +109,11 @@ public final class CpuParameters {
         for (int i = 0; i < bws.length; i++) bws[i] *= scale;
         DramSpec dram = new DramSpec(base.dram().sizeBytes(), base.dram().latencySeconds(), new BandwidthCurve(pts, bws));
         KernelOverheads o = base.overheads();
+        Map<String, Double> byFormat = new TreeMap<>();
+        for (FitParameter f : values.keySet()) if (f.format() != null) byFormat.put(f.format(), get(f));
         KernelOverheads overheads = new KernelOverheads(get(FitParameter.LAUNCH_SECONDS), get(FitParameter.PER_ROW_CYCLES),
-                get(FitParameter.PER_NNZ_CYCLES), o.tensorTileRows(), o.tensorTileCols());
+                get(FitParameter.PER_NNZ_CYCLES), o.tensorTileRows(), o.tensorTileCols(), o.gatherCycles(),
+                Math.min(1, get(FitParameter.DENSE_EFFICIENCY)), o.tileStepCycles(), byFormat);
         // Derived as SpecReader derives it: cores x clock x lanes x FMA ports x 2.
         Map<ComputeUnit, Map<DType, Double>> peaks = new EnumMap<>(ComputeUnit.class);
         Map<DType, Double> vector = new LinkedHashMap<>();
@@ -99,6 +121,6 @@ public final class CpuParameters {
         vector.put(DType.F32, cores * clock * (base.simdBits() / 32.0) * base.fmaPorts() * 2);
         peaks.put(ComputeUnit.VECTOR, vector);
         return new CpuSpec(base.name(), base.source(), cores, clock, base.simdBits(), base.fmaPorts(), caches, dram,
-                new ComputePeaks(base.source(), peaks), overheads);
+                new ComputePeaks(base.source(), peaks), overheads, base.missesInFlight());
     }
 }

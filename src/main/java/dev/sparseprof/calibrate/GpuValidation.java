@@ -37,7 +37,7 @@ public final class GpuValidation {
                 double density = r.format().equals("2:4") ? 0.5 : 1.0 - r.sparsity();
                 Workload w = Workload.uniformSparse(r.layer(), r.rows(), r.cols(), r.batch(), half ? DType.F16 : DType.F32, density,
                         r.format().equals("2:4"));
-                CalibrationCase c = new CalibrationCase(r, w, FormatModels.byName(name), false);
+                CalibrationCase c = new CalibrationCase(r, w, FormatModels.byName(name), false, name.equals("2:4") ? "2:4" : "magnitude");
                 double predicted = model.predict(w, c.format(), Features.ALL).seconds();
                 CasePrediction p = new CasePrediction(c, predicted, predicted);
                 predictions.add(p);

@@ -24,7 +24,7 @@ import java.util.List;
  *     uncalibrated: probe-this-vm.yaml
  *     calibrated: minilm-cpu.calibrated.yaml
  *     measurements:
- *       - file: minilm-cpu-t1-n32.json
+ *       - file: minilm-t1-s0.9-n32.json
  *   - name: h200-gpu          # GPU runs (validate --gpu-measure): predicted with spec, nothing fitted
  *     device: gpu
  *     spec: h200

@@ -27,7 +27,7 @@ public final class PredictionErrors {
     }
 
     /**
-     * {correct, groups}: of the (layer, batch, threads, sparsity) groups holding two or more formats,
+     * {correct, groups}: of the (layer, batch, threads, sparsity, pruning) groups holding two or more formats,
      * how many have their measured fastest format predicted fastest too.
      */
     public static int[] bestFormatCounts(List<CasePrediction> predictions, boolean training, boolean after) {
@@ -41,7 +41,7 @@ public final class PredictionErrors {
         for (CasePrediction p : predictions) {
             if (p.c().training() != training) continue;
             MeasuredRun r = p.c().run();
-            String g = r.layer() + "|" + r.batch() + "|" + r.threads() + (bySparsity ? "|" + r.sparsity() : "");
+            String g = r.layer() + "|" + r.batch() + "|" + r.threads() + (bySparsity ? "|" + r.sparsity() + "|" + p.c().pruning() : "");
             sizes.merge(g, 1, Integer::sum);
             CasePrediction[] b = best.computeIfAbsent(g, k -> new CasePrediction[2]);
             if (b[0] == null || p.measuredSeconds() < b[0].measuredSeconds()) b[0] = p;

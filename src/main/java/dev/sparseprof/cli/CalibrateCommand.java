@@ -37,6 +37,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
@@ -81,6 +83,9 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "MODEL", description = "The model the runs were measured on (default: the bundled all-MiniLM-L6-v2).")
     String model;
 
+    @Option(names = "--shared-decode", description = "Fit one perNnz for every format instead of each sparse format's own decode cycles.")
+    boolean sharedDecode;
+
     @Option(names = "--out", paramLabel = "SPEC.yaml", required = true, description = "Where the overlay goes (written whole or not at all).")
     Path out;
 
@@ -122,11 +127,16 @@ final class CalibrateCommand implements Callable<Integer> {
                 CalibrationCases.unmodelled(runs).forEach((f, n) -> w.println("calibrate: " + runs.source() + ": left out " + n
                         + " " + f + " runs (no performance model for " + f + ")"));
             }
-            r = CalibrationFit.fit(cpu, cases);
+            Set<String> ownDecode = new TreeSet<>();
+            if (!sharedDecode) {
+                for (CalibrationCase c : cases) if (!c.format().name().equals("dense")) ownDecode.add(c.format().name());
+            }
+            r = CalibrationFit.fit(cpu, cases, ownDecode);
         }
         TextTable t = new TextTable("parameter", "before", "after", "").rightAlign(1, 2);
-        for (FitParameter f : FitParameter.values()) {
-            String state = !r.fitted().contains(f) ? (r.undetermined().contains(f) ? "kept: no training run depends on it" : "kept: not in the spec")
+        for (FitParameter f : r.after().parameters()) {
+            String state = !r.fitted().contains(f) ? (r.undetermined().contains(f) ? "kept: no training run depends on it"
+                    : f.equals(FitParameter.CLOCK) ? "kept: the probe measures it" : "kept: not in the spec")
                     : r.after().get(f) == 0 ? "fitted to 0: the runs do not support this term" : "fitted";
             t.row(f.label(), String.format(Locale.ROOT, "%.4g", r.before().get(f)), String.format(Locale.ROOT, "%.4g", r.after().get(f)), state);
         }
@@ -215,8 +225,8 @@ final class CalibrateCommand implements Callable<Integer> {
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + String.format(Locale.ROOT, ", probe took %.1f s", r.elapsedSeconds()),
                 "command: sparseprof calibrate --probe --preset " + preset + " --out " + out,
                 "Roofs are the best of 5 trials (read kernel, STREAM byte counting); the machine may be shared.");
-        SpecOverlay overlay = ProbeOverlay.of(r, cpu, preset, provenance);
-        overlay.check();
+        SpecOverlay overlay = ProbeOverlay.of(r, cpu, presetFor(preset, out), provenance);
+        overlay.check(out.toAbsolutePath().getParent());
         AtomicFiles.writeString(out, overlay.toYaml());
         w.printf(Locale.ROOT, "calibrate: probe took %.1f s; wrote %s (preset %s + measured overrides)%n", r.elapsedSeconds(), out, preset);
         return 0;

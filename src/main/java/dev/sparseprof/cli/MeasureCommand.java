@@ -8,6 +8,11 @@ import dev.sparseprof.measure.MeasurementsFile;
 import dev.sparseprof.measure.MeasurementsHeader;
 import dev.sparseprof.measure.Pruning;
 import dev.sparseprof.measure.TimingConfig;
+import dev.sparseprof.measure.gpu.GpuLayerRun;
+import dev.sparseprof.measure.gpu.GpuMeasurement;
+import dev.sparseprof.measure.gpu.GpuMeasurementsJson;
+import dev.sparseprof.measure.gpu.GpuRunSettings;
+import dev.sparseprof.measure.gpu.GpuSpmmRunner;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
@@ -19,6 +24,7 @@ import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -32,8 +38,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code sparseprof measure}: times the CPU kernels per layer and format (dense always, for the
- * speedup), after warm-up, over several repetitions, and writes the table and the measurements
- * JSON that {@code calibrate} reads.
+ * speedup), after warm-up, over several repetitions interleaved across the formats, and writes the
+ * table and the measurements JSON that {@code calibrate} reads; {@code --device gpu} times the
+ * CUDA kernels instead and writes the same JSON with {@code device: gpu}.
  */
 @Command(name = "measure", mixinStandardHelpOptions = true,
         description = "Measured CPU runs of the SpMM kernels per layer and format: median time, spread, GFLOP/s, GB/s, imbalance, speedup over dense.")
@@ -71,6 +78,10 @@ final class MeasureCommand implements Callable<Integer> {
     @Option(names = "--reps", defaultValue = "15", paramLabel = "R", description = "Timed repetitions per kernel. Default ${DEFAULT-VALUE}.")
     int reps;
 
+    @Option(names = "--device", defaultValue = "cpu", paramLabel = "cpu|gpu",
+            description = "cpu: the Vector API kernels; gpu: the project's CUDA kernels through JCuda (formats dense, dense-f16, csr, bsr4x4, 2:4). Default ${DEFAULT-VALUE}.")
+    String device;
+
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the measurements JSON ('-': standard output, alone).")
     String json;
 
@@ -83,6 +94,8 @@ final class MeasureCommand implements Callable<Integer> {
     public Integer call() {
         Checks.positive(batch, "--batch");
         Checks.positive(threads, "--threads");
+        if (device.equals("gpu")) return gpu();
+        if (!device.equals("cpu")) throw new SparseprofException("--device " + device + ": cpu or gpu");
         TimingConfig timing = TimingConfig.defaults().withRepetitions(reps);
         CpuMeasureRun.kernels(formats); // unknown format names fail before the model is read
         CpuMeasureRun.Settings settings = new CpuMeasureRun.Settings(batch, threads, Partitions.byName(partition), timing);
@@ -104,11 +117,50 @@ final class MeasureCommand implements Callable<Integer> {
             } finally {
                 bar.finish();
             }
-            MeasurementsHeader header = MeasurementsHeader.now(m.source(),
-                    "sparseprof measure " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+            MeasurementsHeader header = MeasurementsHeader.now(m.source(), commandLine());
             MeasurementsFile file = new MeasurementsFile(header, results);
             if (!Outputs.jsonOnStdout(json)) out.print(table(results));
             Outputs.write(json, file.toJson(), out);
+        }
+        return Main.EXIT_OK;
+    }
+
+    /** The command as typed (picocli's original arguments start with the subcommand's name). */
+    private String commandLine() {
+        return "sparseprof " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+    }
+
+    /** {@code --device gpu}: the CUDA kernels on the model's layers; without a GPU one line, exit 2. */
+    private int gpu() {
+        if (threads != 1) throw new SparseprofException("--threads " + threads + ": a GPU run has no thread count (leave it at 1)");
+        if (sparsity != null) Checks.fraction(sparsity, "--sparsity");
+        if (sparsity != null && nm != null) throw new SparseprofException("--sparsity and --nm: choose one pruning");
+        GpuLayerRun.kernels(formats); // unknown format names fail before the GPU is opened
+        NmPattern pattern = nm == null ? null : NmPattern.parse(nm);
+        PrintWriter out = spec.commandLine().getOut();
+        GpuRunSettings settings = new GpuRunSettings(GpuRunSettings.DEFAULT.warmup(), reps, GpuRunSettings.DEFAULT.seed(),
+                GpuRunSettings.DEFAULT.verifyLimitMacs());
+        try (GpuSpmmRunner runner = GpuSpmmRunner.open(settings); Model m = Models.open(model)) {
+            List<GpuLayerRun.Layer> selected = new ArrayList<>();
+            for (GemmLayer l : LayerSelection.select(m, layers, "--layers")) {
+                MatrixView view = sparsity != null ? Pruning.magnitude(l.name(), l.matrix(), sparsity)
+                        : pattern != null ? Pruning.nm(l.name(), l.matrix(), pattern) : l.matrix();
+                selected.add(new GpuLayerRun.Layer(l.name(), view, sparsity != null ? sparsity : pattern != null ? 0.5 : 0));
+            }
+            PrintWriter err = spec.commandLine().getErr();
+            GpuLayerRun.Results r = GpuLayerRun.run(runner, selected, formats, batch, name -> err.println("measure: gpu " + name));
+            String json = GpuMeasurementsJson.write(m.source(), runner.device(), Instant.now().toString(), commandLine(),
+                    r.cases(), r.measurements());
+            if (!Outputs.jsonOnStdout(this.json)) {
+                TextTable t = new TextTable("case", "median", "min..max", "GFLOP/s", "rel. error").rightAlign(1, 2, 3, 4);
+                for (GpuMeasurement g : r.measurements()) {
+                    t.row(g.layer() + " " + g.kernel(), ms(g.medianSeconds()), ms(g.timing().minSeconds()) + ".." + ms(g.timing().maxSeconds()),
+                            String.format(Locale.ROOT, "%.1f", g.gflops()),
+                            Double.isNaN(g.relativeError()) ? "unchecked" : String.format(Locale.ROOT, "%.1e", g.relativeError()));
+                }
+                out.print(t.render());
+            }
+            Outputs.write(this.json, json, out);
         }
         return Main.EXIT_OK;
     }

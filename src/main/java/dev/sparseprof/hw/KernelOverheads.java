@@ -1,5 +1,9 @@
 package dev.sparseprof.hw;
 
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * Kernel-level model parameters the roofline does not see (defaults from the spec's
  * {@code overheads:} section, replaced by calibration): the launch of one kernel (GPU launch, CPU
@@ -12,11 +16,21 @@ package dev.sparseprof.hw;
  * the rest). {@code tileStepCycles}: the fixed cycles of one K step of a GPU tile's main loop
  * (waiting for the stage's copies, the block barrier, advancing the pointers). {@code tensorTileRows x tensorTileCols} is the output tile one SM computes
  * in a tensor-core GEMM; it sets the wave quantisation of dense and 2:4 GEMMs.
+ * {@code perNnzCyclesByFormat}: a format's own index-decode cycles (format registry name ->
+ * cycles per decoded index), replacing {@code perNnzCycles} for that format (each format's loop
+ * decodes differently: COO reads two indices and branches on row changes, BSR broadcasts a whole
+ * block per index); calibration fits them per format.
  */
 public record KernelOverheads(double launchSeconds, double perRowCycles, double perNnzCycles,
                               int tensorTileRows, int tensorTileCols, double gatherCycles, double denseEfficiency,
-                              double tileStepCycles) {
+                              double tileStepCycles, Map<String, Double> perNnzCyclesByFormat) {
     public KernelOverheads {
+        perNnzCyclesByFormat = Collections.unmodifiableMap(new TreeMap<>(perNnzCyclesByFormat));
+        for (Map.Entry<String, Double> e : perNnzCyclesByFormat.entrySet()) {
+            if (!(e.getValue() >= 0) || e.getValue().isInfinite()) {
+                throw new SpecException("overheads: perNnzByFormat." + e.getKey() + " must not be negative, got " + e.getValue());
+            }
+        }
         if (!(launchSeconds >= 0) || !(perRowCycles >= 0) || !(perNnzCycles >= 0) || !(gatherCycles >= 0) || !(tileStepCycles >= 0)) {
             throw new SpecException("overheads must not be negative");
         }
@@ -26,20 +40,37 @@ public record KernelOverheads(double launchSeconds, double perRowCycles, double 
         }
     }
 
+    /** No per-format decode cycles: every format decodes at {@code perNnzCycles}. */
+    public KernelOverheads(double launchSeconds, double perRowCycles, double perNnzCycles, int tensorTileRows, int tensorTileCols,
+                           double gatherCycles, double denseEfficiency, double tileStepCycles) {
+        this(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, denseEfficiency, tileStepCycles, Map.of());
+    }
+
+    /** The decode cycles per index of the format named {@code format}: its own, else {@code perNnzCycles}. */
+    public double perNnzCycles(String format) {
+        Double own = perNnzCyclesByFormat.get(format);
+        return own != null ? own : perNnzCycles;
+    }
+
+    public KernelOverheads withPerNnzCyclesByFormat(Map<String, Double> cycles) {
+        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, denseEfficiency,
+                tileStepCycles, cycles);
+    }
+
     /** The first model's parameters: no gather or K-step cost beyond the roofs, dense at the full peak. */
     public KernelOverheads(double launchSeconds, double perRowCycles, double perNnzCycles, int tensorTileRows, int tensorTileCols) {
         this(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, 0, 1, 0);
     }
 
     public KernelOverheads withGatherCycles(double cycles) {
-        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, cycles, denseEfficiency, tileStepCycles);
+        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, cycles, denseEfficiency, tileStepCycles, perNnzCyclesByFormat);
     }
 
     public KernelOverheads withDenseEfficiency(double fraction) {
-        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, fraction, tileStepCycles);
+        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, fraction, tileStepCycles, perNnzCyclesByFormat);
     }
 
     public KernelOverheads withTileStepCycles(double cycles) {
-        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, denseEfficiency, cycles);
+        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, denseEfficiency, cycles, perNnzCyclesByFormat);
     }
 }

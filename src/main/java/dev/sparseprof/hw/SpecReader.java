@@ -26,7 +26,7 @@ final class SpecReader {
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
     private static final String[] CPU_DRAM = {"bandwidth", "latency", "size"};
     private static final String[] POINT = {"cores", "bandwidth"};
-    private static final String[] OVERHEADS = {"launch", "perRow", "perNnz", "gather", "denseEfficiency", "tileStep", "tensorTile"};
+    private static final String[] OVERHEADS = {"launch", "perRow", "perNnz", "gather", "denseEfficiency", "tileStep", "tensorTile", "perNnzByFormat"};
 
     private SpecReader() {}
 
@@ -175,6 +175,11 @@ final class SpecReader {
             }
             if (tileRows <= 0 || tileCols <= 0) throw m.error("tensorTile", "must be positive");
         }
-        return new KernelOverheads(launch, perRow, perNnz, tileRows, tileCols, gather, denseEfficiency, tileStep);
+        // Per-format decode cycles (format name -> cycles), written by calibrate; the names are not
+        // checked against the format registry here (hw sits below perfmodel), a name no format has is unused.
+        Map<String, Double> byFormat = new LinkedHashMap<>();
+        ConfigMap f = m.mapOrEmpty("perNnzByFormat");
+        for (String format : f.keys()) byFormat.put(format, SpecValues.cycles(f, format));
+        return new KernelOverheads(launch, perRow, perNnz, tileRows, tileCols, gather, denseEfficiency, tileStep, byFormat);
     }
 }

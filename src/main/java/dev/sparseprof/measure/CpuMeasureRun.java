@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Measures every requested format on every layer on the CPU, the dense kernel always first on
- * each layer so that every result carries its speedup over dense on the same layer. A partition
+ * Measures every requested format on every layer on the CPU, repetitions interleaved across the
+ * formats; the dense kernel is always measured and listed first on each layer, so that every
+ * result carries its speedup over dense on the same layer. A partition
  * that cuts rows falls back to nnz-balanced for kernels that cannot carry a row out (the result
  * names the partition really used).
  */
@@ -62,21 +63,42 @@ public final class CpuMeasureRun {
                 new CpuRunner.Request("jit-warmup", settings.batch(), settings.threads(), p, new TimingConfig(200, 0.5, 1)), pool);
     }
 
+    /**
+     * Per layer: every kernel is prepared and warmed up, then the timed repetitions go round the
+     * kernels one run at a time, each round starting one kernel later, so that on a shared machine
+     * every format sees the same mix of the other tenants' load.
+     */
     public static List<Measurement> measure(List<Layer> layers, List<String> formats, Settings settings, Progress progress) {
         List<SpmmKernel<?>> kernels = kernels(formats);
         List<Measurement> out = new ArrayList<>();
         long total = (long) layers.size() * kernels.size();
         long done = 0;
         progress.update(0, total);
+        int reps = settings.timing().repetitions();
         try (WorkerPool pool = new WorkerPool(settings.threads())) {
             for (SpmmKernel<?> kernel : kernels) warmUpJit(kernel, settings, pool);
             for (Layer layer : layers) {
-                double denseSeconds = Double.NaN;
+                List<CpuRunner.Prepared<?>> prepared = new ArrayList<>(kernels.size());
+                List<TimingHarness.Samples> samples = new ArrayList<>(kernels.size());
                 for (SpmmKernel<?> kernel : kernels) {
                     Partition p = settings.partition().splitsRows() && !kernel.splitsRows() ? new NnzBalancedPartition() : settings.partition();
-                    Measurement m = CpuRunner.measure(kernel, layer.matrix(),
-                            new CpuRunner.Request(layer.name(), settings.batch(), settings.threads(), p, settings.timing()), pool);
-                    if (kernel.name().equals("dense")) denseSeconds = m.medianSeconds();
+                    CpuRunner.Prepared<?> ready = CpuRunner.prepare(kernel, layer.matrix(),
+                            new CpuRunner.Request(layer.name(), settings.batch(), settings.threads(), p, settings.timing()));
+                    TimingHarness.warmUp(ready.plan(), ready.b(), ready.c(), pool, settings.timing());
+                    prepared.add(ready);
+                    samples.add(new TimingHarness.Samples(reps));
+                }
+                for (int r = 0; r < reps; r++) {
+                    for (int j = 0; j < prepared.size(); j++) {
+                        int i = (r + j) % prepared.size();
+                        CpuRunner.Prepared<?> ready = prepared.get(i);
+                        samples.get(i).runOnce(ready.plan(), ready.b(), ready.c(), pool);
+                    }
+                }
+                double denseSeconds = Double.NaN;
+                for (int i = 0; i < prepared.size(); i++) {
+                    Measurement m = prepared.get(i).result(samples.get(i).timing());
+                    if (m.format().equals("dense")) denseSeconds = m.medianSeconds();
                     out.add(m.withDenseSeconds(denseSeconds));
                     progress.update(++done, total);
                 }

@@ -22,6 +22,28 @@ public final class CpuRunner {
     private CpuRunner() {}
 
     public static <A> Measurement measure(SpmmKernel<A> kernel, MatrixView matrix, Request request, WorkerPool pool) {
+        Prepared<A> p = prepare(kernel, matrix, request);
+        return p.result(TimingHarness.time(p.plan(), p.b(), p.c(), pool, request.timing()));
+    }
+
+    /** A kernel ready to run on one matrix: its planned format, B and C, and what its result reports. */
+    public record Prepared<A>(SpmmKernel<A> kernel, A a, SpmmPlan<A> plan, float[] b, float[] c, Request request, long nonZeros) {
+        /** The measurement these times give. */
+        public Measurement result(Timing t) {
+            int k = kernel.cols(a);
+            int m = kernel.rows(a);
+            int n = request.batch();
+            // useful work: the matrix's non-zeros for sparse formats (padding is overhead), every entry for dense
+            long workEntries = kernel.name().equals("dense") ? kernel.storedEntries(a) : nonZeros;
+            long bytes = kernel.formatBytes(a) + 4L * k * n + 4L * m * n;
+            double sparsity = 1.0 - (double) nonZeros / ((double) m * k);
+            return new Measurement(request.layer(), kernel.name(), n, request.threads(), request.partition().name(), m, k, nonZeros,
+                    sparsity, t, 2.0 * workEntries * n / t.medianSeconds() * 1e-9, bytes / t.medianSeconds() * 1e-9, Double.NaN);
+        }
+    }
+
+    /** Converts the matrix to the kernel's format, fills B with random values and plans the run. */
+    public static <A> Prepared<A> prepare(SpmmKernel<A> kernel, MatrixView matrix, Request request) {
         A a;
         try {
             a = kernel.prepare(matrix);
@@ -30,18 +52,9 @@ public final class CpuRunner {
         }
         int n = request.batch();
         SpmmPlan<A> plan = SpmmPlan.of(kernel, a, n, request.partition(), request.threads());
-        int k = kernel.cols(a);
-        int m = kernel.rows(a);
-        float[] b = randomB(k, n);
-        float[] c = new float[Math.multiplyExact(m, n)];
-        Timing t = TimingHarness.time(plan, b, c, pool, request.timing());
-        long nonZeros = nonZeros(matrix);
-        // useful work: the matrix's non-zeros for sparse formats (padding is overhead), every entry for dense
-        long workEntries = kernel.name().equals("dense") ? kernel.storedEntries(a) : nonZeros;
-        long bytes = kernel.formatBytes(a) + 4L * k * n + 4L * m * n;
-        double sparsity = 1.0 - (double) nonZeros / ((double) m * k);
-        return new Measurement(request.layer(), kernel.name(), n, request.threads(), request.partition().name(), m, k, nonZeros,
-                sparsity, t, 2.0 * workEntries * n / t.medianSeconds() * 1e-9, bytes / t.medianSeconds() * 1e-9, Double.NaN);
+        float[] b = randomB(kernel.cols(a), n);
+        float[] c = new float[Math.multiplyExact(kernel.rows(a), n)];
+        return new Prepared<>(kernel, a, plan, b, c, request, nonZeros(matrix));
     }
 
     /** The matrix's real non-zeros (the dense kernel stores all entries, its layer is still sparse). */

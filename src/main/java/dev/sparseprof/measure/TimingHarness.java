@@ -19,8 +19,15 @@ public final class TimingHarness {
     private TimingHarness() {}
 
     public static Timing time(SpmmPlan<?> plan, float[] b, float[] c, WorkerPool pool, TimingConfig config) {
-        int threads = plan.threads();
-        long[] threadNanos = new long[threads];
+        warmUp(plan, b, c, pool, config);
+        Samples samples = new Samples(config.repetitions());
+        for (int r = 0; r < config.repetitions(); r++) samples.runOnce(plan, b, c, pool);
+        return samples.timing();
+    }
+
+    /** The untimed runs: at least the configured count and time, longer while the JIT is still settling. */
+    public static void warmUp(SpmmPlan<?> plan, float[] b, float[] c, WorkerPool pool, TimingConfig config) {
+        long[] threadNanos = new long[plan.threads()];
         long warmupStart = System.nanoTime();
         long minWarmupNanos = (long) (config.minWarmupSeconds() * 1e9);
         long maxWarmupNanos = Math.max(minWarmupNanos, MAX_WARMUP_NANOS);
@@ -35,19 +42,44 @@ public final class TimingHarness {
             latest = System.nanoTime() - start;
             best = Math.min(best, latest);
         }
-        int reps = config.repetitions();
-        double[] seconds = new double[reps];
-        double[] imbalance = new double[reps];
-        for (int r = 0; r < reps; r++) {
+    }
+
+    /**
+     * The timed repetitions of one kernel, taken one at a time so that a caller can interleave
+     * kernels (each then sees the same mix of a shared machine's load); statistics after the last.
+     */
+    public static final class Samples {
+        private final double[] seconds;
+        private final double[] imbalance;
+        private long[] threadNanos = new long[0];
+        private int count;
+
+        public Samples(int repetitions) {
+            seconds = new double[repetitions];
+            imbalance = new double[repetitions];
+        }
+
+        /** One timed run of the whole parallel call. */
+        public void runOnce(SpmmPlan<?> plan, float[] b, float[] c, WorkerPool pool) {
+            if (count == seconds.length) throw new IllegalStateException("all " + count + " repetitions taken");
+            if (threadNanos.length != plan.threads()) threadNanos = new long[plan.threads()];
             long start = System.nanoTime();
             plan.run(b, c, pool, threadNanos);
-            seconds[r] = (System.nanoTime() - start) * 1e-9;
-            imbalance[r] = imbalance(threadNanos);
+            seconds[count] = (System.nanoTime() - start) * 1e-9;
+            imbalance[count] = imbalance(threadNanos);
+            count++;
         }
-        Arrays.sort(seconds);
-        Arrays.sort(imbalance);
-        return new Timing(reps, quantile(seconds, 0.5), seconds[0], seconds[reps - 1],
-                quantile(seconds, 0.25), quantile(seconds, 0.75), Math.max(1.0, quantile(imbalance, 0.5)));
+
+        /** Median, extremes and quartiles of the runs taken, and the median imbalance. */
+        public Timing timing() {
+            if (count == 0) throw new IllegalStateException("no repetitions taken");
+            double[] s = Arrays.copyOf(seconds, count);
+            double[] im = Arrays.copyOf(imbalance, count);
+            Arrays.sort(s);
+            Arrays.sort(im);
+            return new Timing(count, quantile(s, 0.5), s[0], s[count - 1], quantile(s, 0.25), quantile(s, 0.75),
+                    Math.max(1.0, quantile(im, 0.5)));
+        }
     }
 
     /** Max over mean of per-thread times; 1 for one thread. */

@@ -49,7 +49,7 @@ final class BsrFormat implements FormatModel {
         double flops = 2.0 * nb * shape.area() * w.denseColumns();
         return KernelPlan.sparse(name(), name() + (spec.isGpu() ? " block-row split, CUDA cores" : " block rows, SIMD"), ComputeUnit.VECTOR,
                 Machine.vectorDType(w.dtype()), flops, streams, Machine.sparseBalance(spec, evenSpread(b.nonEmptyBlocks(), blockRows), tiles),
-                Machine.sparseOverheadSeconds(spec, (double) blockRows * tiles, nb * tiles, nb * shape.cols() * tiles),
+                Machine.sparseOverheadSeconds(spec, name(), (double) blockRows * tiles, nb * tiles, nb * shape.cols() * tiles),
                 nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
     }
 

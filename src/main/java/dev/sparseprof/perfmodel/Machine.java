@@ -58,9 +58,9 @@ final class Machine {
     }
 
     /** Launch, plus per-row, per-index and per-gathered-slice cycles spread over every core/SM. */
-    static double sparseOverheadSeconds(HardwareSpec spec, double rowTasks, double indexDecodes, double sliceGathers) {
+    static double sparseOverheadSeconds(HardwareSpec spec, String format, double rowTasks, double indexDecodes, double sliceGathers) {
         KernelOverheads o = spec.overheads();
-        return o.launchSeconds() + (rowTasks * o.perRowCycles() + indexDecodes * o.perNnzCycles() + sliceGathers * o.gatherCycles())
+        return o.launchSeconds() + (rowTasks * o.perRowCycles() + indexDecodes * o.perNnzCycles(format) + sliceGathers * o.gatherCycles())
                 / (spec.parallelUnits() * spec.clockHertz());
     }
 

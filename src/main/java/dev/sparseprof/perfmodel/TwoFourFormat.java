@@ -48,7 +48,7 @@ final class TwoFourFormat implements FormatModel {
                 Machine.cWrite(w));
         return KernelPlan.sparse(name(), "2:4 SIMD kernel", ComputeUnit.VECTOR, Machine.vectorDType(w.dtype()), 2.0 * slots * w.denseColumns(),
                 streams, Machine.sparseBalance(spec, Lengths.of(perRow), tiles),
-                Machine.sparseOverheadSeconds(spec, (double) w.rows() * tiles, (double) slots * tiles, (double) slots * tiles),
+                Machine.sparseOverheadSeconds(spec, name(), (double) w.rows() * tiles, (double) slots * tiles, (double) slots * tiles),
                 (double) slots * tiles);
     }
 }

@@ -35,8 +35,9 @@ class CalibrateValidateCommandsTest {
         return new Run(code, out.toString(), err.toString());
     }
 
-    static final String MEASURED = "validation/measured/minilm-cpu-t1-n32.json";
+    static final String MEASURED = "validation/measured/minilm-t1-s0.9-n32.json";
     static final String PROBE = "validation/measured/probe-this-vm.yaml";
+    static final String BASE = "validation/measured/this-vm-base.yaml";
 
     @Test
     @SuppressWarnings("unchecked")
@@ -63,10 +64,12 @@ class CalibrateValidateCommandsTest {
         Path out = dir.resolve("cal.yaml");
         Path spec = dir.resolve("probe.yaml");
         Files.copy(Path.of(PROBE), spec);
+        Files.copy(Path.of(BASE), dir.resolve("this-vm-base.yaml")); // the probe overlay's preset, next to it
         Run r = run("calibrate", "--hw", spec.toString(), "--measurements", MEASURED, "--out", out.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("held-out"), r.out());
-        assertTrue(r.out().contains("left out 36 csr-gather runs"), r.out());
+        assertTrue(r.out().contains("per-nnz-cycles[coo]"), r.out());
+        assertTrue(r.out().contains("kept: the probe measures it"), r.out());
         String yaml = Files.readString(out);
         assertTrue(yaml.contains("preset: probe.yaml"), yaml);
         assertTrue(HardwareSpecs.load(out.toString()) instanceof CpuSpec);

@@ -40,10 +40,15 @@ class CalibrationFitTest {
 
     /** Runs of every layer x {dense, csr} x batch {8, 64} x threads {1, 2}, timed by {@code truth}. */
     static MeasuredRuns measured(Model model, CpuParameters truth, double noise) {
+        return measured(model, truth, noise, List.of("dense", "csr"));
+    }
+
+    /** As above, for {@code formats}. */
+    static MeasuredRuns measured(Model model, CpuParameters truth, double noise, List<String> formats) {
         List<MeasuredRun> placeholder = new ArrayList<>();
         for (GemmLayer l : model.layers()) {
             long nnz = Math.round(l.rows() * (double) l.cols() * 0.1);
-            for (String f : List.of("dense", "csr")) {
+            for (String f : formats) {
                 for (int n : new int[] {8, 64}) {
                     for (int t = 1; t <= 2; t++) placeholder.add(new MeasuredRun(l.name(), f, n, t, l.rows(), l.cols(), nnz, 0.9, 1));
                 }
@@ -119,6 +124,37 @@ class CalibrationFitTest {
                 List.of(new MeasuredRun("layer0", "csr", 8, 1, 96, 96, 5000, 0.9, 1e-5)));
         e = assertThrows(SparseprofException.class, () -> CalibrationCases.of(wrongNnz, model));
         assertTrue(e.getMessage().contains("pruned differently"), e.getMessage());
+    }
+
+    @Test
+    void eachFormatsDecodeCyclesAreRecoveredAndWrittenToTheOverlay() {
+        Model model = model();
+        CpuParameters start = CpuParameters.of(PRESET, List.of("csr", "coo"));
+        CpuParameters truth = start.with(FitParameter.perNnzCycles("coo"), 12).with(FitParameter.perNnzCycles("csr"), 2)
+                .with(FitParameter.DENSE_EFFICIENCY, 0.6);
+        List<CalibrationCase> cases = CalibrationCases.of(measured(model, truth, 0.01, List.of("dense", "csr", "coo")), model);
+        CalibrationResult r = CalibrationFit.fit(PRESET, cases, java.util.Set.of("csr", "coo"));
+        assertEquals(12, r.after().get(FitParameter.perNnzCycles("coo")), 1.5);
+        assertEquals(0.6, r.after().get(FitParameter.DENSE_EFFICIENCY), 0.03);
+        assertTrue(r.mape(false, true) < 3, "held-out MAPE " + r.mape(false, true));
+        assertEquals(PRESET.clockHertz(), r.after().get(FitParameter.CLOCK), "the clock is the probe's, not fitted");
+        SpecOverlay o = CalibratedOverlay.checked(CalibratedOverlay.of(r, "epyc-zen5-2c", List.of("test")), r, null);
+        CpuSpec loaded = (CpuSpec) o.check();
+        assertEquals(r.after().get(FitParameter.perNnzCycles("coo")), loaded.overheads().perNnzCycles("coo"), 1e-3);
+        assertEquals(PRESET.overheads().gatherCycles(), loaded.overheads().gatherCycles(), 1e-12, "unfitted terms kept");
+        assertEquals(PRESET.missesInFlight(), loaded.missesInFlight());
+    }
+
+    @Test
+    void parametersTheRunsCannotTellApartAreAnError() {
+        // two proportional columns (as per-row and per-nnz cycles are when every row holds the same count)
+        double[][] j = {{1, 2, 0.3}, {2, 4, 0.1}, {3, 6, 0.7}, {4, 8, 0.2}};
+        List<FitParameter> free = List.of(FitParameter.PER_ROW_CYCLES, FitParameter.PER_NNZ_CYCLES, FitParameter.LAUNCH_SECONDS);
+        var e = assertThrows(SparseprofException.class,
+                () -> CalibrationFit.requireDetermined(free, new org.apache.commons.math3.linear.Array2DRowRealMatrix(j)));
+        assertTrue(e.getMessage().contains("per-row-cycles, per-nnz-cycles apart"), e.getMessage());
+        double[][] ok = {{1, 0, 0.3}, {0, 4, 0.1}, {3, 6, 0.7}, {4, 1, 0.2}};
+        CalibrationFit.requireDetermined(free, new org.apache.commons.math3.linear.Array2DRowRealMatrix(ok));
     }
 
     @Test

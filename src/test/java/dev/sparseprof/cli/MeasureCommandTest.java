@@ -65,6 +65,39 @@ class MeasureCommandTest {
     }
 
     @Test
+    void theHeaderHoldsTheCommandAsTyped() {
+        Run r = run("measure", "--formats", "csr", "--batch", "4", "--reps", "1", "--layers", "/encoder/layer.0/attention/self/query/MatMul",
+                "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        String command = MeasurementsFile.parse("stdout", r.out()).header().command();
+        assertTrue(command.startsWith("sparseprof measure --formats csr "), command);
+    }
+
+    @Test
+    void gpuMeasureSaysInOneLineWhenThereIsNoGpu() {
+        Run bad = run("measure", "--device", "gpu", "--formats", "coo", "--batch", "8");
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("--formats coo: no GPU kernel"), bad.err());
+        Run r = run("measure", "--device", "gpu", "--formats", "csr", "--batch", "8", "--reps", "2",
+                "--layers", "/encoder/layer.0/attention/self/query/MatMul", "--sparsity", "0.9", "--json", "-");
+        org.junit.jupiter.api.Assumptions.assumeTrue(r.code() != 0, "a GPU is present: the measured path runs instead");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("no GPU"), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
+    @Test
+    void gpuMeasureWritesTheMeasurementsJsonWhereThereIsAGpu() {
+        Run r = run("measure", "--device", "gpu", "--formats", "csr,bsr4x4", "--batch", "8", "--reps", "2",
+                "--layers", "/encoder/layer.0/attention/self/query/MatMul", "--sparsity", "0.9", "--json", "-");
+        org.junit.jupiter.api.Assumptions.assumeFalse(r.err().contains("no GPU"), "no GPU on this machine");
+        assertEquals(0, r.code(), r.err());
+        dev.sparseprof.calibrate.MeasuredRuns m = dev.sparseprof.calibrate.MeasuredRuns.parse("stdout", r.out());
+        assertEquals("gpu", m.device());
+        assertEquals(3, m.runs().size());
+    }
+
+    @Test
     void measuresTwoFourAfterNmPruning() {
         Run r = run("measure", "--formats", "2:4,csr", "--batch", "8", "--reps", "2", "--nm", "2:4",
                 "--layers", "/encoder/layer.0/attention/self/query/MatMul", "--json", "-");
