@@ -1,12 +1,14 @@
 package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.ComputeUnit;
+import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.util.DType;
 
 /**
  * Dense GEMM, the baseline: tensor cores when the spec has a tensor peak for the dtype (fp32 stays
- * on CUDA cores, as cuBLAS does without TF32), SIMD FMA on a CPU; zeros are multiplied too.
+ * on CUDA cores, as cuBLAS does without TF32), SIMD FMA on a CPU; zeros are multiplied too, and on
+ * a CPU the zero columns that pad B to whole panels as well.
  */
 final class DenseFormat implements FormatModel {
     @Override
@@ -31,6 +33,21 @@ final class DenseFormat implements FormatModel {
         ComputeUnit unit = Machine.denseUnit(spec, w.dtype());
         DType compute = unit == ComputeUnit.TENSOR ? w.dtype() : Machine.vectorDType(w.dtype());
         String kernel = unit == ComputeUnit.TENSOR ? "dense GEMM, tensor cores" : (spec.isGpu() ? "dense GEMM, CUDA cores" : "dense GEMM, SIMD");
-        return TiledGemm.plan(name(), kernel, w, spec, unit, compute, w.denseFlops(), storedBytes(w), 0);
+        double flops = spec.isGpu() ? w.denseFlops() : w.denseFlops() * cpuPaddedColumns(w, spec, compute) / w.denseColumns();
+        return TiledGemm.plan(name(), kernel, w, spec, unit, compute, flops, storedBytes(w), 0);
+    }
+
+    /**
+     * The B columns the CPU kernel multiplies ({@code kernel.DenseGemm}): B is packed into zero-padded
+     * panels of one vector when N fits one vector, else of four vectors (the 4 x 4-vector
+     * micro-kernel), and the padding's zeros are multiplied too: N = 32 at 16 fp32 lanes runs a
+     * 64-column panel, twice its useful FLOPs.
+     */
+    static long cpuPaddedColumns(Workload w, HardwareSpec spec, DType compute) {
+        long n = w.denseColumns();
+        if (!(spec instanceof CpuSpec cpu)) return n;
+        long lanes = Math.max(1, cpu.simdBits() / (8L * compute.sizeBytes()));
+        long panel = n <= lanes ? lanes : 4 * lanes;
+        return (n + panel - 1) / panel * panel;
     }
 }
