@@ -5,10 +5,17 @@ import java.util.Objects;
 
 /**
  * One measured kernel run as the calibration uses it: the layer's name and shape, the format, the
- * dense operand's width (batch), the threads and the measured median time.
+ * dense operand's width (batch), the threads, the measured median time and the spread of the
+ * repetitions ({@code spreadPercent}: interquartile range over the median, NaN when not known).
  */
 public record MeasuredRun(String layer, String format, int batch, int threads, int rows, int cols, long nnz,
-                          double sparsity, double medianSeconds) {
+                          double sparsity, double medianSeconds, double spreadPercent) {
+    /** A run without a known spread. */
+    public MeasuredRun(String layer, String format, int batch, int threads, int rows, int cols, long nnz, double sparsity,
+                       double medianSeconds) {
+        this(layer, format, batch, threads, rows, cols, nnz, sparsity, medianSeconds, Double.NaN);
+    }
+
     public MeasuredRun {
         Objects.requireNonNull(layer);
         Objects.requireNonNull(format);

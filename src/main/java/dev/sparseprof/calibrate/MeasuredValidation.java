@@ -4,6 +4,7 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.model.Model;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.TreeSet;
 
 /**
@@ -38,15 +39,28 @@ public final class MeasuredValidation {
             }
             int[] best = PredictionErrors.bestFormatCounts(predictions, training, true);
             groups.add(new ValidationGroup(group, PredictionErrors.count(predictions, training),
-                    PredictionErrors.mape(predictions, training, true), best[0], best[1], "spec " + spec.source()));
+                    PredictionErrors.mape(predictions, training, true), best[0], best[1], "spec " + spec.source() + spread(predictions, training)));
             for (int threads : threadCounts(predictions)) {
                 List<CasePrediction> only = new ArrayList<>();
                 for (CasePrediction p : predictions) if (p.c().run().threads() == threads) only.add(p);
                 int[] b = PredictionErrors.bestFormatCounts(only, training, true);
                 groups.add(new ValidationGroup(group + " " + threads + "T", PredictionErrors.count(only, training),
-                        PredictionErrors.mape(only, training, true), b[0], b[1], "runs on " + threads + (threads == 1 ? " thread" : " threads")));
+                        PredictionErrors.mape(only, training, true), b[0], b[1], "runs on " + threads + (threads == 1 ? " thread" : " threads")
+                        + spread(only, training)));
             }
         }
+    }
+
+    /** The measurements' own noise: the median over the half's runs of their repetitions' IQR / median. */
+    static String spread(List<CasePrediction> predictions, boolean training) {
+        List<Double> s = new ArrayList<>();
+        for (CasePrediction p : predictions) {
+            double v = p.c().run().spreadPercent();
+            if (p.c().training() == training && !Double.isNaN(v)) s.add(v);
+        }
+        if (s.isEmpty()) return "";
+        s.sort(null);
+        return String.format(Locale.ROOT, "; measured IQR/median %.1f%% (median run)", s.get(s.size() / 2));
     }
 
     private static List<Integer> threadCounts(List<CasePrediction> predictions) {

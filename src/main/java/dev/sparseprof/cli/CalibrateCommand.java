@@ -152,7 +152,7 @@ final class CalibrateCommand implements Callable<Integer> {
                         + (model != null ? " --model " + model : "") + " --out " + out,
                 "measurements: " + files.size() + " files, " + files.get(0).machine() + ", first " + files.get(0).date(),
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS), summary,
-                "Not expressible in the spec schema, so not fitted: an imbalance penalty (the model's imbalance factor is used as is).");
+                "Not fitted: an imbalance penalty (1-thread runs have none; the model's imbalance factor is used as is), the clock (the probe's), gather cycles.");
         SpecOverlay overlay = CalibratedOverlay.checked(CalibratedOverlay.of(r, presetFor(hw, out), provenance), r,
                 out.toAbsolutePath().getParent());
         AtomicFiles.writeString(out, overlay.toYaml());
