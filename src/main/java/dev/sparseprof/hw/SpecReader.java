@@ -19,7 +19,8 @@ final class SpecReader {
     static final int VERSION = 1;
 
     private static final String[] TOP = {"version", "name", "gpu", "cpu", "overheads"};
-    private static final String[] GPU = {"sms", "clock", "l1", "sharedMemory", "l2", "dram", "peaks", "warpSize", "residentWarpsPerSm"};
+    private static final String[] GPU = {"sms", "clock", "l1", "sharedMemory", "l2", "dram", "peaks", "warpSize", "residentWarpsPerSm",
+        "registersPerSm", "maxBlocksPerSm"};
     private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
@@ -59,7 +60,8 @@ final class SpecReader {
         Map<ComputeUnit, Map<DType, Double>> peaks = new EnumMap<>(ComputeUnit.class);
         for (ComputeUnit u : ComputeUnit.values()) peaks.put(u, peakTable(p.mapOrEmpty(u.key())));
         return new GpuSpec(name, file, sms, clock, g.positiveInt("warpSize", 32), g.positiveInt("residentWarpsPerSm", 64),
-                l1, g.has("sharedMemory") ? SpecValues.bytes(g, "sharedMemory") : 0, l2, dram, new ComputePeaks(file, peaks), overheads);
+                l1, g.has("sharedMemory") ? SpecValues.bytes(g, "sharedMemory") : 0, l2, dram, new ComputePeaks(file, peaks), overheads,
+                g.positiveInt("registersPerSm", GpuSpec.DEFAULT_REGISTERS_PER_SM), g.positiveInt("maxBlocksPerSm", GpuSpec.DEFAULT_MAX_BLOCKS_PER_SM));
     }
 
     private static CpuSpec cpu(String name, String file, ConfigMap c, KernelOverheads overheads) {

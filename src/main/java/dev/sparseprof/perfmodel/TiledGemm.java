@@ -43,26 +43,30 @@ final class TiledGemm {
             boolean sparse = unit == ComputeUnit.SPARSE_TENSOR;
             double aPerElement = (aValueBytes + aMetadataBytes) / ((double) m * w.cols());
             double bestTile = 0;
+            int bestResident = 1;
             for (int tr = spec.overheads().tensorTileRows(), tc = spec.overheads().tensorTileCols();
                  tr >= 32 && tc >= 32; tr /= 2, tc /= 2) {
                 long tilesM = (m + tr - 1) / tr;
                 long tilesN = (n + tc - 1) / tc;
                 long waves = (tilesM * tilesN + g.sms() - 1) / g.sms();
-                double tile = TilePipeline.tileSeconds(g, (int) Math.min(tr, m), (int) Math.min(tc, n), w.cols(), aPerElement,
+                TilePipeline.Tile tile = TilePipeline.tile(g, (int) Math.min(tr, m), (int) Math.min(tc, n), w.cols(), aPerElement,
                         (int) e, peak, sparse);
+                int resident = tile.blocksPerSm(g);
+                double pipeline = tile.seconds(waves, resident);
                 double l2Bytes = tilesN * (aValueBytes + aMetadataBytes) + tilesM * bBytes;
-                double t = Math.max(waves * tile, l2.hasBandwidth() ? l2Bytes / l2.bandwidthBytesPerSecond() : 0);
+                double t = Math.max(pipeline, l2.hasBandwidth() ? l2Bytes / l2.bandwidthBytesPerSecond() : 0);
                 if (t < bestTime * (1 - 1e-9)) {
                     bestTime = t;
                     bestRows = tr;
                     bestCols = tc;
-                    bestTile = tile;
+                    bestTile = pipeline / waves;
+                    bestResident = resident;
                 }
             }
             long tilesM = (m + bestRows - 1) / bestRows;
             long tilesN = (n + bestCols - 1) / bestCols;
             balance = LoadBalance.tileWaves(tilesM * tilesN, g.sms());
-            balance = new Balance(bestRows + "x" + bestCols + " tiles, " + balance.schedule(), balance.factor(),
+            balance = new Balance(bestRows + "x" + bestCols + " tiles, " + bestResident + " blocks/SM, " + balance.schedule(), balance.factor(),
                     balance.maxWork(), balance.meanWork());
             // Tile loads go to shared memory through the L2 only; a wave of tiles shares one K-slice of
             // its A and B strips at a time (K_SLICE columns), which is what the L2 must hold for reuse.

@@ -49,4 +49,23 @@ class TilePipelineTest {
         double sparse = TilePipeline.tileSeconds(ideal, 128, 128, 10240, 1.125, 2, 624e12, true);
         assertEquals(2.0, dense / sparse, 1e-6);
     }
+
+    @Test
+    void occupancyIsTheTightestOfWarpsRegistersSharedMemoryAndTheBlockLimit() {
+        // 128 x 128 fp16 dense: 3 stages x (8 + 8 KiB) = 48 KiB of shared memory (164 KiB: 3 blocks);
+        // 128 accumulators + 64 registers per thread x 128 threads = 24 K registers (64 K: 2 blocks).
+        TilePipeline.Tile big = TilePipeline.tile(A100, 128, 128, 10240, 2, 2, 312e12, false);
+        assertEquals(3 * 16384.0, big.sharedBytes(), 0);
+        assertEquals(192, big.registersPerThread());
+        assertEquals(2, big.blocksPerSm(A100));
+        GpuSpec tight = (GpuSpec) HardwareSpecs.parse("t.yaml", "version: 1\npreset: a100-80gb\ngpu:\n  sharedMemory: 40KiB\n");
+        assertEquals(1, big.blocksPerSm(tight), "shared memory limits to one (never below one)");
+        GpuSpec fewBlocks = (GpuSpec) HardwareSpecs.parse("t.yaml", "version: 1\npreset: a100-80gb\ngpu:\n  maxBlocksPerSm: 1\n");
+        TilePipeline.Tile small = TilePipeline.tile(A100, 32, 32, 384, 2, 2, 312e12, false);
+        assertEquals(7, small.blocksPerSm(A100)); // 72 registers x 128 threads: 7 blocks in 64 K
+        assertEquals(1, small.blocksPerSm(fewBlocks));
+        // Two resident blocks hide every fill and drain but the first and last; one pays each.
+        assertEquals(3 * small.mainSeconds() + small.fillDrainSeconds(), small.seconds(3, 2), 1e-15);
+        assertEquals(3 * (small.mainSeconds() + small.fillDrainSeconds()), small.seconds(3, 1), 1e-15);
+    }
 }
