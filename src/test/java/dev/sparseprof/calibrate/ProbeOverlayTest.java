@@ -52,6 +52,16 @@ class ProbeOverlayTest {
     }
 
     @Test
+    void theLessDisturbedFmaWidthSetsTheClock() {
+        ProbeResult p = probe();
+        List<FlopsPoint> fl = List.of(new FlopsPoint(64, 1, 20e9, 32e9), new FlopsPoint(32, 1, 120e9, 128e9));
+        ProbeResult disturbed = new ProbeResult(p.cpuModel(), p.cores(), p.caches(), p.vectorBits(), p.bandwidth(), fl, 1.0);
+        CpuSpec spec = (CpuSpec) ProbeOverlay.of(disturbed, (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t")).check();
+        // fp64 gives 32 / (8 x 2 x 2) = 1 GHz, fp32 128 / (16 x 2 x 2) = 2 GHz: the higher one
+        assertEquals(2.0e9, spec.clockHertz(), 1e6);
+    }
+
+    @Test
     void scalarsAreQuotedOnlyWhenNeeded() {
         assertEquals("31.20GB/s", SpecOverlay.scalar("31.20GB/s"));
         assertEquals("\"a: b\"", SpecOverlay.scalar("a: b"));
