@@ -63,6 +63,24 @@ class CalibrateValidateCommandsTest {
     }
 
     @Test
+    void everyRunOfAnNmFileIsModelledOnThe24PrunedLayer() {
+        MeasuredRuns runs = MeasuredRuns.read(Path.of("validation/measured/minilm-t1-nm24-n32.json"));
+        try (dev.sparseprof.model.Model m = dev.sparseprof.model.Models.openDefault()) {
+            List<CalibrationCase> cases = CalibrationCases.of(runs, m);
+            assertEquals(runs.runs().size(), cases.size());
+            for (CalibrationCase c : cases) {
+                assertEquals("2:4", c.pruning(), c.run().key());
+                if (!c.format().name().equals("dense")) assertEquals(c.run().nnz(), c.workload().nnz(), c.run().key());
+            }
+            // the csr run shares the 2:4 run's workload: same row lengths (every row holds K/2)
+            CalibrationCase csr = cases.stream().filter(c -> c.format().name().equals("csr")).findFirst().orElseThrow();
+            CalibrationCase twoFour = cases.stream().filter(c -> c.format().name().equals("2:4")
+                    && c.run().layer().equals(csr.run().layer())).findFirst().orElseThrow();
+            assertTrue(csr.workload() == twoFour.workload(), "one workload per layer and pruning");
+        }
+    }
+
+    @Test
     void calibrateFitsAndWritesAnOverlayThatLoads(@TempDir Path dir) throws IOException {
         Path out = dir.resolve("cal.yaml");
         Path spec = dir.resolve("probe.yaml");
