@@ -33,6 +33,7 @@ public final class Cache implements MemoryLevel {
     private final long allSectors;
     private final boolean setsPowerOfTwo;
     private final int setMask;
+    private final long setReciprocal; // ceil(2^64 / sets), for set counts that are not powers of two
     private final boolean writeBack;
     private final boolean writeAllocate;
     private final boolean exclusive;
@@ -86,6 +87,7 @@ public final class Cache implements MemoryLevel {
         this.allSectors = sectorsPerLine == 64 ? -1L : (1L << sectorsPerLine) - 1;
         this.setsPowerOfTwo = Integer.bitCount(sets) == 1;
         this.setMask = sets - 1;
+        this.setReciprocal = Long.divideUnsigned(-1L, sets) + 1;
         this.writeBack = config.writePolicy().writeBack();
         this.writeAllocate = config.writePolicy().writeAllocate();
         this.exclusive = config.inclusion() == Inclusion.EXCLUSIVE;
@@ -215,7 +217,17 @@ public final class Cache implements MemoryLevel {
     }
 
     private int setOf(long line) {
-        return setsPowerOfTwo ? (int) line & setMask : (int) Long.remainderUnsigned(line, sets);
+        return setsPowerOfTwo ? (int) line & setMask : remainder(line, sets, setReciprocal);
+    }
+
+    /**
+     * {@code line mod sets} by multiplications for lines below 2^32 (Lemire, Kaser and Kurz, "Faster
+     * remainder by direct computation", 2019: exact for every 32-bit dividend and divisor), by a
+     * division above. {@code reciprocal} is {@code ceil(2^64 / sets)}.
+     */
+    static int remainder(long line, int sets, long reciprocal) {
+        if ((line >>> 32) != 0) return (int) Long.remainderUnsigned(line, sets);
+        return (int) Math.unsignedMultiplyHigh(reciprocal * line, sets);
     }
 
     private long sectorMask(long address, int sizeBytes) {

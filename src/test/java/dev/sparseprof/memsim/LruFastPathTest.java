@@ -59,4 +59,19 @@ class LruFastPathTest {
         }
         assertEquals(b.memory(), a.memory());
     }
+
+    @Test
+    void setIndexByReciprocalIsTheRemainder() {
+        SplittableRandom rnd = new SplittableRandom(5);
+        int[] sets = {1, 3, 7, 12, 24, 57344, 1000003, Integer.MAX_VALUE};
+        for (int d : sets) {
+            long reciprocal = Long.divideUnsigned(-1L, d) + 1;
+            long[] edges = {0, 1, d - 1L, d, 0xFFFFFFFFL, 0x100000000L, Long.MAX_VALUE >>> 6};
+            for (long line : edges) assertEquals(Long.remainderUnsigned(line, d), Cache.remainder(line, d, reciprocal), d + " " + line);
+            for (int k = 0; k < 10_000; k++) {
+                long line = k % 2 == 0 ? rnd.nextLong(1L << 32) : rnd.nextLong(Long.MAX_VALUE >>> 6);
+                assertEquals(Long.remainderUnsigned(line, d), Cache.remainder(line, d, reciprocal), d + " " + line);
+            }
+        }
+    }
 }
