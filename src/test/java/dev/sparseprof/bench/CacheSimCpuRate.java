@@ -12,8 +12,9 @@ import java.util.Locale;
  * the repetitions in M accesses per CPU-second.
  *
  * <p>Usage: {@code CacheSimCpuRate SHAPE PATH [REPS]} with SHAPE {@code spmm|mixed} and PATH
- * {@code push|din|parse} (in-process push through three levels; din text parsed and simulated;
- * din parsing alone), REPS default 7 (the first two are warm-up and left out).
+ * {@code push|push1|push2|din|parse} (in-process push through three levels, or only the first one
+ * or two of them; din text parsed and simulated; din parsing alone), REPS default 7 (the first two
+ * are warm-up and left out).
  */
 public final class CacheSimCpuRate {
     private CacheSimCpuRate() {}
@@ -31,9 +32,11 @@ public final class CacheSimCpuRate {
             long t0 = mx.getCurrentThreadCpuTime();
             sink += switch (path) {
                 case "push" -> bench.pushThreeLevels();
+                case "push1" -> bench.push(CacheHierarchyBench.hierarchy(1));
+                case "push2" -> bench.push(CacheHierarchyBench.hierarchy(2));
                 case "din" -> bench.dinTextThreeLevels();
                 case "parse" -> bench.dinTextParseOnly();
-                default -> throw new IllegalArgumentException("path push|din|parse, got " + path);
+                default -> throw new IllegalArgumentException("path push|push1|push2|din|parse, got " + path);
             };
             long t1 = mx.getCurrentThreadCpuTime();
             if (r >= 2) rates[r - 2] = CacheHierarchyBench.ACCESSES / ((t1 - t0) / 1e9) / 1e6;
