@@ -306,9 +306,10 @@ public final class Cache implements MemoryLevel {
     /**
      * The common configuration (LRU up to {@value #HASH_THRESHOLD} ways, write-back +
      * write-allocate, whole lines, no prefetch, 3C or inclusion) in a few array operations: the
-     * set's MRU way (first level only), then one scan of its tags; a hit writes the way's use stamp; a miss fills the
-     * oldest way (an empty one first: its stamp is 0), so neither the policy nor the free list is
-     * called. The counts and the requests sent below, and their order, are those of {@link #lookup}.
+     * set's MRU way (first level only), then one scan of its tags; a hit writes the way's use
+     * stamp; a miss fills the oldest way (an empty one first: its stamp is 0), so neither the policy
+     * nor the free list is called. The counts and the requests sent below, and their order, are
+     * those of {@link #lookup}.
      */
     private void lruReference(int write, int sizeBytes, int role, long line, int set) {
         int base = set * ways;
