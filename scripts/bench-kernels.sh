@@ -19,9 +19,12 @@ env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=2 OPENBLAS_NUM_THRE
 
 mvn -q -B -ntp -o test-compile >&2
 [[ -f target/bench-classpath.txt ]] || mvn -q -B -ntp -o dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt >&2
-"$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -Xmx4g \
-  -cp "target/classes:target/test-classes:$(cat target/bench-classpath.txt)" \
-  dev.sparseprof.bench.KernelPeerBench "$work" 2> >(grep -v '^WARNING: Using incubator modules' >&2) > "$work/java.json"
+# one JVM per N, so that the JIT's profile at one N does not shape the code timed at another
+for n in 128 16 1 4 8; do
+  "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -Xmx4g \
+    -cp "target/classes:target/test-classes:$(cat target/bench-classpath.txt)" \
+    dev.sparseprof.bench.KernelPeerBench "$work" "$n" 2> >(grep -v '^WARNING: Using incubator modules' >&2) >> "$work/java.json"
+done
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cpus; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 scripts/bench_kernels.py report "$work"

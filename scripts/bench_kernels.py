@@ -153,10 +153,10 @@ def report(d):
     print("\n== small N at 90% sparsity: hardware gather (csr-gather) vs broadcast-and-FMA (csr), 1 thread")
     for n in NARROW:
         cid = f"{SHAPE[0]}x{SHAPE[1]}_n{n}_s0.9"
-        g, b = jt[(cid, "csr-gather", 1)], jt[(cid, "csr", 1)]
+        g, b, sell = jt[(cid, "csr-gather", 1)], jt[(cid, "csr", 1)], jt.get((cid, "sell-16-256", 1))
         print(f"N={n}: gather {g['gflops']:5.1f} GF/s ({g['effectiveGBps']:5.1f} GB/s)  broadcast {b['gflops']:5.1f} GF/s "
               f"({b['effectiveGBps']:5.1f} GB/s)  gather/broadcast speed {b['medianSeconds'] / g['medianSeconds']:.2f}  "
-              f"scipy {scipy_r[cid]['gflops']:5.1f} GF/s")
+              f"scipy {scipy_r[cid]['gflops']:5.1f} GF/s" + (f"  sell-16-256 {sell['gflops']:5.1f} GF/s" if sell else ""))
     print("\n== sparseprof GB/s and GF/s per kernel (what bounds it: see docs/kernels.md)")
     for (cid, k, t), r in sorted(jt.items()):
         if cid.endswith("_s0.9") or (k == "dense" and cid.endswith("_s0.5")):

@@ -1,17 +1,232 @@
 package dev.sparseprof.cli;
 
+import dev.sparseprof.calibrate.CalibratedOverlay;
+import dev.sparseprof.calibrate.CalibrationCase;
+import dev.sparseprof.calibrate.CalibrationCases;
+import dev.sparseprof.calibrate.CalibrationFit;
+import dev.sparseprof.calibrate.CalibrationResult;
+import dev.sparseprof.calibrate.FitParameter;
+import dev.sparseprof.calibrate.MeasuredRuns;
+import dev.sparseprof.calibrate.ProbeOverlay;
+import dev.sparseprof.calibrate.SpecOverlay;
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.measure.external.NcuCsvReader;
+import dev.sparseprof.measure.external.NcuKernelSummary;
+import dev.sparseprof.measure.external.NcuReport;
+import dev.sparseprof.measure.external.PerfMeasurement;
+import dev.sparseprof.measure.external.PerfStatReader;
+import dev.sparseprof.measure.external.PerfStatReport;
+import dev.sparseprof.measure.probe.BandwidthPoint;
+import dev.sparseprof.measure.probe.CacheSizes;
+import dev.sparseprof.measure.probe.FlopsPoint;
+import dev.sparseprof.measure.probe.MachineProbe;
+import dev.sparseprof.measure.probe.ProbeResult;
+import dev.sparseprof.measure.probe.ProbeSettings;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
+import dev.sparseprof.report.TextTable;
+import dev.sparseprof.util.AtomicFiles;
 import dev.sparseprof.util.SparseprofException;
+import dev.sparseprof.util.Units;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code sparseprof calibrate}: not built yet. */
-@Command(name = "calibrate", description = "(not built yet)")
+/**
+ * {@code sparseprof calibrate}: either probes this machine's limits ({@code --probe}) or fits the
+ * model's free parameters to measured runs; both write a spec overlay (preset + overrides) that
+ * {@code simulate --hw} takes.
+ */
+@Command(name = "calibrate", description = {
+        "Write a calibrated hardware spec overlay (preset + overrides).",
+        "  calibrate --probe --out SPEC.yaml [--preset NAME]   measure this machine (bandwidth per level, FMA peak)",
+        "  calibrate --hw SPEC --measurements FILE.json [--perf FILE] [--ncu FILE.csv] --out SPEC.yaml"})
 final class CalibrateCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
+    @Spec CommandSpec spec;
+
+    @Option(names = "--probe", description = "Measure this machine's limits instead of fitting measurements (< 30 s).")
+    boolean probe;
+
+    @Option(names = "--preset", defaultValue = "epyc-zen5-2c", description = "The CPU preset the probe overlay overrides (default: ${DEFAULT-VALUE}).")
+    String preset;
+
+    @Option(names = "--hw", paramLabel = "SPEC", description = "The spec (file or preset) the fit starts from.")
+    String hw;
+
+    @Option(names = "--measurements", paramLabel = "FILE.json", split = ",",
+            description = "Measured runs (sparseprof measure --json); several files: repeat the option or separate with commas.")
+    List<Path> measurements;
+
+    @Option(names = "--perf", paramLabel = "FILE", description = "perf stat -x, output of the measured run (counters are reported).")
+    Path perf;
+
+    @Option(names = "--ncu", paramLabel = "FILE.csv", description = "ncu --csv output of a GPU run (per-kernel metrics are reported).")
+    Path ncu;
+
+    @Option(names = "--model", paramLabel = "MODEL", description = "The model the runs were measured on (default: the bundled all-MiniLM-L6-v2).")
+    String model;
+
+    @Option(names = "--out", paramLabel = "SPEC.yaml", required = true, description = "Where the overlay goes (written whole or not at all).")
+    Path out;
 
     @Override
     public Integer call() {
-        throw new SparseprofException("calibrate: not built yet");
+        PrintWriter w = spec.commandLine().getOut();
+        if (probe) return probe(w);
+        if (hw == null || measurements == null) {
+            throw new SparseprofException("calibrate: fitting needs --hw SPEC and --measurements FILE.json (or use --probe)");
+        }
+        return fit(w);
+    }
+
+    private int fit(PrintWriter w) {
+        HardwareSpec start = HardwareSpecs.load(hw);
+        if (!(start instanceof CpuSpec cpu)) {
+            throw new SparseprofException("--hw " + hw + ": a GPU spec; the fit covers CPU specs (GPU runs are validated, not fitted)");
+        }
+        List<MeasuredRuns> files = new ArrayList<>();
+        for (Path f : measurements) {
+            MeasuredRuns runs = MeasuredRuns.read(f);
+            if (!runs.device().equals("cpu")) {
+                throw new SparseprofException(f + ": " + runs.device() + " measurements cannot calibrate the CPU spec " + hw);
+            }
+            files.add(runs);
+        }
+        if (perf != null) report(w, PerfStatReader.read(perf));
+        if (ncu != null) report(w, NcuCsvReader.read(ncu));
+        CalibrationResult r;
+        try (Model m = Models.open(model)) {
+            String modelName = model == null ? Models.DEFAULT_NAME : Path.of(model).getFileName().toString();
+            List<CalibrationCase> cases = new ArrayList<>();
+            for (MeasuredRuns runs : files) {
+                if (!runs.model().contains(modelName) && !modelName.contains(runs.model())) {
+                    throw new SparseprofException(runs.source() + ": measured on model '" + runs.model() + "', calibrating with '"
+                            + modelName + "' (pass --model)");
+                }
+                cases.addAll(CalibrationCases.of(runs, m));
+                CalibrationCases.unmodelled(runs).forEach((f, n) -> w.println("calibrate: " + runs.source() + ": left out " + n
+                        + " " + f + " runs (no performance model for " + f + ")"));
+            }
+            r = CalibrationFit.fit(cpu, cases);
+        }
+        TextTable t = new TextTable("parameter", "before", "after", "").rightAlign(1, 2);
+        for (FitParameter f : FitParameter.values()) {
+            String state = !r.fitted().contains(f) ? (r.undetermined().contains(f) ? "kept: no training run depends on it" : "kept: not in the spec")
+                    : r.after().get(f) == 0 ? "fitted to 0: the runs do not support this term" : "fitted";
+            t.row(f.label(), String.format(Locale.ROOT, "%.4g", r.before().get(f)), String.format(Locale.ROOT, "%.4g", r.after().get(f)), state);
+        }
+        w.print(t.render());
+        String summary = String.format(Locale.ROOT,
+                "time MAPE: training %.1f%% -> %.1f%% (%d runs), held-out %.1f%% -> %.1f%% (%d runs); best format held-out %s -> %s",
+                r.mape(true, false), r.mape(true, true), r.count(true), r.mape(false, false), r.mape(false, true), r.count(false),
+                share(r.bestFormatCounts(false, false)), share(r.bestFormatCounts(false, true)));
+        w.println(summary);
+        List<String> provenance = List.of(
+                "Calibrated by sparseprof calibrate (Levenberg-Marquardt through the perf model, " + r.iterations() + " iterations)",
+                "command: sparseprof calibrate --hw " + hw + " --measurements " + joined(measurements)
+                        + (model != null ? " --model " + model : "") + " --out " + out,
+                "measurements: " + files.size() + " files, " + files.get(0).machine() + ", first " + files.get(0).date(),
+                "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS), summary,
+                "Not expressible in the spec schema, so not fitted: an imbalance penalty (the model's imbalance factor is used as is).");
+        SpecOverlay overlay = CalibratedOverlay.checked(CalibratedOverlay.of(r, presetFor(hw, out), provenance), r,
+                out.toAbsolutePath().getParent());
+        AtomicFiles.writeString(out, overlay.toYaml());
+        w.println("calibrate: wrote " + out);
+        return 0;
+    }
+
+    /** The overlay's preset: the preset name, or the spec file's path relative to the overlay's folder. */
+    static String presetFor(String hwOption, Path outFile) {
+        Path p = Path.of(hwOption);
+        if (!Files.isRegularFile(p)) return hwOption;
+        Path dir = outFile.toAbsolutePath().getParent();
+        return dir.relativize(p.toAbsolutePath()).toString();
+    }
+
+    private static String joined(List<Path> paths) {
+        StringBuilder b = new StringBuilder();
+        for (Path p : paths) b.append(b.length() == 0 ? "" : ",").append(p);
+        return b.toString();
+    }
+
+    private static String share(int[] counts) {
+        return counts[1] == 0 ? "n/a" : counts[0] + "/" + counts[1];
+    }
+
+    private static void report(PrintWriter w, PerfStatReport perfReport) {
+        String note = perfReport.note();
+        if (note != null) w.println("calibrate: " + note);
+        PerfMeasurement m = perfReport.measurement();
+        if (m.cycles().isPresent()) {
+            w.printf(Locale.ROOT, "calibrate: perf: %.4g cycles, %.4g instructions, IPC %s, L1d misses %s, LLC misses %s%n",
+                    m.cycles().getAsDouble(), m.instructions().orElse(Double.NaN),
+                    m.instructionsPerCycle().isPresent() ? String.format(Locale.ROOT, "%.2f", m.instructionsPerCycle().getAsDouble()) : "n/a",
+                    m.l1dLoadMisses().isPresent() ? String.format(Locale.ROOT, "%.4g", m.l1dLoadMisses().getAsDouble()) : "n/a",
+                    m.llcLoadMisses().isPresent() ? String.format(Locale.ROOT, "%.4g", m.llcLoadMisses().getAsDouble()) : "n/a");
+        }
+    }
+
+    private static void report(PrintWriter w, NcuReport ncuReport) {
+        TextTable t = new TextTable("id", "kernel", "duration", "L1 hit", "L2 hit", "DRAM bytes", "occupancy").rightAlign(0, 2, 3, 4, 5, 6);
+        for (NcuKernelSummary k : ncuReport.summaries()) {
+            t.row(Long.toString(k.id()), k.kernelName(),
+                    k.durationSeconds().isPresent() ? Units.formatSeconds(k.durationSeconds().getAsDouble()) : "n/a",
+                    pct(k.l1HitPercent()), pct(k.l2HitPercent()),
+                    k.dramBytes().isPresent() ? Units.formatBytes(k.dramBytes().getAsDouble()) : "n/a", pct(k.achievedOccupancyPercent()));
+        }
+        w.print(t.render());
+    }
+
+    private static String pct(OptionalDouble v) {
+        return v.isPresent() ? String.format(Locale.ROOT, "%.1f%%", v.getAsDouble()) : "n/a";
+    }
+
+    private int probe(PrintWriter w) {
+        HardwareSpec base = HardwareSpecs.load(preset);
+        if (!(base instanceof CpuSpec cpu)) throw new SparseprofException("--preset " + preset + ": not a CPU spec");
+        ProbeResult r = new MachineProbe(ProbeSettings.DEFAULT, CacheSizes.ofThisMachine()).run();
+        TextTable t = new TextTable("level", "kernel", "threads", "working set", "median", "best").rightAlign(2, 4, 5);
+        for (BandwidthPoint p : r.bandwidth()) {
+            t.row(p.level().key(), p.kernel().key(), Integer.toString(p.threads()), Units.formatBytes(p.workingSetBytes()),
+                    gbps(p.medianBytesPerSecond()), gbps(p.bestBytesPerSecond()));
+        }
+        for (FlopsPoint f : r.flops()) {
+            t.row("fma", "fp" + f.bits(), Integer.toString(f.threads()), "-", gflops(f.medianFlopsPerSecond()), gflops(f.bestFlopsPerSecond()));
+        }
+        w.print(t.render());
+        List<String> provenance = List.of(
+                "Probed by sparseprof calibrate --probe on " + r.cpuModel() + " (" + r.cores() + " cores, Vector API "
+                        + r.vectorBits() + " bits)",
+                "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + String.format(Locale.ROOT, ", probe took %.1f s", r.elapsedSeconds()),
+                "command: sparseprof calibrate --probe --preset " + preset + " --out " + out,
+                "Roofs are the best of 5 trials (read kernel, STREAM byte counting); the machine may be shared.");
+        SpecOverlay overlay = ProbeOverlay.of(r, cpu, preset, provenance);
+        overlay.check();
+        AtomicFiles.writeString(out, overlay.toYaml());
+        w.printf(Locale.ROOT, "calibrate: probe took %.1f s; wrote %s (preset %s + measured overrides)%n", r.elapsedSeconds(), out, preset);
+        return 0;
+    }
+
+    private static String gbps(double v) {
+        return String.format(Locale.ROOT, "%.1f GB/s", v / 1e9);
+    }
+
+    private static String gflops(double v) {
+        return String.format(Locale.ROOT, "%.1f GFLOP/s", v / 1e9);
     }
 }

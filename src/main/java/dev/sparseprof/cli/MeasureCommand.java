@@ -12,12 +12,15 @@ import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
 import dev.sparseprof.report.TextTable;
+import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.Checks;
 import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Progress;
+import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -59,6 +62,9 @@ final class MeasureCommand implements Callable<Integer> {
             description = "Prune each layer in memory first (magnitude, per layer) to sparsity S in [0, 1].")
     Double sparsity;
 
+    @Option(names = "--nm", paramLabel = "N:M", description = "Prune each layer in memory first to N:M along its rows (e.g. 2:4).")
+    String nm;
+
     @Option(names = "--layers", paramLabel = "PATTERN", description = "Layer names or * globs, comma-separated; default: all GEMM layers.")
     String layers;
 
@@ -70,7 +76,7 @@ final class MeasureCommand implements Callable<Integer> {
 
     /** The kernel names, for --help. */
     static final class KernelNames implements Iterable<String> {
-        @Override public java.util.Iterator<String> iterator() { return Kernels.names().iterator(); }
+        @Override public Iterator<String> iterator() { return Kernels.names().iterator(); }
     }
 
     @Override
@@ -81,11 +87,14 @@ final class MeasureCommand implements Callable<Integer> {
         CpuMeasureRun.kernels(formats); // unknown format names fail before the model is read
         CpuMeasureRun.Settings settings = new CpuMeasureRun.Settings(batch, threads, Partitions.byName(partition), timing);
         if (sparsity != null) Checks.fraction(sparsity, "--sparsity");
+        if (sparsity != null && nm != null) throw new SparseprofException("--sparsity and --nm: choose one pruning");
+        NmPattern pattern = nm == null ? null : NmPattern.parse(nm);
         PrintWriter out = spec.commandLine().getOut();
         try (Model m = Models.open(model)) {
             List<CpuMeasureRun.Layer> selected = new ArrayList<>();
             for (GemmLayer l : LayerSelection.select(m, layers, "--layers")) {
-                MatrixView view = sparsity == null ? l.matrix() : Pruning.magnitude(l.name(), l.matrix(), sparsity);
+                MatrixView view = sparsity != null ? Pruning.magnitude(l.name(), l.matrix(), sparsity)
+                        : pattern != null ? Pruning.nm(l.name(), l.matrix(), pattern) : l.matrix();
                 selected.add(new CpuMeasureRun.Layer(l.name(), view));
             }
             Progress bar = TerminalProgressBar.forTerminal("measure");

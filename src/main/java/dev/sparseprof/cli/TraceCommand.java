@@ -1,6 +1,7 @@
 package dev.sparseprof.cli;
 
-import dev.sparseprof.kernel.ArrayLayout;
+import dev.sparseprof.kernel.GpuGrid;
+import dev.sparseprof.kernel.GpuTraceRun;
 import dev.sparseprof.kernel.Kernels;
 import dev.sparseprof.kernel.Partitions;
 import dev.sparseprof.kernel.SpmmKernel;
@@ -35,7 +36,8 @@ import picocli.CommandLine.Spec;
  * {@code sparseprof trace [MODEL] --layer NAME --format F --batch N --out FILE}: runs the traced
  * twin of a kernel on one layer and writes its memory accesses (din, extended din, or the binary
  * {@code .sptr}, each optionally {@code .gz}); with {@code --threads T > 1}, one file per thread,
- * {@code FILE} with {@code .t0}, {@code .t1}, ... before its extensions.
+ * {@code FILE} with {@code .t0}, {@code .t1}, ... before its extensions; with {@code --gpu-sms S},
+ * the GPU-style coalesced stream instead, one file per SM ({@code .sm0}, ...).
  */
 @Command(name = "trace", mixinStandardHelpOptions = true,
         description = "Write the memory-access trace of a kernel on one layer (din[.gz], dinx, sptr), one file per thread.")
@@ -68,6 +70,10 @@ final class TraceCommand implements Callable<Integer> {
     @Option(names = "--sparsity", paramLabel = "S", description = "Prune the layer in memory first (magnitude) to sparsity S.")
     Double sparsity;
 
+    @Option(names = "--gpu-sms", paramLabel = "S",
+            description = "Instead of the CPU kernel: the GPU-style stream (warps over N, 32-byte sectors) of csr or dense, one file per SM.")
+    Integer gpuSms;
+
     @Option(names = "--base", defaultValue = "0x10000000", paramLabel = "ADDR", description = "Address of the first array. Default ${DEFAULT-VALUE}.")
     String base;
 
@@ -85,12 +91,16 @@ final class TraceCommand implements Callable<Integer> {
         try (Model m = Models.open(model)) {
             GemmLayer l = LayerSelection.one(m, layer, "--layer");
             MatrixView view = sparsity == null ? l.matrix() : Pruning.magnitude(l.name(), l.matrix(), sparsity);
+            int streams = gpuSms != null ? Checks.positive(gpuSms, "--gpu-sms") : threads;
+            String tag = gpuSms != null ? ".sm" : ".t";
             List<Path> files = new ArrayList<>();
-            for (int t = 0; t < threads; t++) files.add(threads == 1 ? out : threadFile(out, t));
-            CountingSink[] counts = new CountingSink[threads];
-            TraceSink[] sinks = new TraceSink[threads];
-            ArrayLayout[] layout = new ArrayLayout[1];
-            writeAll(files, 0, sinks, counts, () -> layout[0] = TracedRun.trace(kernel, view, settings, sinks));
+            for (int t = 0; t < streams; t++) files.add(streams == 1 ? out : threadFile(out, tag, t));
+            CountingSink[] counts = new CountingSink[streams];
+            TraceSink[] sinks = new TraceSink[streams];
+            Runnable body = gpuSms != null
+                    ? () -> GpuTraceRun.trace(kernel.name(), view, new GpuGrid(gpuSms, 4, 32), settings, sinks)
+                    : () -> TracedRun.trace(kernel, view, settings, sinks);
+            writeAll(files, 0, sinks, counts, body);
             w.print(summary(l, kernel.name(), files, counts));
         }
         return Main.EXIT_OK;
@@ -109,11 +119,11 @@ final class TraceCommand implements Callable<Integer> {
         });
     }
 
-    /** {@code out.din.gz} -> {@code out.t3.din.gz}. */
-    static Path threadFile(Path out, int thread) {
+    /** {@code out.din.gz} -> {@code out.t3.din.gz} (tag {@code .t}, stream 3). */
+    static Path threadFile(Path out, String tag, int stream) {
         String name = out.getFileName().toString();
         int dot = name.indexOf('.');
-        String threaded = dot < 0 ? name + ".t" + thread : name.substring(0, dot) + ".t" + thread + name.substring(dot);
+        String threaded = dot < 0 ? name + tag + stream : name.substring(0, dot) + tag + stream + name.substring(dot);
         return out.resolveSibling(threaded);
     }
 

@@ -6,17 +6,29 @@ import java.util.List;
  * A multicore CPU: {@code cores} at {@code clockHertz}, {@code simdBits}-wide FMA units,
  * {@code fmaPorts} of them per core, private and shared caches innermost first, DRAM bandwidth by
  * active core count. Vector peaks are derived: cores x clock x lanes x ports x 2.
+ * {@code missesInFlight} is the memory-level parallelism of one core: the L1D misses it keeps
+ * outstanding at once (miss buffers), which bounds a gather's rate by Little's law.
  */
 public record CpuSpec(String name, String source, int cores, double clockHertz, int simdBits, int fmaPorts,
-                      List<CacheLevel> caches, DramSpec dram, ComputePeaks peaks, KernelOverheads overheads)
+                      List<CacheLevel> caches, DramSpec dram, ComputePeaks peaks, KernelOverheads overheads, int missesInFlight)
         implements HardwareSpec {
+    /** Outstanding L1D misses per core when the spec gives none (U: 16 fill buffers, a common figure for recent x86 cores). */
+    public static final int DEFAULT_MISSES_IN_FLIGHT = 16;
+
     public CpuSpec {
         if (cores <= 0) throw new SpecException(source + ": cpu.cores must be positive");
         if (!(clockHertz > 0)) throw new SpecException(source + ": cpu.clock must be positive");
         if (simdBits < 64 || simdBits % 64 != 0) throw new SpecException(source + ": cpu.simdWidth must be a multiple of 64 bits");
         if (fmaPorts <= 0) throw new SpecException(source + ": cpu.fmaPorts must be positive");
         if (caches.isEmpty()) throw new SpecException(source + ": cpu.caches needs at least one level");
+        if (missesInFlight <= 0) throw new SpecException(source + ": cpu.missesInFlight must be positive");
         caches = List.copyOf(caches);
+    }
+
+    /** Without a memory-level parallelism figure: {@link #DEFAULT_MISSES_IN_FLIGHT}. */
+    public CpuSpec(String name, String source, int cores, double clockHertz, int simdBits, int fmaPorts,
+                   List<CacheLevel> caches, DramSpec dram, ComputePeaks peaks, KernelOverheads overheads) {
+        this(name, source, cores, clockHertz, simdBits, fmaPorts, caches, dram, peaks, overheads, DEFAULT_MISSES_IN_FLIGHT);
     }
 
     @Override

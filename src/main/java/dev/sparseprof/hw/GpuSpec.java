@@ -6,11 +6,18 @@ import java.util.List;
  * An NVIDIA-style GPU: {@code sms} streaming multiprocessors at {@code clockHertz}, each with its
  * own {@code l1} (the L1 part of the unified L1/shared array) and up to {@code sharedMemoryBytesPerSm}
  * of shared memory, one {@code l2} for all SMs, HBM in {@code dram}. {@code residentWarpsPerSm}
- * bounds how many warps (of {@code warpSize} threads) an SM keeps in flight.
+ * bounds how many warps (of {@code warpSize} threads) an SM keeps in flight; with
+ * {@code registersPerSm}, the shared memory and {@code maxBlocksPerSm} it sets how many thread
+ * blocks of a kernel are resident at once (occupancy).
  */
 public record GpuSpec(String name, String source, int sms, double clockHertz, int warpSize, int residentWarpsPerSm,
                       CacheLevel l1, long sharedMemoryBytesPerSm, CacheLevel l2, DramSpec dram,
-                      ComputePeaks peaks, KernelOverheads overheads) implements HardwareSpec {
+                      ComputePeaks peaks, KernelOverheads overheads, int registersPerSm, int maxBlocksPerSm) implements HardwareSpec {
+    /** 32-bit registers per SM when the spec gives none (64 K on Volta to Hopper, CUDA C++ Programming Guide, compute capability table; U here). */
+    public static final int DEFAULT_REGISTERS_PER_SM = 65536;
+    /** Resident thread blocks per SM when the spec gives none (32 on compute capability 8.0 and 9.0, same table; U here). */
+    public static final int DEFAULT_MAX_BLOCKS_PER_SM = 32;
+
     public GpuSpec {
         if (sms <= 0) throw new SpecException(source + ": gpu.sms must be positive");
         if (!(clockHertz > 0)) throw new SpecException(source + ": gpu.clock must be positive");
@@ -18,6 +25,14 @@ public record GpuSpec(String name, String source, int sms, double clockHertz, in
         if (l1.shared()) throw new SpecException(source + ": gpu.l1 is per SM, it cannot be shared");
         if (!l2.shared()) throw new SpecException(source + ": gpu.l2 is shared by all SMs");
         if (sharedMemoryBytesPerSm < 0) throw new SpecException(source + ": gpu.sharedMemory must not be negative");
+        if (registersPerSm <= 0 || maxBlocksPerSm <= 0) throw new SpecException(source + ": gpu.registersPerSm and gpu.maxBlocksPerSm must be positive");
+    }
+
+    /** Without occupancy limits in the spec: {@link #DEFAULT_REGISTERS_PER_SM}, {@link #DEFAULT_MAX_BLOCKS_PER_SM}. */
+    public GpuSpec(String name, String source, int sms, double clockHertz, int warpSize, int residentWarpsPerSm,
+                   CacheLevel l1, long sharedMemoryBytesPerSm, CacheLevel l2, DramSpec dram, ComputePeaks peaks, KernelOverheads overheads) {
+        this(name, source, sms, clockHertz, warpSize, residentWarpsPerSm, l1, sharedMemoryBytesPerSm, l2, dram, peaks, overheads,
+                DEFAULT_REGISTERS_PER_SM, DEFAULT_MAX_BLOCKS_PER_SM);
     }
 
     @Override

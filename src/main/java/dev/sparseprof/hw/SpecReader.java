@@ -19,14 +19,15 @@ final class SpecReader {
     static final int VERSION = 1;
 
     private static final String[] TOP = {"version", "name", "gpu", "cpu", "overheads"};
-    private static final String[] GPU = {"sms", "clock", "l1", "sharedMemory", "l2", "dram", "peaks", "warpSize", "residentWarpsPerSm"};
-    private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "caches", "dram"};
+    private static final String[] GPU = {"sms", "clock", "l1", "sharedMemory", "l2", "dram", "peaks", "warpSize", "residentWarpsPerSm",
+        "registersPerSm", "maxBlocksPerSm"};
+    private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
     private static final String[] CPU_DRAM = {"bandwidth", "latency", "size"};
     private static final String[] POINT = {"cores", "bandwidth"};
-    private static final String[] OVERHEADS = {"launch", "perRow", "perNnz", "tensorTile"};
+    private static final String[] OVERHEADS = {"launch", "perRow", "perNnz", "gather", "denseEfficiency", "tileStep", "tensorTile"};
 
     private SpecReader() {}
 
@@ -59,7 +60,8 @@ final class SpecReader {
         Map<ComputeUnit, Map<DType, Double>> peaks = new EnumMap<>(ComputeUnit.class);
         for (ComputeUnit u : ComputeUnit.values()) peaks.put(u, peakTable(p.mapOrEmpty(u.key())));
         return new GpuSpec(name, file, sms, clock, g.positiveInt("warpSize", 32), g.positiveInt("residentWarpsPerSm", 64),
-                l1, g.has("sharedMemory") ? SpecValues.bytes(g, "sharedMemory") : 0, l2, dram, new ComputePeaks(file, peaks), overheads);
+                l1, g.has("sharedMemory") ? SpecValues.bytes(g, "sharedMemory") : 0, l2, dram, new ComputePeaks(file, peaks), overheads,
+                g.positiveInt("registersPerSm", GpuSpec.DEFAULT_REGISTERS_PER_SM), g.positiveInt("maxBlocksPerSm", GpuSpec.DEFAULT_MAX_BLOCKS_PER_SM));
     }
 
     private static CpuSpec cpu(String name, String file, ConfigMap c, KernelOverheads overheads) {
@@ -92,7 +94,9 @@ final class SpecReader {
         vector.put(DType.F64, cores * clock * (simdBits / 64.0) * fmaPorts * 2);
         vector.put(DType.F32, cores * clock * (simdBits / 32.0) * fmaPorts * 2);
         peaks.put(ComputeUnit.VECTOR, vector);
-        return new CpuSpec(name, file, cores, clock, (int) simdBits, fmaPorts, caches, dram, new ComputePeaks(file, peaks), overheads);
+        int missesInFlight = c.positiveInt("missesInFlight", CpuSpec.DEFAULT_MISSES_IN_FLIGHT);
+        return new CpuSpec(name, file, cores, clock, (int) simdBits, fmaPorts, caches, dram, new ComputePeaks(file, peaks), overheads,
+                missesInFlight);
     }
 
     private static CacheLevel gpuCache(ConfigMap m, String name, boolean shared, double clock) {
@@ -148,6 +152,18 @@ final class SpecReader {
         double launch = m.has("launch") ? SpecValues.seconds(m, "launch") : (gpu ? 5e-6 : 1e-6);
         double perRow = m.has("perRow") ? SpecValues.cycles(m, "perRow") : (gpu ? 20 : 8);
         double perNnz = m.has("perNnz") ? SpecValues.cycles(m, "perNnz") : 1;
+        // Documented defaults (docs/perfmodel.md, "CPU realism"), not fitted to a case: a gathered B
+        // slice costs ~2 issue cycles beyond its loads and FMAs on a CPU (value broadcast, index load,
+        // address multiply-add: 3 uops where the FMA-bound loop leaves ~1.5 slots a cycle free), none
+        // on a GPU (other warps hide it). A register-blocked CPU GEMM loses ~10 % of the FMA peak to
+        // packing B, the C tile epilogue and loop control; a GPU GEMM's losses are in its tile
+        // pipeline model (TiledGemm), so 1 there.
+        double gather = m.has("gather") ? SpecValues.cycles(m, "gather") : (gpu ? 0 : 2);
+        double denseEfficiency = m.has("denseEfficiency") ? m.number("denseEfficiency") : (gpu ? 1 : 0.9);
+        if (!(denseEfficiency > 0 && denseEfficiency <= 1)) throw m.error("denseEfficiency", "must be a fraction in (0, 1]");
+        // A GPU tile's K step waits for its stage's cp.async group and crosses a block barrier:
+        // ~32 cycles (U: a barrier plus the wait and pointer arithmetic, a documented default).
+        double tileStep = m.has("tileStep") ? SpecValues.cycles(m, "tileStep") : (gpu ? 32 : 0);
         int tileRows = 128;
         int tileCols = 128;
         if (m.has("tensorTile")) {
@@ -161,6 +177,6 @@ final class SpecReader {
             }
             if (tileRows <= 0 || tileCols <= 0) throw m.error("tensorTile", "must be positive");
         }
-        return new KernelOverheads(launch, perRow, perNnz, tileRows, tileCols);
+        return new KernelOverheads(launch, perRow, perNnz, tileRows, tileCols, gather, denseEfficiency, tileStep);
     }
 }

@@ -18,7 +18,7 @@ import jdk.incubator.vector.VectorSpecies;
  * is the platform's (it differs even between the interpreter and C2): results agree to rounding,
  * not bit for bit.
  */
-public final class CsrGatherSpmm extends CsrRowKernel {
+public final class CsrGatherSpmm extends SliceKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
 

@@ -12,8 +12,10 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The dense GEMM baseline, so that sparse-versus-dense comparisons are fair: cache-blocked
  * (C column panels of {@link #NC}, K blocks of {@link #KC}), B packed per block into contiguous
- * zero-padded panels of {@link #NR} columns, and a register-blocked micro-kernel of {@link #MR}
- * rows x 4 vectors (16 FMA accumulators, A broadcast, B loaded once per k for all four rows).
+ * zero-padded panels, and register-blocked micro-kernels: for N > 16, panels of {@link #NR}
+ * columns and {@link #MR} rows x 4 vectors (16 FMA accumulators, A broadcast, B loaded once per k
+ * for all four rows); for N <= 16, panels of one vector and {@link #MR_NARROW} rows x 1 vector
+ * (8 accumulators), so that narrow B is not padded to 64 columns.
  * Rows are split among threads; each thread packs the B panels it uses into its own scratch.
  */
 public final class DenseGemm implements SpmmKernel<DenseMatrix> {
@@ -25,6 +27,8 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     static final int MR = 4;
     /** Columns of a packed panel: four vectors. */
     static final int NR = 4 * L;
+    /** Rows of the narrow micro-kernel (one vector of columns). */
+    static final int MR_NARROW = 8;
     /** K block: an MR x KC slice of A (4 KiB) stays in L1, a KC x NC packed block in L2. */
     static final int KC = 256;
     /** Columns of C per outer block. */
@@ -69,10 +73,17 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         return (columns + NR - 1) / NR;
     }
 
+    /** Columns of a packed panel for a B of {@code n} columns. */
+    static int panelWidth(int n) {
+        return n <= L ? L : NR;
+    }
+
     @Override
     public void runRange(Operands<DenseMatrix> op, WorkRange range, Workspace ws) {
         int n = op.n();
         int k = op.a().cols();
+        int nr = panelWidth(n);
+        int mr = nr == NR ? MR : MR_NARROW;
         MemorySegment packed = ws.alignedScratch();
         float[] tile = ws.scratch();
         int tileAt = tile.length - MR * NR;
@@ -81,19 +92,21 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
             int nc = Math.min(NC, n - j0);
             for (int k0 = 0; k0 < k; k0 += KC) {
                 int kc = Math.min(KC, k - k0);
-                packAligned(op.b(), n, k0, kc, j0, nc, packed);
+                packAligned(op.b(), n, new Panel(k0, kc, j0, nc, nr), packed);
                 boolean accumulate = k0 > 0;
                 int i = range.rowStart();
-                for (; i + MR <= range.rowEnd(); i += MR) {
-                    for (int p = 0; p * NR < nc; p++) {
-                        int valid = Math.min(NR, nc - p * NR);
-                        micro4(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
+                for (; i + mr <= range.rowEnd(); i += mr) {
+                    for (int p = 0; p * nr < nc; p++) {
+                        int valid = Math.min(nr, nc - p * nr);
+                        if (nr == NR) micro4(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
+                        else microNarrow(op, packed, kc, i * k + k0, i * n + j0, valid, accumulate, tile, tileAt);
                     }
                 }
                 for (; i < range.rowEnd(); i++) {
-                    for (int p = 0; p * NR < nc; p++) {
-                        int valid = Math.min(NR, nc - p * NR);
-                        micro1(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
+                    for (int p = 0; p * nr < nc; p++) {
+                        int valid = Math.min(nr, nc - p * nr);
+                        if (nr == NR) micro1(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
+                        else microNarrow1(op, packed, kc, i * k + k0, i * n + j0, valid, accumulate, tile, tileAt);
                     }
                 }
             }
@@ -104,63 +117,71 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     public void traceRange(Operands<DenseMatrix> op, WorkRange range, Workspace ws, Tracer tracer) {
         int n = op.n();
         int k = op.a().cols();
+        int nr = panelWidth(n);
+        int mrFull = nr == NR ? MR : MR_NARROW;
         float[] packed = ws.scratch();
         ws.setCarryRow(-1);
         for (int j0 = 0; j0 < n; j0 += NC) {
             int nc = Math.min(NC, n - j0);
             for (int k0 = 0; k0 < k; k0 += KC) {
                 int kc = Math.min(KC, k - k0);
-                tracePack(op.b(), n, k0, kc, j0, nc, packed, tracer);
+                tracePack(op.b(), n, new Panel(k0, kc, j0, nc, nr), packed, tracer);
                 boolean accumulate = k0 > 0;
                 int i = range.rowStart();
-                for (; i < range.rowEnd(); i += MR) {
-                    int mr = Math.min(MR, range.rowEnd() - i);
-                    int rowsPerTile = mr == MR ? MR : 1;
+                for (; i < range.rowEnd(); i += mrFull) {
+                    int mr = Math.min(mrFull, range.rowEnd() - i);
+                    int rowsPerTile = mr == mrFull ? mrFull : 1;
                     for (int r0 = i; r0 < i + mr; r0 += rowsPerTile) {
-                        for (int p = 0; p * NR < nc; p++) {
-                            int valid = Math.min(NR, nc - p * NR);
-                            traceMicro(op, new Tile(r0, rowsPerTile, p * kc * NR, kc, k0, j0 + p * NR, valid, accumulate), ws, tracer);
+                        for (int p = 0; p * nr < nc; p++) {
+                            int valid = Math.min(nr, nc - p * nr);
+                            traceMicro(op, new Tile(r0, rowsPerTile, p * kc * nr, kc, k0, j0 + p * nr, valid, accumulate, nr), ws, tracer);
                         }
                     }
-                    if (mr < MR) break;
+                    if (mr < mrFull) break;
                 }
             }
         }
     }
 
-    /** Packs B[k0..k0+kc, j0..j0+nc) into panels of NR columns, zero-padded past nc. */
-    private static void pack(float[] b, int n, int k0, int kc, int j0, int nc, float[] packed) {
-        for (int p = 0; p * NR < nc; p++) {
-            int width = Math.min(NR, nc - p * NR);
-            int dst = p * kc * NR;
-            for (int kk = 0; kk < kc; kk++) {
-                System.arraycopy(b, (k0 + kk) * n + j0 + p * NR, packed, dst, width);
-                for (int x = width; x < NR; x++) packed[dst + x] = 0f;
-                dst += NR;
+    /** One K block of B to pack: rows {@code k0..k0+kc}, columns {@code j0..j0+nc}, panels of {@code nr}. */
+    private record Panel(int k0, int kc, int j0, int nc, int nr) {}
+
+    /** Packs B[k0..k0+kc, j0..j0+nc) into panels of nr columns, zero-padded past nc. */
+    private static void pack(float[] b, int n, Panel q, float[] packed) {
+        int nr = q.nr();
+        for (int p = 0; p * nr < q.nc(); p++) {
+            int width = Math.min(nr, q.nc() - p * nr);
+            int dst = p * q.kc() * nr;
+            for (int kk = 0; kk < q.kc(); kk++) {
+                System.arraycopy(b, (q.k0() + kk) * n + q.j0() + p * nr, packed, dst, width);
+                for (int x = width; x < nr; x++) packed[dst + x] = 0f;
+                dst += nr;
             }
         }
     }
 
     /** {@link #pack} into the aligned off-heap scratch. */
-    private static void packAligned(float[] b, int n, int k0, int kc, int j0, int nc, MemorySegment packed) {
-        for (int p = 0; p * NR < nc; p++) {
-            int width = Math.min(NR, nc - p * NR);
-            long dst = (long) p * kc * NR * Float.BYTES;
-            for (int kk = 0; kk < kc; kk++) {
-                MemorySegment.copy(b, (k0 + kk) * n + j0 + p * NR, packed, ValueLayout.JAVA_FLOAT, dst, width);
-                for (int x = width; x < NR; x++) packed.set(ValueLayout.JAVA_FLOAT, dst + (long) x * Float.BYTES, 0f);
-                dst += (long) NR * Float.BYTES;
+    private static void packAligned(float[] b, int n, Panel q, MemorySegment packed) {
+        int nr = q.nr();
+        for (int p = 0; p * nr < q.nc(); p++) {
+            int width = Math.min(nr, q.nc() - p * nr);
+            long dst = (long) p * q.kc() * nr * Float.BYTES;
+            for (int kk = 0; kk < q.kc(); kk++) {
+                MemorySegment.copy(b, (q.k0() + kk) * n + q.j0() + p * nr, packed, ValueLayout.JAVA_FLOAT, dst, width);
+                for (int x = width; x < nr; x++) packed.set(ValueLayout.JAVA_FLOAT, dst + (long) x * Float.BYTES, 0f);
+                dst += (long) nr * Float.BYTES;
             }
         }
     }
 
-    private static void tracePack(float[] b, int n, int k0, int kc, int j0, int nc, float[] packed, Tracer tracer) {
-        pack(b, n, k0, kc, j0, nc, packed);
-        for (int p = 0; p * NR < nc; p++) {
-            int width = Math.min(NR, nc - p * NR);
-            for (int kk = 0; kk < kc; kk++) {
-                tracer.readFloats(ArrayRole.B_GATHER, (long) (k0 + kk) * n + j0 + p * NR, width);
-                tracer.writeScratch(ArrayRole.B_GATHER, (long) p * kc * NR + kk * NR, NR);
+    private static void tracePack(float[] b, int n, Panel q, float[] packed, Tracer tracer) {
+        pack(b, n, q, packed);
+        int nr = q.nr();
+        for (int p = 0; p * nr < q.nc(); p++) {
+            int width = Math.min(nr, q.nc() - p * nr);
+            for (int kk = 0; kk < q.kc(); kk++) {
+                tracer.readFloats(ArrayRole.B_GATHER, (long) (q.k0() + kk) * n + q.j0() + p * nr, width);
+                tracer.writeScratch(ArrayRole.B_GATHER, (long) p * q.kc() * nr + kk * nr, nr);
             }
         }
     }
@@ -213,7 +234,7 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         c10.intoArray(out, o1); c11.intoArray(out, o1 + L); c12.intoArray(out, o1 + 2 * L); c13.intoArray(out, o1 + 3 * L);
         c20.intoArray(out, o2); c21.intoArray(out, o2 + L); c22.intoArray(out, o2 + 2 * L); c23.intoArray(out, o2 + 3 * L);
         c30.intoArray(out, o3); c31.intoArray(out, o3 + L); c32.intoArray(out, o3 + 2 * L); c33.intoArray(out, o3 + 3 * L);
-        if (!direct) copyTile(tile, tileAt, MR, c, cOff, n, valid, accumulate);
+        if (!direct) copyTile(tile, tileAt, NR, MR, c, cOff, n, valid, accumulate);
     }
 
     /** The one-row micro-kernel for the rows past the last multiple of MR. */
@@ -238,21 +259,71 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
             c2 = c2.add(FloatVector.fromArray(S, c, o + 2 * L)); c3 = c3.add(FloatVector.fromArray(S, c, o + 3 * L));
         }
         c0.intoArray(out, o); c1.intoArray(out, o + L); c2.intoArray(out, o + 2 * L); c3.intoArray(out, o + 3 * L);
-        if (!direct) copyTile(tile, tileAt, 1, c, cOff, op.n(), valid, accumulate);
+        if (!direct) copyTile(tile, tileAt, NR, 1, c, cOff, op.n(), valid, accumulate);
     }
 
-    /** Copies (or adds) the first {@code valid} columns of {@code rows} tile rows of NR into C. */
-    private static void copyTile(float[] scratch, int tileAt, int rows, float[] c, int cOff, int n, int valid, boolean accumulate) {
+    /** C[8 rows, 1 vector] (+)= A[8 rows, kc] x a one-vector packed panel (N <= 16). */
+    private static void microNarrow(Operands<DenseMatrix> op, MemorySegment packed, int kc, int aOff, int cOff,
+                                    int valid, boolean accumulate, float[] tile, int tileAt) {
+        float[] a = op.a().values();
+        int lda = op.a().cols();
+        FloatVector c0 = FloatVector.zero(S), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+        for (int kk = 0; kk < kc; kk++) {
+            FloatVector bv = FloatVector.fromMemorySegment(S, packed, (long) kk * VECTOR_BYTES, ORDER);
+            int x = aOff + kk;
+            c0 = bv.fma(FloatVector.broadcast(S, a[x]), c0);
+            c1 = bv.fma(FloatVector.broadcast(S, a[x + lda]), c1);
+            c2 = bv.fma(FloatVector.broadcast(S, a[x + 2 * lda]), c2);
+            c3 = bv.fma(FloatVector.broadcast(S, a[x + 3 * lda]), c3);
+            c4 = bv.fma(FloatVector.broadcast(S, a[x + 4 * lda]), c4);
+            c5 = bv.fma(FloatVector.broadcast(S, a[x + 5 * lda]), c5);
+            c6 = bv.fma(FloatVector.broadcast(S, a[x + 6 * lda]), c6);
+            c7 = bv.fma(FloatVector.broadcast(S, a[x + 7 * lda]), c7);
+        }
+        float[] c = op.c();
+        int n = op.n();
+        boolean direct = valid == L;
+        float[] out = direct ? c : tile;
+        int stride = direct ? n : L;
+        int o = direct ? cOff : tileAt;
+        if (direct && accumulate) {
+            c0 = c0.add(FloatVector.fromArray(S, c, o)); c1 = c1.add(FloatVector.fromArray(S, c, o + stride));
+            c2 = c2.add(FloatVector.fromArray(S, c, o + 2 * stride)); c3 = c3.add(FloatVector.fromArray(S, c, o + 3 * stride));
+            c4 = c4.add(FloatVector.fromArray(S, c, o + 4 * stride)); c5 = c5.add(FloatVector.fromArray(S, c, o + 5 * stride));
+            c6 = c6.add(FloatVector.fromArray(S, c, o + 6 * stride)); c7 = c7.add(FloatVector.fromArray(S, c, o + 7 * stride));
+        }
+        c0.intoArray(out, o); c1.intoArray(out, o + stride); c2.intoArray(out, o + 2 * stride); c3.intoArray(out, o + 3 * stride);
+        c4.intoArray(out, o + 4 * stride); c5.intoArray(out, o + 5 * stride); c6.intoArray(out, o + 6 * stride); c7.intoArray(out, o + 7 * stride);
+        if (!direct) copyTile(tile, tileAt, L, MR_NARROW, c, cOff, n, valid, accumulate);
+    }
+
+    /** The one-row narrow micro-kernel for the rows past the last multiple of MR_NARROW. */
+    private static void microNarrow1(Operands<DenseMatrix> op, MemorySegment packed, int kc, int aOff, int cOff,
+                                     int valid, boolean accumulate, float[] tile, int tileAt) {
+        float[] a = op.a().values();
+        FloatVector c0 = FloatVector.zero(S);
+        for (int kk = 0; kk < kc; kk++) {
+            c0 = FloatVector.fromMemorySegment(S, packed, (long) kk * VECTOR_BYTES, ORDER).fma(FloatVector.broadcast(S, a[aOff + kk]), c0);
+        }
+        float[] c = op.c();
+        boolean direct = valid == L;
+        if (direct && accumulate) c0 = c0.add(FloatVector.fromArray(S, c, cOff));
+        c0.intoArray(direct ? c : tile, direct ? cOff : tileAt);
+        if (!direct) copyTile(tile, tileAt, L, 1, c, cOff, op.n(), valid, accumulate);
+    }
+
+    /** Copies (or adds) the first {@code valid} columns of {@code rows} tile rows of {@code nr} into C. */
+    private static void copyTile(float[] scratch, int tileAt, int nr, int rows, float[] c, int cOff, int n, int valid, boolean accumulate) {
         for (int r = 0; r < rows; r++) {
             for (int j = 0; j < valid; j++) {
-                float v = scratch[tileAt + r * NR + j];
+                float v = scratch[tileAt + r * nr + j];
                 c[cOff + r * n + j] = accumulate ? c[cOff + r * n + j] + v : v;
             }
         }
     }
 
     /** One micro-kernel call of the traced twin: rows {@code row..row+rows) times a packed panel. */
-    private record Tile(int row, int rows, int pOff, int kc, int k0, int cCol, int valid, boolean accumulate) {}
+    private record Tile(int row, int rows, int pOff, int kc, int k0, int cCol, int valid, boolean accumulate, int nr) {}
 
     private static void traceMicro(Operands<DenseMatrix> op, Tile t, Workspace ws, Tracer tracer) {
         float[] a = op.a().values();
@@ -261,15 +332,16 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         int lda = op.a().cols();
         int n = op.n();
         int acc = ws.scratch().length - MR * NR;
-        for (int x = 0; x < t.rows() * NR; x++) packed[acc + x] = 0f;
+        int nr = t.nr();
+        for (int x = 0; x < t.rows() * nr; x++) packed[acc + x] = 0f;
         for (int kk = 0; kk < t.kc(); kk++) {
-            int pb = t.pOff() + kk * NR;
-            for (int v = 0; v < NR; v += L) tracer.readScratch(ArrayRole.B_GATHER, pb + v, L);
+            int pb = t.pOff() + kk * nr;
+            for (int v = 0; v < nr; v += L) tracer.readScratch(ArrayRole.B_GATHER, pb + v, L);
             for (int r = 0; r < t.rows(); r++) {
                 int aIndex = (t.row() + r) * lda + t.k0() + kk;
                 tracer.readFloats(ArrayRole.DENSE_A, aIndex, 1);
                 float x = a[aIndex];
-                for (int j = 0; j < NR; j++) packed[acc + r * NR + j] = Math.fma(packed[pb + j], x, packed[acc + r * NR + j]);
+                for (int j = 0; j < nr; j++) packed[acc + r * nr + j] = Math.fma(packed[pb + j], x, packed[acc + r * nr + j]);
             }
         }
         for (int r = 0; r < t.rows(); r++) {
@@ -280,7 +352,7 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
                 tracer.writeFloats(ArrayRole.C_SCATTER, cOff + v, lanes);
             }
             for (int j = 0; j < t.valid(); j++) {
-                float value = packed[acc + r * NR + j];
+                float value = packed[acc + r * nr + j];
                 c[cOff + j] = t.accumulate() ? c[cOff + j] + value : value;
             }
         }

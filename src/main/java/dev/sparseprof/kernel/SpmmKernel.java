@@ -31,17 +31,26 @@ public interface SpmmKernel<A> {
     /** Entries the kernel multiplies: nnz for sparse formats (padding included), rows*cols for dense. */
     long storedEntries(A a);
 
+    /** Bytes of one stored value of A (4 for fp32, 2 for fp16/bf16 storage). */
+    default int valueBytes() { return Float.BYTES; }
+
     /** Bytes of A as this kernel stores it (values, indices, pointers). */
     long formatBytes(A a);
 
     /** The bytes of each of A's arrays, by role, for laying them out in a traced run. */
     Map<ArrayRole, Long> arrayBytes(A a);
 
-    /** The per-row work prefix, length {@code rows+1} (CSR: the row pointers), for partitions. */
+    /**
+     * The work prefix over work rows, for partitions: length {@code workRows+1} (CSR: the row
+     * pointers over its rows; BSR: the block row pointers over its block rows).
+     */
     int[] rowWork(A a);
 
     /** Whether {@link #runRange} accepts ranges that cut a row (merge-path). */
     boolean splitsRows();
+
+    /** The most threads the kernel can use (a column-scatter kernel writes any row of C: one). */
+    default int maxThreads() { return Integer.MAX_VALUE; }
 
     /** Floats of per-thread scratch space the kernel needs for a B with {@code n} columns. */
     int scratchFloats(A a, int n);
@@ -51,6 +60,9 @@ public interface SpmmKernel<A> {
      * to align, and a 512-bit load that straddles two cache lines halves the load bandwidth).
      */
     default long alignedScratchFloats(A a, int n) { return 0; }
+
+    /** Ints of per-thread index scratch (columns a format decodes from its metadata, one row at a time). */
+    default int indexScratchInts(A a) { return 0; }
 
     /** Whether the fast path reads B from {@link Operands#bAligned()}, a 64-byte aligned copy made per call. */
     default boolean readsAlignedB() { return false; }

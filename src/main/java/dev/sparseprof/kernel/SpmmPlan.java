@@ -32,7 +32,8 @@ public final class SpmmPlan<A> {
         this.workspaces = new Workspace[threads];
         int scratch = kernel.scratchFloats(a, n);
         long aligned = kernel.alignedScratchFloats(a, n);
-        for (int t = 0; t < threads; t++) workspaces[t] = new Workspace(scratch, aligned, n);
+        int indexScratch = kernel.indexScratchInts(a);
+        for (int t = 0; t < threads; t++) workspaces[t] = new Workspace(scratch, aligned, indexScratch, n);
         this.bAligned = kernel.readsAlignedB()
                 ? Arena.ofAuto().allocate((long) kernel.cols(a) * n * Float.BYTES, Workspace.ALIGNMENT_BYTES)
                 : MemorySegment.NULL;
@@ -45,6 +46,9 @@ public final class SpmmPlan<A> {
         if (partition.splitsRows() && !kernel.splitsRows()) {
             throw new SparseprofException("partition '" + partition.name() + "' cuts rows, which kernel '" + kernel.name()
                     + "' cannot carry out; use static or nnz");
+        }
+        if (threads > kernel.maxThreads()) {
+            throw new SparseprofException("kernel '" + kernel.name() + "' runs on at most " + kernel.maxThreads() + " thread(s), asked for " + threads);
         }
         return new SpmmPlan<>(kernel, a, n, partition, threads);
     }

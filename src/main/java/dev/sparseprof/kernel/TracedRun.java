@@ -29,7 +29,7 @@ public final class TracedRun {
         sizes.putAll(kernel.arrayBytes(a));
         sizes.put(ArrayRole.B_GATHER, 4L * k * n);
         sizes.put(ArrayRole.C_SCATTER, 4L * m * n);
-        ArrayLayout layout = ArrayLayout.sequential(settings.baseAddress(), settings.alignmentBytes(), sizes, Float.BYTES);
+        ArrayLayout layout = ArrayLayout.sequential(settings.baseAddress(), settings.alignmentBytes(), sizes, kernel.valueBytes());
         float[] b = new float[Math.multiplyExact(k, n)];
         Random rnd = new Random(42);
         for (int i = 0; i < b.length; i++) b[i] = rnd.nextFloat() * 2f - 1f;

@@ -35,6 +35,11 @@ public final class Tracer {
         sink.access(AccessKind.READ, layout.indexAddress(role, index), count * layout.indexBytes(), role);
     }
 
+    /** A read of {@code bytes} bytes of metadata from byte {@code offset} (N:M positions, bitmap words). */
+    public void readMetadataBytes(long offset, int bytes) {
+        sink.access(AccessKind.READ, layout.base(ArrayRole.METADATA) + offset, bytes, ArrayRole.METADATA);
+    }
+
     /** A read of {@code count} floats of a dense array (A, B, C) from element {@code index}. */
     public void readFloats(ArrayRole role, long index, int count) {
         sink.access(AccessKind.READ, layout.floatAddress(role, index), count * Float.BYTES, role);

@@ -5,7 +5,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * One thread's scratch space, owned by the caller and reused across calls so that kernels
- * allocate nothing: a scratch array (a transposed B, the traced twins' accumulators), an
+ * allocate nothing: a scratch array (a transposed B, the traced twins' accumulators), an index
+ * scratch (columns decoded from a format's metadata), an
  * off-heap scratch on a 64-byte boundary (packed B panels), and the carry-out row of a range
  * that ends inside a row. The off-heap part lives as long as the workspace is reachable.
  */
@@ -16,10 +17,12 @@ public final class Workspace {
     private final float[] scratch;
     private final MemorySegment alignedScratch;
     private final float[] carry;
+    private final int[] indexScratch;
     private int carryRow = -1;
 
-    public Workspace(int scratchFloats, long alignedScratchFloats, int n) {
+    public Workspace(int scratchFloats, long alignedScratchFloats, int indexScratchInts, int n) {
         this.scratch = new float[scratchFloats];
+        this.indexScratch = new int[indexScratchInts];
         this.alignedScratch = alignedScratchFloats == 0 ? MemorySegment.NULL
                 : Arena.ofAuto().allocate(alignedScratchFloats * Float.BYTES, ALIGNMENT_BYTES);
         this.carry = new float[n];
@@ -30,6 +33,9 @@ public final class Workspace {
     public MemorySegment alignedScratch() { return alignedScratch; }
 
     public float[] carry() { return carry; }
+
+    /** Decoded column indices of the row being computed. */
+    public int[] indexScratch() { return indexScratch; }
 
     /** The row the carry belongs to, or -1 when the last range ended on a row boundary. */
     public int carryRow() { return carryRow; }

@@ -41,14 +41,22 @@ public final class CpuMeasureRun {
     static final int JIT_WARMUP_SIZE = 256;
 
     /**
-     * Runs the kernel on a small random half-sparse matrix until the JIT has compiled its loops
+     * Runs the kernel on a small random 2:4 matrix until the JIT has compiled its loops
      * (a layer's own warm-up would otherwise run its first repetitions in the interpreter).
      */
     private static void warmUpJit(SpmmKernel<?> kernel, Settings settings, WorkerPool pool) {
         int size = JIT_WARMUP_SIZE;
         float[] a = new float[size * size];
         Random rnd = new Random(1);
-        for (int i = 0; i < a.length; i++) if (rnd.nextBoolean()) a[i] = rnd.nextFloat();
+        for (int i = 0; i < a.length; i += 4) { // two of every four: 2:4, so that every format can hold it
+            int skip = rnd.nextInt(4);
+            for (int p = 0, kept = 0; p < 4 && kept < 2; p++) {
+                if (p != skip && (p != (skip + 1) % 4)) {
+                    a[i + p] = rnd.nextFloat() + 0.5f;
+                    kept++;
+                }
+            }
+        }
         Partition p = settings.partition().splitsRows() && !kernel.splitsRows() ? new NnzBalancedPartition() : settings.partition();
         CpuRunner.measure(kernel, MatrixView.of(size, size, a),
                 new CpuRunner.Request("jit-warmup", settings.batch(), settings.threads(), p, new TimingConfig(200, 0.5, 1)), pool);

@@ -5,13 +5,15 @@ import dev.sparseprof.kernel.SpmmKernel;
 import dev.sparseprof.kernel.SpmmPlan;
 import dev.sparseprof.kernel.WorkerPool;
 import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.SparseprofException;
 import java.util.Random;
 
 /**
  * Measures one kernel on one matrix on the CPU: converts the matrix to the kernel's format,
  * fills B with random values, plans, times, and turns the times into a {@link Measurement}
- * (GFLOP/s from the entries the kernel really multiplies, effective GB/s from the bytes of the
- * format plus B plus C, each counted once).
+ * (GFLOP/s of useful work, {@code 2 * nnz * N} for sparse formats, whose padding is overhead, and
+ * {@code 2 * M * K * N} for dense; effective GB/s from the bytes of the format plus B plus C, each
+ * counted once).
  */
 public final class CpuRunner {
     /** What to measure besides the kernel: the layer's name, N, threads and how to split. */
@@ -20,7 +22,12 @@ public final class CpuRunner {
     private CpuRunner() {}
 
     public static <A> Measurement measure(SpmmKernel<A> kernel, MatrixView matrix, Request request, WorkerPool pool) {
-        A a = kernel.prepare(matrix);
+        A a;
+        try {
+            a = kernel.prepare(matrix);
+        } catch (SparseprofException e) {
+            throw new SparseprofException("layer '" + request.layer() + "': " + e.getMessage());
+        }
         int n = request.batch();
         SpmmPlan<A> plan = SpmmPlan.of(kernel, a, n, request.partition(), request.threads());
         int k = kernel.cols(a);
@@ -28,11 +35,13 @@ public final class CpuRunner {
         float[] b = randomB(k, n);
         float[] c = new float[Math.multiplyExact(m, n)];
         Timing t = TimingHarness.time(plan, b, c, pool, request.timing());
-        long nnz = kernel.storedEntries(a);
+        long nonZeros = nonZeros(matrix);
+        // useful work: the matrix's non-zeros for sparse formats (padding is overhead), every entry for dense
+        long workEntries = kernel.name().equals("dense") ? kernel.storedEntries(a) : nonZeros;
         long bytes = kernel.formatBytes(a) + 4L * k * n + 4L * m * n;
-        double sparsity = 1.0 - (double) nonZeros(matrix) / ((double) m * k);
-        return new Measurement(request.layer(), kernel.name(), n, request.threads(), request.partition().name(), m, k, nnz,
-                sparsity, t, plan.flops() / t.medianSeconds() * 1e-9, bytes / t.medianSeconds() * 1e-9, Double.NaN);
+        double sparsity = 1.0 - (double) nonZeros / ((double) m * k);
+        return new Measurement(request.layer(), kernel.name(), n, request.threads(), request.partition().name(), m, k, nonZeros,
+                sparsity, t, 2.0 * workEntries * n / t.medianSeconds() * 1e-9, bytes / t.medianSeconds() * 1e-9, Double.NaN);
     }
 
     /** The matrix's real non-zeros (the dense kernel stores all entries, its layer is still sparse). */

@@ -6,14 +6,17 @@ import dev.sparseprof.sparse.StorageCost;
 import dev.sparseprof.sparse.stats.BlockDensity;
 import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.Lengths;
+import dev.sparseprof.util.MatrixView;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Block-sparse rows: every block holding a non-zero is stored whole (its zeros are stored and
  * multiplied), one column index per block, a pointer per block row. One index gathers {@code c}
- * rows of B and feeds {@code r} rows of C, so B traffic per stored value falls by r. The block
- * counts are known per matrix, not per block row, so the load balance spreads the blocks evenly
- * over the block rows (the imbalance of a blocked layer is understated).
+ * rows of B and feeds {@code r} rows of C, so B traffic per stored value falls by r. The load
+ * balance comes from the real block-row distribution (non-empty blocks per block row, counted from
+ * the layer's matrix); a workload without a matrix spreads its blocks evenly (understating the
+ * imbalance).
  */
 final class BsrFormat implements FormatModel {
     private final BlockShape shape;
@@ -47,9 +50,38 @@ final class BsrFormat implements FormatModel {
                 Machine.bGather(spec, w, nb * shape.cols()),
                 Machine.cWrite(w));
         double flops = 2.0 * nb * shape.area() * w.denseColumns();
-        return new KernelPlan(name(), name() + (spec.isGpu() ? " block-row split, CUDA cores" : " block rows, SIMD"), ComputeUnit.VECTOR,
-                Machine.vectorDType(w.dtype()), flops, streams, Machine.sparseBalance(spec, evenSpread(b.nonEmptyBlocks(), blockRows), tiles),
-                Machine.sparseOverheadSeconds(spec, (double) blockRows * tiles, nb * tiles));
+        return KernelPlan.sparse(name(), name() + (spec.isGpu() ? " block-row split, CUDA cores" : " block rows, SIMD"), ComputeUnit.VECTOR,
+                Machine.vectorDType(w.dtype()), flops, streams, Machine.sparseBalance(spec, blocksPerBlockRow(w, b, blockRows), tiles),
+                Machine.sparseOverheadSeconds(spec, (double) blockRows * tiles, nb * tiles, nb * shape.cols() * tiles),
+                nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
+    }
+
+    /** Non-empty blocks of each block row, from the matrix when the workload has one. */
+    private Lengths blocksPerBlockRow(Workload w, BlockDensity b, int blockRows) {
+        MatrixView m = w.matrix();
+        if (m == null) return evenSpread(b.nonEmptyBlocks(), blockRows);
+        int r = shape.rows();
+        int c = shape.cols();
+        int k = m.cols();
+        int blockCols = (k + c - 1) / c;
+        float[] row = new float[k];
+        boolean[] seen = new boolean[blockCols];
+        int[] out = new int[blockRows];
+        for (int br = 0; br < blockRows; br++) {
+            Arrays.fill(seen, false);
+            int count = 0;
+            for (int i = br * r; i < Math.min(m.rows(), (br + 1) * r); i++) {
+                m.copyRow(i, row, 0);
+                for (int j = 0; j < k; j++) {
+                    if (row[j] != 0 && !seen[j / c]) {
+                        seen[j / c] = true;
+                        count++;
+                    }
+                }
+            }
+            out[br] = count;
+        }
+        return Lengths.of(out);
     }
 
     private static Lengths evenSpread(long blocks, int blockRows) {

@@ -37,8 +37,8 @@ final class CooFormat implements FormatModel {
                 Machine.bGather(spec, w, nnz),
                 c);
         double perUnit = nnz * tiles / spec.parallelUnits();
-        return new KernelPlan(name(), spec.isGpu() ? "COO, atomics into C, CUDA cores" : "COO, SIMD", ComputeUnit.VECTOR,
+        return KernelPlan.sparse(name(), spec.isGpu() ? "COO, atomics into C, CUDA cores" : "COO, SIMD", ComputeUnit.VECTOR,
                 Machine.vectorDType(w.dtype()), w.sparseFlops(), streams, Balance.of("nnz-split", Math.ceil(perUnit), perUnit),
-                Machine.sparseOverheadSeconds(spec, 0, 2 * nnz * tiles));
+                Machine.sparseOverheadSeconds(spec, 0, 2 * nnz * tiles, nnz * tiles), nnz * tiles);
     }
 }

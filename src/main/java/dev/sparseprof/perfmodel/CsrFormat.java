@@ -33,8 +33,8 @@ final class CsrFormat implements FormatModel {
                 Machine.aArray("rowptr", cost.metadataBytes(), tiles, true),
                 Machine.bGather(spec, w, nnz),
                 Machine.cWrite(w));
-        return new KernelPlan(name(), spec.isGpu() ? "CSR row-split, CUDA cores" : "CSR rows, SIMD", ComputeUnit.VECTOR,
+        return KernelPlan.sparse(name(), spec.isGpu() ? "CSR row-split, CUDA cores" : "CSR rows, SIMD", ComputeUnit.VECTOR,
                 Machine.vectorDType(w.dtype()), w.sparseFlops(), streams, Machine.sparseBalance(spec, w.rowLengths(), tiles),
-                Machine.sparseOverheadSeconds(spec, (double) w.rows() * tiles, nnz * tiles));
+                Machine.sparseOverheadSeconds(spec, (double) w.rows() * tiles, nnz * tiles, nnz * tiles), nnz * tiles);
     }
 }

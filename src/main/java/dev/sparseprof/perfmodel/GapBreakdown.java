@@ -1,25 +1,62 @@
 package dev.sparseprof.perfmodel;
 
 /**
- * Why a sparse kernel falls short of its FLOP reduction: {@code idealSeconds} is the dense time
- * divided by the theoretical speedup (dense FLOPs / useful sparse FLOPs); the parts are the
- * increments of the prediction as costs are switched on one by one, so
+ * Why a kernel falls short of the layer's FLOP reduction, in time. {@code idealSeconds} is the dense
+ * time divided by the theoretical speedup (dense FLOPs / useful sparse FLOPs); the parts are what
+ * the kernel costs beyond that, so
  * {@code ideal + roof + indexMetadata + gatherScatterMisses + loadImbalance + fixedOverheads}
- * equals the predicted time exactly. {@code roof}: the kernel's own roofline with compulsory
- * value traffic only (another compute unit, a memory-bound roof where dense was compute-bound;
- * negative when the format beats proportional scaling); {@code indexMetadata}: index and metadata
- * bytes; {@code gatherScatterMisses}: cache misses beyond the compulsory ones; {@code loadImbalance}:
- * the slowest core/SM; {@code fixedOverheads}: launch, per-row and per-index costs.
+ * equals the predicted time exactly. The dense GEMM's time is its roof part plus its fixed
+ * overheads, and each is scaled by the FLOP ratio separately:
+ * <ul>
+ * <li>{@code fixedOverheads}: the kernel's launch, per-row and per-index costs minus the dense
+ *     launch scaled by the FLOP ratio (non-negative: a sparse kernel launches too);
+ * <li>{@code roof}: the kernel's own roofline with values only, perfect reuse and even work
+ *     (another compute unit, a memory-bound roof where dense was compute-bound) minus the dense
+ *     roof scaled by the FLOP ratio. The one part that may be negative: a format can beat
+ *     proportional scaling (the dense GEMM's own wave quantisation or misses are in its roof);
+ * <li>{@code indexMetadata}: index and metadata bytes; {@code gatherScatterMisses}: cache misses
+ *     beyond the compulsory ones; {@code loadImbalance}: the slowest core/SM (each the increment of
+ *     the prediction as that cost is switched on, so non-negative).
+ * </ul>
+ * The dense kernel is the reference: on a pruned layer its whole gap is {@code roof} (it multiplies
+ * the zeros), on a dense layer every part is 0.
  */
 public record GapBreakdown(double idealSeconds, double roofSeconds, double indexMetadataSeconds,
                            double gatherScatterMissSeconds, double loadImbalanceSeconds, double fixedOverheadSeconds) {
     public static final String[] PART_NAMES = {"roof", "indexMetadata", "gatherScatterMisses", "loadImbalance", "fixedOverheads"};
 
+    /**
+     * The breakdown from the predictions with costs switched on one at a time ({@code none}: values
+     * only, no overheads; then index bytes, misses, imbalance; {@code all} adds the overheads).
+     */
+    static GapBreakdown of(Workload w, boolean denseKernel, Prediction dense, Prediction none, Prediction withIndex,
+                           Prediction withMisses, Prediction withImbalance, Prediction all) {
+        double ratio = w.nnz() == 0 ? 0 : w.sparseFlops() / w.denseFlops();
+        double ideal = dense.seconds() * ratio;
+        if (denseKernel) return new GapBreakdown(ideal, all.seconds() - ideal, 0, 0, 0, 0);
+        double denseRoof = dense.seconds() - dense.overheadSeconds();
+        return new GapBreakdown(ideal, none.seconds() - denseRoof * ratio, withIndex.seconds() - none.seconds(),
+                withMisses.seconds() - withIndex.seconds(), withImbalance.seconds() - withMisses.seconds(),
+                all.seconds() - withImbalance.seconds() - dense.overheadSeconds() * ratio);
+    }
+
     public double predictedSeconds() {
         return idealSeconds + roofSeconds + indexMetadataSeconds + gatherScatterMissSeconds + loadImbalanceSeconds + fixedOverheadSeconds;
     }
 
+    public double gapSeconds() {
+        return predictedSeconds() - idealSeconds;
+    }
+
     public double[] parts() {
         return new double[] {roofSeconds, indexMetadataSeconds, gatherScatterMissSeconds, loadImbalanceSeconds, fixedOverheadSeconds};
+    }
+
+    /** The index of the largest part (by value: the biggest cost), or -1 when no part is positive. */
+    public int largestPart() {
+        double[] p = parts();
+        int best = -1;
+        for (int i = 0; i < p.length; i++) if (p[i] > 0 && (best < 0 || p[i] > p[best])) best = i;
+        return best;
     }
 }

@@ -57,10 +57,10 @@ final class Machine {
         return spec.peaks().has(ComputeUnit.TENSOR, dtype) ? ComputeUnit.TENSOR : ComputeUnit.VECTOR;
     }
 
-    /** Launch, plus per-row and per-index cycles spread over every core/SM. */
-    static double sparseOverheadSeconds(HardwareSpec spec, double rowTasks, double indexDecodes) {
+    /** Launch, plus per-row, per-index and per-gathered-slice cycles spread over every core/SM. */
+    static double sparseOverheadSeconds(HardwareSpec spec, double rowTasks, double indexDecodes, double sliceGathers) {
         KernelOverheads o = spec.overheads();
-        return o.launchSeconds() + (rowTasks * o.perRowCycles() + indexDecodes * o.perNnzCycles())
+        return o.launchSeconds() + (rowTasks * o.perRowCycles() + indexDecodes * o.perNnzCycles() + sliceGathers * o.gatherCycles())
                 / (spec.parallelUnits() * spec.clockHertz());
     }
 

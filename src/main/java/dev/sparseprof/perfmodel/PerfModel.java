@@ -40,10 +40,7 @@ public final class PerfModel {
         Prediction withMisses = Roofline.predict(w, plan, spec, memory, new Features(true, true, false, false));
         Prediction withImbalance = Roofline.predict(w, plan, spec, memory, new Features(true, true, true, false));
         Prediction all = Roofline.predict(w, plan, spec, memory, Features.ALL);
-        double ideal = w.nnz() == 0 ? 0 : densePrediction.seconds() * w.sparseFlops() / w.denseFlops();
-        GapBreakdown gap = new GapBreakdown(ideal, none.seconds() - ideal, withIndex.seconds() - none.seconds(),
-                withMisses.seconds() - withIndex.seconds(), withImbalance.seconds() - withMisses.seconds(),
-                all.seconds() - withImbalance.seconds());
+        GapBreakdown gap = GapBreakdown.of(w, format.name().equals("dense"), densePrediction, none, withIndex, withMisses, withImbalance, all);
         List<Balance> schedules = spec.isGpu() ? List.of()
                 : LoadBalance.cpuSchedules(w.rowLengths(), Machine.columnTiles(spec, w), spec.parallelUnits());
         return new LayerEstimate(w, format.name(), all, densePrediction, gap, format.storedBytes(w), dense.storedBytes(w), schedules);

@@ -1,6 +1,7 @@
 package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.CacheLevel;
+import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import java.util.List;
 
@@ -9,7 +10,9 @@ import java.util.List;
  * traffic model puts at that level over its bandwidth; DRAM at the bandwidth of the active cores),
  * one compute roof for the plan's unit and dtype. The slowest unit sets the time of work spread
  * over cores/SMs, so compute and the private levels are stretched by the imbalance factor; shared
- * levels are not. Fixed overheads add on top (they do not overlap the roofs in this model).
+ * levels are not. Compute runs at the plan's efficiency (a dense GEMM's achievable fraction of
+ * peak); on a CPU the gathers add a latency roof (memory-level parallelism, see
+ * {@link #latencySeconds}). Fixed overheads add on top (they do not overlap the roofs in this model).
  */
 public final class Roofline {
     private Roofline() {}
@@ -17,7 +20,8 @@ public final class Roofline {
     public static Prediction predict(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features) {
         Traffic traffic = memory.traffic(w, plan, spec, features);
         double imbalance = features.loadImbalance() ? plan.balance().factor() : 1;
-        double compute = plan.executedFlops() / spec.peaks().flopsPerSecond(plan.unit(), plan.computeDType()) * imbalance;
+        double compute = plan.executedFlops() / (spec.peaks().flopsPerSecond(plan.unit(), plan.computeDType()) * plan.computeEfficiency())
+                * imbalance;
         List<CacheLevel> caches = spec.cacheLevels();
         double[] levelSeconds = new double[traffic.levels().size()];
         double roof = compute;
@@ -38,8 +42,37 @@ public final class Roofline {
                 bottleneck = traffic.levels().get(i);
             }
         }
+        double latency = features.cacheMisses() ? latencySeconds(plan, spec, traffic) * imbalance : 0;
+        if (latency > roof) {
+            roof = latency;
+            bottleneck = "latency";
+        }
         double overhead = features.overheads() ? plan.overheadSeconds() : 0;
         if (overhead > roof) bottleneck = "overhead";
-        return new Prediction(plan, traffic, roof + overhead, compute, levelSeconds, overhead, imbalance, bottleneck);
+        return new Prediction(plan, traffic, roof + overhead, compute, levelSeconds, latency, overhead, imbalance, bottleneck);
+    }
+
+    /**
+     * The latency roof of a CPU kernel's gathers (Little's law): each gathered B row slice starts at
+     * an address no prefetcher predicts, so its first line waits for the level that holds it; a core
+     * keeps {@code missesInFlight} such misses outstanding, so gathers take at least
+     * {@code gathers x expected extra latency / (missesInFlight x cores x clock)}. The expected
+     * extra latency beyond an L1 hit is {@code sum over levels l >= 1 of (product of the miss rates
+     * above l) x (latency(l) - latency(l-1))}, with DRAM's latency last. 0 on GPUs (other warps hide
+     * latency there) and for kernels without gathers.
+     */
+    static double latencySeconds(KernelPlan plan, HardwareSpec spec, Traffic traffic) {
+        if (!(spec instanceof CpuSpec cpu) || plan.sliceGathers() <= 0) return 0;
+        List<CacheLevel> caches = cpu.caches();
+        double reach = 1;
+        double extraCycles = 0;
+        double previous = caches.get(0).latencyCycles();
+        for (int l = 1; l <= caches.size(); l++) {
+            reach *= traffic.missRate(l - 1);
+            double latency = l < caches.size() ? caches.get(l).latencyCycles() : cpu.dram().latencySeconds() * cpu.clockHertz();
+            extraCycles += reach * Math.max(0, latency - previous);
+            previous = latency;
+        }
+        return plan.sliceGathers() * extraCycles / ((double) cpu.missesInFlight() * cpu.cores() * cpu.clockHertz());
     }
 }

@@ -1,5 +1,6 @@
 package dev.sparseprof.perfmodel;
 
+import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.kernel.Kernels;
 import dev.sparseprof.kernel.Partitions;
@@ -46,9 +47,13 @@ public final class SimulatedTraffic implements TrafficModel {
         this.accessBudget = accessBudget;
     }
 
-    /** One replay's per-level counts, summed over the private instances (a sample's own, or extrapolated to the layer). */
-    private record Replay(List<String> levels, double[] arriving, double[] passed, double[] indexPassed, double[] missRates,
-                          double samplingError, int stride, double work) {}
+    /**
+     * One replay's per-level counts, summed over the private instances (a sample's own, or
+     * extrapolated to the layer): bytes arriving at each level, bytes it passed to the next, the
+     * index arrays' share of those; {@code label} says how it was sampled.
+     */
+    record Replay(List<String> levels, double[] arriving, double[] passed, double[] indexPassed, double[] missRates,
+                  double samplingError, int stride, double work, String label) {}
 
     @Override
     public Traffic traffic(Workload w, KernelPlan plan, HardwareSpec spec, Features features) {
@@ -58,7 +63,8 @@ public final class SimulatedTraffic implements TrafficModel {
             return new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (" + why + ")", 0);
         }
         if (!features.cacheMisses()) return AnalyticalTraffic.estimate(plan.streams(), spec, features);
-        Replay r = replays.computeIfAbsent(w, k -> new IdentityHashMap<>()).computeIfAbsent(plan.format(), f -> replay(w, f, spec));
+        Replay r = replays.computeIfAbsent(w, k -> new IdentityHashMap<>()).computeIfAbsent(plan.format(),
+                f -> spec instanceof GpuSpec g ? GpuSampledReplay.replay(w, f, g, accessBudget) : replay(w, f, spec));
         int n = r.levels().size();
         double[] bytes = new double[n + 1];
         for (int i = 0; i < n; i++) bytes[i] = i == 0 ? r.arriving()[0] : r.passed()[i - 1] - (features.indexBytes() ? 0 : r.indexPassed()[i - 1]);
@@ -68,14 +74,12 @@ public final class SimulatedTraffic implements TrafficModel {
         names.add("DRAM");
         double[] miss = new double[n + 1];
         System.arraycopy(r.missRates(), 0, miss, 0, n);
-        String source = r.stride() == 1 ? "simulated (memsim, all rows)" : "simulated (memsim, 1 in " + r.stride() + " rows and sparser samples, extrapolated)";
-        return new Traffic(names, bytes, miss, source, r.samplingError());
+        return new Traffic(names, bytes, miss, r.label(), r.samplingError());
     }
 
     static String unsupported(Workload w, KernelPlan plan, HardwareSpec spec) {
-        if (spec.isGpu()) return "no GPU trace generator";
         if (!TRACED.contains(plan.format())) return "no traced " + plan.format() + " kernel";
-        if (w.dtype() != DType.F32) return "traced kernels are fp32";
+        if (w.dtype() != DType.F32 && !(spec.isGpu() && w.dtype().sizeBytes() <= 4 && w.dtype().isFloatingPoint())) return "traced kernels are fp32";
         if (w.matrix() == null) return "no matrix";
         return null;
     }
@@ -121,7 +125,7 @@ public final class SimulatedTraffic implements TrafficModel {
             double fit = extrapolate(two, List.of(samples.get(0), samples.get(2)), n - 1, 1, works[1]);
             error = middle > 0 ? Math.abs(fit - middle) / middle : 0;
         }
-        return new Replay(full.levels(), arriving, passed, indexPassed, full.missRates(), error, stride, work);
+        return new Replay(full.levels(), arriving, passed, indexPassed, full.missRates(), error, stride, work, sampledLabel(stride));
     }
 
     /** One quantity ({@code which}: 0 arriving, 1 passed, 2 index passed) at one level, least-squares line in work, at {@code work}. */
@@ -159,7 +163,7 @@ public final class SimulatedTraffic implements TrafficModel {
             p[i] = r.passed()[i] * f;
             x[i] = r.indexPassed()[i] * f;
         }
-        return new Replay(r.levels(), a, p, x, r.missRates(), Double.NaN, stride, work);
+        return new Replay(r.levels(), a, p, x, r.missRates(), Double.NaN, stride, work, sampledLabel(stride));
     }
 
     /** Replays rows 0, s, 2s, ... of the layer; the counts are the sample's own, with its work (non-zeros, or rows for dense). */
@@ -217,11 +221,15 @@ public final class SimulatedTraffic implements TrafficModel {
             indexPassed[i] = s[4] > 0 ? s[2] * s[3] / s[4] : 0;
             missRates[i] = s[0] > 0 ? s[1] / s[0] : 0;
         }
-        return new Replay(names, arriving, passed, indexPassed, missRates, 0, stride, work);
+        return new Replay(names, arriving, passed, indexPassed, missRates, 0, stride, work, sampledLabel(stride));
+    }
+
+    private static String sampledLabel(int stride) {
+        return stride == 1 ? "simulated (memsim, all rows)" : "simulated (memsim, 1 in " + stride + " rows and sparser samples, extrapolated)";
     }
 
     /** {@code L1d#0} (core 0's instance of a private level) is a part of {@code L1d}. */
-    private static String baseName(String instance) {
+    static String baseName(String instance) {
         int hash = instance.indexOf('#');
         return hash < 0 ? instance : instance.substring(0, hash);
     }

@@ -46,8 +46,9 @@ final class TwoFourFormat implements FormatModel {
                 Machine.aArray("metadata", cost.metadataBytes(), tiles, true),
                 Machine.bGather(spec, w, slots),
                 Machine.cWrite(w));
-        return new KernelPlan(name(), "2:4 SIMD kernel", ComputeUnit.VECTOR, Machine.vectorDType(w.dtype()), 2.0 * slots * w.denseColumns(),
+        return KernelPlan.sparse(name(), "2:4 SIMD kernel", ComputeUnit.VECTOR, Machine.vectorDType(w.dtype()), 2.0 * slots * w.denseColumns(),
                 streams, Machine.sparseBalance(spec, Lengths.of(perRow), tiles),
-                Machine.sparseOverheadSeconds(spec, (double) w.rows() * tiles, (double) slots * tiles));
+                Machine.sparseOverheadSeconds(spec, (double) w.rows() * tiles, (double) slots * tiles, (double) slots * tiles),
+                (double) slots * tiles);
     }
 }

@@ -27,7 +27,7 @@ final class EstimateJson {
         j.field("predictedSeconds", e.predictedSeconds()).field("denseSeconds", e.denseSeconds());
         j.field("speedup", e.speedup()).field("theoreticalSpeedup", e.theoreticalSpeedup());
         j.field("bottleneck", p.bottleneck()).field("denseBottleneck", e.dense().bottleneck());
-        j.field("computeSeconds", p.computeSeconds()).field("overheadSeconds", p.overheadSeconds());
+        j.field("computeSeconds", p.computeSeconds()).field("latencySeconds", p.latencySeconds()).field("overheadSeconds", p.overheadSeconds());
         j.field("imbalance", p.imbalanceFactor()).field("balance", p.plan().balance().schedule());
         if (!e.cpuSchedules().isEmpty()) {
             j.name("cpuSchedules").beginObject();

@@ -31,7 +31,7 @@ public final class SimulationReport {
                     Units.formatSeconds(e.denseSeconds()), times(e.speedup()), times(e.theoreticalSpeedup()),
                     e.predicted().bottleneck(), missRates(e.predicted().traffic()),
                     Units.formatBytes(e.predicted().traffic().dramBytes()),
-                    String.format(Locale.ROOT, "%.2f", e.predicted().imbalanceFactor()), largestGap(e.gap()),
+                    String.format(Locale.ROOT, "%.2f", e.predicted().imbalanceFactor()), largestGap(e, s),
                     s == null ? "-" : s.format() + " " + times(s.speedup()));
         }
         t.rule();
@@ -39,7 +39,8 @@ public final class SimulationReport {
                 Units.formatSeconds(r.denseSeconds()), times(r.speedup()), "", "", "", "", "", "", "");
         sb.append(t.render());
         sb.append("memory traffic: ").append(String.join("; ", trafficSources(r.layers())))
-                .append("\ngap parts add up to predicted minus ideal (dense / theory)\n");
+                .append("\nlargest gap part: the biggest cost beyond ideal = dense / theory (parts add up to predicted - ideal;"
+                        + " a dense row shows its best sparse candidate's, named)\n");
         return sb.toString();
     }
 
@@ -64,7 +65,13 @@ public final class SimulationReport {
     /** The distinct traffic sources of the chosen formats, e.g. {@code simulated (memsim, all rows)}. */
     static List<String> trafficSources(List<LayerEstimate> estimates) {
         Set<String> out = new LinkedHashSet<>();
-        for (LayerEstimate e : estimates) out.add(e.format() + ": " + e.predicted().traffic().source());
+        double worst = 0;
+        for (LayerEstimate e : estimates) {
+            Traffic t = e.predicted().traffic();
+            out.add(e.format() + ": " + t.source());
+            if (Double.isFinite(t.samplingError())) worst = Math.max(worst, t.samplingError());
+        }
+        if (worst > 0) out.add(String.format(Locale.ROOT, "sampling error up to %.1f%% (JSON samplingError per layer)", 100 * worst));
         return List.copyOf(out);
     }
 
@@ -93,10 +100,16 @@ public final class SimulationReport {
         return sb.toString();
     }
 
-    static String largestGap(GapBreakdown g) {
-        double[] parts = g.parts();
-        int best = 0;
-        for (int i = 1; i < parts.length; i++) if (Math.abs(parts[i]) > Math.abs(parts[best])) best = i;
-        return GapBreakdown.PART_NAMES[best] + " " + (parts[best] >= 0 ? "+" : "") + Units.formatSeconds(parts[best]);
+    /**
+     * The row's largest gap part; where the row's kernel is dense (no gap by definition) that of
+     * the best sparse candidate, named: {@code csr: fixedOverheads +3.10 us}.
+     */
+    static String largestGap(LayerEstimate e, LayerEstimate bestSparse) {
+        LayerEstimate shown = e.format().equals("dense") && e.gap().largestPart() < 0 && bestSparse != null ? bestSparse : e;
+        GapBreakdown g = shown.gap();
+        int i = g.largestPart();
+        String prefix = shown == e ? "" : shown.format() + ": ";
+        if (i < 0) return prefix + "none";
+        return prefix + GapBreakdown.PART_NAMES[i] + " +" + Units.formatSeconds(g.parts()[i]);
     }
 }

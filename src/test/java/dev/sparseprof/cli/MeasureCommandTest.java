@@ -3,9 +3,20 @@ package dev.sparseprof.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.kernel.CsrSpmm;
+import dev.sparseprof.kernel.NnzBalancedPartition;
+import dev.sparseprof.kernel.TracedRun;
 import dev.sparseprof.measure.MeasurementsFile;
+import dev.sparseprof.measure.Pruning;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
+import dev.sparseprof.trace.CountingSink;
+import dev.sparseprof.trace.TraceFiles;
+import dev.sparseprof.trace.TraceReader;
+import dev.sparseprof.util.MatrixView;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,8 +52,10 @@ class MeasureCommandTest {
                 {"measure", "--formats", "csx", "--batch", "4"},
                 {"measure", "--formats", "csr", "--batch", "4", "--layers", "fc9"},
                 {"measure", "--formats", "csr", "--batch", "4", "--partition", "zigzag"},
+                {"measure", "--formats", "2:4", "--batch", "4", "--layers", "/encoder/layer.0/attention/self/query/MatMul", "--reps", "1"},
         };
-        String[] expected = {"--batch must be positive, got 0", "unknown format 'csx'", "--layers: no layer 'fc9'", "unknown partition 'zigzag'"};
+        String[] expected = {"--batch must be positive, got 0", "unknown format 'csx'", "--layers: no layer 'fc9'", "unknown partition 'zigzag'",
+                "layer '/encoder/layer.0/attention/self/query/MatMul': format 2:4 cannot hold this matrix: not 2:4: row 0 group"};
         for (int i = 0; i < cases.length; i++) {
             Run r = run(cases[i]);
             assertEquals(2, r.code(), String.join(" ", cases[i]) + ": " + r.err());
@@ -52,21 +65,51 @@ class MeasureCommandTest {
     }
 
     @Test
+    void measuresTwoFourAfterNmPruning() {
+        Run r = run("measure", "--formats", "2:4,csr", "--batch", "8", "--reps", "2", "--nm", "2:4",
+                "--layers", "/encoder/layer.0/attention/self/query/MatMul", "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        MeasurementsFile f = MeasurementsFile.parse("stdout", r.out());
+        assertEquals(3, f.results().size());
+        assertEquals("2:4", f.results().get(1).format());
+        assertEquals(0.5, f.results().get(1).sparsity(), 0.01);
+    }
+
+    private static MatrixView layerMatrix() {
+        try (Model m = Models.openDefault()) {
+            return MatrixView.of(384, 384, LayerSelection.one(m, "/encoder/layer.0/attention/self/query/MatMul", "--layer").matrix().toDense());
+        }
+    }
+
+    @Test
     void tracesOneFilePerThread(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("q.din.gz");
         Run r = run("trace", "--layer", "/encoder/layer.0/attention/self/query/MatMul", "--format", "csr", "--batch", "16",
                 "--sparsity", "0.95", "--threads", "2", "--out", out.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(java.nio.file.Files.size(dir.resolve("q.t0.din.gz")) > 0);
-        assertTrue(java.nio.file.Files.size(dir.resolve("q.t1.din.gz")) > 0);
+        assertTrue(Files.size(dir.resolve("q.t0.din.gz")) > 0);
+        assertTrue(Files.size(dir.resolve("q.t1.din.gz")) > 0);
         assertTrue(r.out().contains("colidx"), r.out());
-        assertEquals(Path.of("a/x.t3.din.gz"), TraceCommand.threadFile(Path.of("a/x.din.gz"), 3));
+        // the simulator's reader takes the files back: as many records as the traced twin pushed
+        long records;
+        try (TraceReader reader = TraceFiles.open(dir.resolve("q.t0.din.gz"))) {
+            records = reader.pushAll(new CountingSink());
+        }
+        CountingSink[] expected = {new CountingSink(), new CountingSink()};
+        TracedRun.trace(new CsrSpmm(), Pruning.magnitude("q", layerMatrix(), 0.95),
+                new TracedRun.Settings(16, 2, new NnzBalancedPartition(), 0x10000000L, 4096), expected);
+        assertEquals(expected[0].total(), records);
+        assertEquals(Path.of("a/x.t3.din.gz"), TraceCommand.threadFile(Path.of("a/x.din.gz"), ".t", 3));
+        Run gpu = run("trace", "--layer", "/encoder/layer.0/attention/self/query/MatMul", "--format", "csr", "--batch", "32",
+                "--sparsity", "0.95", "--gpu-sms", "2", "--out", dir.resolve("g.sptr").toString());
+        assertEquals(0, gpu.code(), gpu.err());
+        assertTrue(Files.size(dir.resolve("g.sm1.sptr")) > 0);
         Run bad = run("trace", "--layer", "fc9", "--format", "csr", "--batch", "16", "--out", dir.resolve("x.din").toString());
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("--layer: no layer 'fc9'"), bad.err());
         Run zero = run("trace", "--layer", "/encoder/layer.0/attention/self/query/MatMul", "--format", "csr", "--batch", "0",
                 "--out", dir.resolve("x.din").toString());
         assertEquals(2, zero.code());
-        assertTrue(!java.nio.file.Files.exists(dir.resolve("x.din")), "nothing half-written");
+        assertTrue(!Files.exists(dir.resolve("x.din")), "nothing half-written");
     }
 }

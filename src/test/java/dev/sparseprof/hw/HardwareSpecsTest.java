@@ -59,6 +59,25 @@ class HardwareSpecsTest {
         assertEquals(31e9, c.dram().bandwidth().at(1), 1);
         assertEquals(31e9, c.dram().bandwidth().at(2), 1); // flat past the last measured point
         assertEquals(2 * 3.7e9 * 16 * 2 * 2, c.peaks().flopsPerSecond(ComputeUnit.VECTOR, DType.F32), 1e6);
+        assertEquals(24, c.missesInFlight());
+        assertEquals(473e9, c.caches().get(1).bandwidthBytesPerSecond(), 1);
+        assertEquals(2, c.overheads().gatherCycles(), 0);
+        assertEquals(0.9, c.overheads().denseEfficiency(), 0);
+    }
+
+    @Test
+    void realismParametersHaveDefaultsAndOverrides() {
+        CpuSpec c = (CpuSpec) HardwareSpecs.parse("mine.yaml",
+                "version: 1\npreset: epyc-zen5-2c\ncpu:\n  missesInFlight: 10\noverheads:\n  gather: 3cycles\n  denseEfficiency: 0.5\n");
+        assertEquals(10, c.missesInFlight());
+        assertEquals(3, c.overheads().gatherCycles(), 0);
+        assertEquals(0.5, c.overheads().denseEfficiency(), 0);
+        GpuSpec g = (GpuSpec) HardwareSpecs.load("a100-80gb");
+        assertEquals(0, g.overheads().gatherCycles(), 0);
+        assertEquals(1, g.overheads().denseEfficiency(), 0);
+        CpuSpec spr = (CpuSpec) HardwareSpecs.parse("x.yaml", "version: 1\npreset: xeon-spr\n");
+        assertEquals(16, spr.missesInFlight());
+        assertEquals(0.9, spr.overheads().denseEfficiency(), 0); // the documented CPU default
     }
 
     @Test
@@ -88,6 +107,9 @@ class HardwareSpecsTest {
         assertTrue(messageOf("version: 1\npreset: a100-80gb\ngpu:\n  peaks:\n    tensor:\n      fp99: 1TFLOPS\n")
                 .startsWith("bad.yaml: gpu.peaks.tensor.fp99: unknown dtype"));
         assertTrue(messageOf("version: 1\npreset: epyc-zen5-2c\ncpu:\n  simdWidth: 100bits\n").contains("cpu.simdWidth"));
+        assertEquals("bad.yaml: overheads.denseEfficiency: must be a fraction in (0, 1]",
+                messageOf("version: 1\npreset: epyc-zen5-2c\noverheads:\n  denseEfficiency: 1.5\n"));
+        assertTrue(messageOf("version: 1\npreset: epyc-zen5-2c\ncpu:\n  missesInFlight: 0\n").contains("cpu.missesInFlight"));
     }
 
     private static String messageOf(String yaml) {

@@ -7,6 +7,7 @@ import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.trace.TraceSink;
 import dev.sparseprof.util.MatrixView;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -21,7 +22,7 @@ class KernelOracleTest {
     static final Case[] CASES = {
             new Case(37, 53, 1, 0.3), new Case(37, 53, 3, 0.3), new Case(5, 1, 7, 1.0), new Case(1, 9, 16, 0.5),
             new Case(41, 300, 17, 0.2), new Case(64, 128, 128, 0.1), new Case(13, 70, 130, 0.4),
-            new Case(9, 40, 600, 0.3), new Case(6, 20, 48, 0.0),
+            new Case(9, 40, 600, 0.3), new Case(6, 20, 48, 0.0), new Case(40, 50, 16, 0.3),
     };
 
     static Stream<Arguments> kernelsAndPartitions() {
@@ -44,10 +45,13 @@ class KernelOracleTest {
     private static <A> void check(SpmmKernel<A> kernel, Partition partition, Case cs) {
         String what = kernel.name() + "/" + partition.name() + " " + cs;
         float[] dense = RandomMatrices.sparse(cs.m(), cs.k(), cs.density(), cs.m() * 31L + cs.n());
+        if (kernel instanceof NmSpmm) dense = RandomMatrices.twoFour(dense, cs.m(), cs.k());
+        if (kernel instanceof CsrHalfSpmm half) dense = quantized(dense, half.prepare(MatrixView.of(cs.m(), cs.k(), dense)).encoding());
         float[] b = RandomMatrices.dense(cs.k(), cs.n(), cs.k());
         float[] expected = ReferenceSpmm.dense(dense, cs.m(), cs.k(), b, cs.n());
         A a = kernel.prepare(MatrixView.of(cs.m(), cs.k(), dense));
         for (int threads : new int[] {1, 3}) {
+            if (threads > kernel.maxThreads()) continue;
             SpmmPlan<A> plan = SpmmPlan.of(kernel, a, cs.n(), partition, threads);
             float[] c = filled(cs.m() * cs.n());
             plan.run(b, c);
@@ -71,6 +75,13 @@ class KernelOracleTest {
         }
     }
 
+    /** The matrix as the 16-bit kernel holds it: every value rounded to fp16 or bf16. */
+    private static float[] quantized(float[] a, HalfRowSlices.Encoding e) {
+        float[] out = new float[a.length];
+        for (int i = 0; i < a.length; i++) out[i] = e.decode(e.encode(a[i]));
+        return out;
+    }
+
     static ArrayLayout layout() {
         return ArrayLayout.sequential(4096, 64, Map.of(ArrayRole.VALUES, 1L << 20, ArrayRole.B_GATHER, 1L << 20), 4);
     }
@@ -78,7 +89,7 @@ class KernelOracleTest {
     /** C pre-filled with garbage: kernels must overwrite, not accumulate into, C. */
     private static float[] filled(int length) {
         float[] c = new float[length];
-        java.util.Arrays.fill(c, 12345f);
+        Arrays.fill(c, 12345f);
         return c;
     }
 

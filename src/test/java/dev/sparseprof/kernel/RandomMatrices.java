@@ -19,6 +19,20 @@ final class RandomMatrices {
         return a;
     }
 
+    /** {@code a} with each group of 4 along a row cut to its first 2 non-zeros: a 2:4 matrix. */
+    static float[] twoFour(float[] a, int m, int k) {
+        float[] out = a.clone();
+        for (int i = 0; i < m; i++) {
+            for (int g = 0; g < k; g += 4) {
+                int kept = 0;
+                for (int p = g; p < Math.min(k, g + 4); p++) {
+                    if (out[i * k + p] != 0f && ++kept > 2) out[i * k + p] = 0f;
+                }
+            }
+        }
+        return out;
+    }
+
     static float[] dense(int rows, int cols, long seed) {
         Random rnd = new Random(seed);
         float[] b = new float[rows * cols];

@@ -32,6 +32,13 @@ class SpmmPlanTest {
     }
 
     @Test
+    void twoFourRejectsAMatrixThatIsNot() {
+        float[] a = {1, 2, 3, 0, 0, 0, 0, 0};
+        SparseprofException e = assertThrows(SparseprofException.class, () -> Kernels.byName("2:4").prepare(MatrixView.of(2, 4, a)));
+        assertEquals("format 2:4 cannot hold this matrix: not 2:4: row 0 group 0 has 3 non-zeros", e.getMessage());
+    }
+
+    @Test
     void partitionsCoverEveryEntryOnce() {
         int[] work = {0, 0, 10, 10, 11, 40, 40};
         for (String name : Partitions.names()) {

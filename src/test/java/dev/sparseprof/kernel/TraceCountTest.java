@@ -3,7 +3,13 @@ package dev.sparseprof.kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.sparse.BsrMatrix;
 import dev.sparseprof.sparse.CsrMatrix;
+import dev.sparseprof.sparse.EllMatrix;
+import dev.sparseprof.sparse.NmMatrix;
+import dev.sparseprof.sparse.SellMatrix;
+import dev.sparseprof.sparse.stats.BlockShape;
+import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.trace.TraceSink;
 import dev.sparseprof.util.MatrixView;
@@ -37,12 +43,82 @@ class TraceCountTest {
         int k = 33;
         int n = 16;
         CsrMatrix csr = CsrMatrix.from(MatrixView.of(m, k, RandomMatrices.sparse(m, k, 0.3, 9)));
-        RowSlices ell = RowSlices.of(dev.sparseprof.sparse.EllMatrix.from(csr));
-        CountingSink sink = trace(new CsrSpmm(CsrRowKernel.SliceFormat.ELL), ell, n, k, new StaticRowsPartition(), 1)[0];
+        RowSlices ell = RowSlices.of(EllMatrix.from(csr));
+        CountingSink sink = trace(new CsrSpmm(SliceKernel.SliceFormat.ELL), ell, n, k, new StaticRowsPartition(), 1)[0];
         assertEquals(k, ell.slots() / m, "row 2 is dense: ELL width is K");
         assertEquals(ell.slots(), sink.reads(ArrayRole.VALUES));
         assertEquals(0, sink.reads(ArrayRole.ROW_POINTERS));
         assertEquals(4L * m * n, sink.writeBytes(ArrayRole.C_SCATTER));
+    }
+
+    @Test
+    void twoFourReadsItsMetadataNotColumnIndices() {
+        int m = 11;
+        int k = 42; // a partial last group
+        int n = 16;
+        float[] dense = RandomMatrices.twoFour(RandomMatrices.sparse(m, k, 0.6, 4), m, k);
+        NmSpmm kernel = new NmSpmm(NmPattern.TWO_FOUR);
+        NmMatrix a = kernel.prepare(MatrixView.of(m, k, dense));
+        CountingSink sink = trace(kernel, a, n, k, new StaticRowsPartition(), 1)[0];
+        long slots = (long) m * ((k + 3) / 4) * 2;
+        assertEquals(slots, sink.reads(ArrayRole.VALUES));
+        assertEquals(slots, sink.readBytes(ArrayRole.METADATA), "one position byte per slot");
+        assertEquals(0, sink.reads(ArrayRole.COLUMN_INDICES));
+        assertEquals(0, sink.reads(ArrayRole.ROW_POINTERS));
+    }
+
+    @Test
+    void halfPrecisionValuesAreTwoBytesEach() {
+        int m = 13;
+        int k = 29;
+        int n = 16;
+        CsrMatrix csr = CsrMatrix.from(MatrixView.of(m, k, RandomMatrices.sparse(m, k, 0.4, 6)));
+        CsrHalfSpmm kernel = new CsrHalfSpmm(HalfRowSlices.Encoding.BF16);
+        HalfRowSlices a = HalfRowSlices.of(csr, HalfRowSlices.Encoding.BF16);
+        SpmmPlan<HalfRowSlices> plan = SpmmPlan.of(kernel, a, n, new StaticRowsPartition(), 1);
+        CountingSink sink = new CountingSink();
+        ArrayLayout half = ArrayLayout.sequential(0, 64, a.arrayBytes(), kernel.valueBytes());
+        plan.trace(RandomMatrices.dense(k, n, 1), new float[m * n], half, new TraceSink[] {sink});
+        assertEquals(csr.nnz(), sink.reads(ArrayRole.VALUES));
+        assertEquals(2L * csr.nnz(), sink.readBytes(ArrayRole.VALUES));
+        assertEquals(4L * csr.nnz(), sink.readBytes(ArrayRole.COLUMN_INDICES));
+    }
+
+    @Test
+    void scatterAndBlockKernelsCountTheirWork() {
+        int m = 19;
+        int k = 37;
+        int n = 20;
+        float[] dense = RandomMatrices.sparse(m, k, 0.3, 8);
+        MatrixView view = MatrixView.of(m, k, dense);
+        long nnz = CsrMatrix.from(view).nnz();
+
+        CooSpmm coo = new CooSpmm();
+        CountingSink c = trace(coo, coo.prepare(view), n, k, new StaticRowsPartition(), 1)[0];
+        assertEquals(nnz, c.reads(ArrayRole.VALUES));
+        assertEquals(nnz, c.reads(ArrayRole.ROW_POINTERS), "one row index per triple");
+        assertEquals(4L * nnz * n, c.readBytes(ArrayRole.B_GATHER));
+
+        CscSpmm csc = new CscSpmm();
+        c = trace(csc, csc.prepare(view), n, k, new StaticRowsPartition(), 1)[0];
+        assertEquals(nnz, c.reads(ArrayRole.COLUMN_INDICES), "one row index per entry");
+        assertEquals(2L * k, c.reads(ArrayRole.ROW_POINTERS), "two column pointers per column");
+        assertEquals(4L * nnz * n, c.readBytes(ArrayRole.B_GATHER));
+
+        BsrSpmm bsr = new BsrSpmm(new BlockShape(4, 4));
+        BsrMatrix blocks = bsr.prepare(view);
+        c = trace(bsr, blocks, n, k, new StaticRowsPartition(), 1)[0];
+        assertEquals(blocks.blockCount(), c.reads(ArrayRole.COLUMN_INDICES), "one block column per block");
+        assertEquals(2L * ((m + 3) / 4), c.reads(ArrayRole.ROW_POINTERS));
+        assertTrue(c.reads(ArrayRole.VALUES) <= 16L * blocks.blockCount() && c.reads(ArrayRole.VALUES) >= nnz);
+
+        SellSpmm sell = new SellSpmm(8);
+        SellMatrix chunks = sell.prepare(view);
+        c = trace(sell, chunks, n, k, new StaticRowsPartition(), 1)[0];
+        long slots = chunks.values().length;
+        assertEquals(4L * slots * n, c.readBytes(ArrayRole.VALUES), "every slot once per column of B");
+        assertEquals(4L * k * n + 4L * slots * n, c.readBytes(ArrayRole.B_GATHER), "the transpose, then one gather lane per slot and column");
+        assertEquals((long) m * n, c.writes(ArrayRole.C_SCATTER));
     }
 
     @Test

@@ -35,7 +35,14 @@ class GapBreakdownTest {
                     assertTrue(g.indexMetadataSeconds() >= -1e-15, f + " index bytes never make it faster");
                     assertTrue(g.gatherScatterMissSeconds() >= -1e-15, f + " misses never make it faster");
                     assertTrue(g.loadImbalanceSeconds() >= -1e-15, f);
-                    assertTrue(g.fixedOverheadSeconds() > 0, f);
+                    assertTrue(g.fixedOverheadSeconds() >= 0, f);
+                    if (f.equals("dense")) {
+                        assertEquals(0, g.indexMetadataSeconds() + g.gatherScatterMissSeconds() + g.loadImbalanceSeconds()
+                                + g.fixedOverheadSeconds(), 0, f + ": the dense kernel's gap is all roof (it multiplies the zeros)");
+                        assertTrue(g.roofSeconds() >= -1e-15, f);
+                    } else {
+                        assertTrue(g.fixedOverheadSeconds() > 0, f + ": a sparse kernel's fixed costs exceed dense's scaled launch");
+                    }
                 }
             }
         }
@@ -49,5 +56,20 @@ class GapBreakdownTest {
         assertEquals(1.0, e.speedup(), 1e-12);
         assertEquals(1.0, e.theoreticalSpeedup(), 1e-12);
         assertEquals(e.predictedSeconds(), e.gap().idealSeconds(), 1e-15);
+        for (double part : e.gap().parts()) assertEquals(0, part, 0, "a dense layer in dense has no gap part");
+        assertEquals(-1, e.gap().largestPart());
+    }
+
+    @Test
+    void aSparseCandidateOnADenseLayerShowsItsCostsAsPositiveParts() {
+        HardwareSpec spec = HardwareSpecs.load("a100-80gb");
+        Random rnd = new Random(3);
+        float[] a = new float[384 * 384];
+        for (int i = 0; i < a.length; i++) a[i] = 1 + rnd.nextFloat();
+        Workload w = Workloads.of("dense layer", MatrixScan.of(384, 384, a), 128, DType.F16);
+        GapBreakdown g = new PerfModel(spec, TrafficModel.ANALYTICAL).estimate(w, FormatModels.byName("csr")).gap();
+        assertTrue(g.fixedOverheadSeconds() > 0 && g.gapSeconds() > 0, "csr is slower than dense here");
+        assertTrue(g.largestPart() >= 0);
+        assertTrue(g.parts()[g.largestPart()] > 0);
     }
 }

@@ -62,8 +62,8 @@ class SimulatedTrafficTest {
     void fallsBackToAnalyticalWhereNoTraceExistsAndSaysWhy() {
         Workload w = random(64, 64, 16, 0.3, 3);
         Traffic gpu = new PerfModel(HardwareSpecs.load("a100-80gb"), new SimulatedTraffic(100_000))
-                .estimate(w.withDType(DType.F16), FormatModels.byName("csr")).predicted().traffic();
-        assertEquals("analytical (no GPU trace generator)", gpu.source());
+                .estimate(w.withDType(DType.F16), FormatModels.byName("coo")).predicted().traffic();
+        assertEquals("analytical (no traced coo kernel)", gpu.source());
         Traffic coo = new PerfModel(ZEN5, new SimulatedTraffic(100_000)).estimate(w, FormatModels.byName("coo")).predicted().traffic();
         assertEquals("analytical (no traced coo kernel)", coo.source());
     }

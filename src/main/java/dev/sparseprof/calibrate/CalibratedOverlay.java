@@ -1,0 +1,77 @@
+package dev.sparseprof.calibrate;
+
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.util.SparseprofException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The spec overlay a fit writes: {@code preset:} the spec the fit started from, and the fitted
+ * values as overrides (cache level bandwidths, the DRAM curve, the overheads, the clock), each with
+ * a comment giving its value before the fit. {@link #checked} loads the printed overlay and
+ * compares its predictions with the fit's, so a spec that would predict differently is never
+ * written.
+ */
+public final class CalibratedOverlay {
+    private CalibratedOverlay() {}
+
+    public static SpecOverlay of(CalibrationResult r, String preset, List<String> provenance) {
+        CpuSpec fitted = r.after().spec();
+        CpuParameters before = r.before();
+        Map<String, Object> cpu = new LinkedHashMap<>();
+        Map<String, String> notes = new LinkedHashMap<>();
+        if (r.fitted().contains(FitParameter.CLOCK)) {
+            cpu.put("clock", Quantities.gigahertz(fitted.clockHertz()));
+            notes.put("cpu.clock", "fitted compute roof as an effective clock; was " + Quantities.gigahertz(before.get(FitParameter.CLOCK)));
+        }
+        cpu.put("caches", CpuOverrides.caches(fitted.caches()));
+        StringBuilder was = new StringBuilder("fitted bandwidths; were");
+        for (FitParameter f : List.of(FitParameter.L1_BANDWIDTH, FitParameter.L2_BANDWIDTH, FitParameter.L3_BANDWIDTH)) {
+            was.append(' ').append(f.label()).append(' ').append(r.fitted().contains(f)
+                    ? Quantities.gigabytesPerSecond(before.get(f)) : "(kept)");
+        }
+        notes.put("cpu.caches", was.toString());
+        Map<String, Object> dram = new LinkedHashMap<>();
+        dram.put("bandwidth", CpuOverrides.curve(fitted.dram().bandwidth()));
+        cpu.put("dram", dram);
+        notes.put("cpu.dram.bandwidth", r.fitted().contains(FitParameter.DRAM_BANDWIDTH)
+                ? "fitted (curve scaled); peak was " + Quantities.gigabytesPerSecond(before.get(FitParameter.DRAM_BANDWIDTH)) : "kept");
+        Map<String, Object> overheads = new LinkedHashMap<>();
+        overheads.put("launch", Quantities.microseconds(fitted.overheads().launchSeconds()));
+        overheads.put("perRow", Quantities.cycles(fitted.overheads().perRowCycles()));
+        overheads.put("perNnz", Quantities.cycles(fitted.overheads().perNnzCycles()));
+        notes.put("overheads", String.format(Locale.ROOT, "were launch %s, perRow %s, perNnz %s",
+                Quantities.microseconds(before.get(FitParameter.LAUNCH_SECONDS)), Quantities.cycles(before.get(FitParameter.PER_ROW_CYCLES)),
+                Quantities.cycles(before.get(FitParameter.PER_NNZ_CYCLES))));
+        Map<String, Object> overrides = new LinkedHashMap<>();
+        overrides.put("name", fitted.name() + " (calibrated)");
+        overrides.put("cpu", cpu);
+        overrides.put("overheads", overheads);
+        return new SpecOverlay(preset, provenance, overrides, notes);
+    }
+
+    /**
+     * Loads the overlay and checks that the spec it gives predicts every case as the fit did (within
+     * 0.1 %: the printed digits); returns it.
+     */
+    public static SpecOverlay checked(SpecOverlay overlay, CalibrationResult r, Path directory) {
+        HardwareSpec loaded = overlay.check(directory);
+        if (!(loaded instanceof CpuSpec cpu)) throw new SparseprofException("calibrate: the overlay loaded as a GPU spec");
+        List<CalibrationCase> cases = new ArrayList<>(r.predictions().size());
+        for (CasePrediction p : r.predictions()) cases.add(p.c());
+        double[] got = CalibrationFit.predictAll(CpuParameters.of(cpu), cases);
+        for (int i = 0; i < got.length; i++) {
+            double want = r.predictions().get(i).afterSeconds();
+            if (Math.abs(got[i] - want) > 1e-3 * want) {
+                throw new SparseprofException("calibrate: the written overlay would predict " + cases.get(i).run().key() + " as "
+                        + got[i] + " s, the fit " + want + " s; no spec written");
+            }
+        }
+        return overlay;
+    }
+}

@@ -1,0 +1,133 @@
+package dev.sparseprof.calibrate;
+
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.perfmodel.Features;
+import dev.sparseprof.perfmodel.PerfModel;
+import dev.sparseprof.perfmodel.TrafficModel;
+import dev.sparseprof.util.SparseprofException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.math3.exception.ConvergenceException;
+import org.apache.commons.math3.exception.TooManyEvaluationsException;
+import org.apache.commons.math3.exception.TooManyIterationsException;
+import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
+import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer.Optimum;
+import org.apache.commons.math3.fitting.leastsquares.LeastSquaresProblem;
+import org.apache.commons.math3.fitting.leastsquares.LevenbergMarquardtOptimizer;
+import org.apache.commons.math3.linear.Array2DRowRealMatrix;
+import org.apache.commons.math3.linear.ArrayRealVector;
+import org.apache.commons.math3.linear.RealMatrix;
+import org.apache.commons.math3.linear.RealVector;
+import org.apache.commons.math3.util.Pair;
+
+/**
+ * Fits the {@link FitParameter}s of a CPU spec to measured runs: Levenberg-Marquardt
+ * (commons-math3) on the relative errors {@code (predicted - measured) / measured} of the training
+ * half, the forward model being the perf model itself ({@link PerfModel#predict}, all features),
+ * so the spec written from the fit predicts exactly what the fit saw. Parameters are fitted as
+ * logarithms (they stay positive); the Jacobian is a forward difference in each. A parameter no
+ * training run depends on is left as it was and reported as undetermined; an overhead driven
+ * below a millionth of its start value is set to 0 (the runs do not support it). Faults: fewer training
+ * runs than parameters, a fit that does not converge, a spec a format cannot run on.
+ */
+public final class CalibrationFit {
+    private static final double STEP = 1e-4;
+    private static final int MAX_EVALUATIONS = 2000;
+    private static final int MAX_ITERATIONS = 200;
+
+    private CalibrationFit() {}
+
+    public static CalibrationResult fit(CpuSpec start, List<CalibrationCase> cases) {
+        CpuParameters p0 = CpuParameters.of(start);
+        List<CalibrationCase> train = new ArrayList<>();
+        for (CalibrationCase c : cases) {
+            if (c.run().threads() > start.cores()) {
+                throw new SparseprofException(c.run().key() + ": measured with " + c.run().threads() + " threads, the spec "
+                        + start.source() + " has " + start.cores() + " cores (measurements from another machine?)");
+            }
+            String why = c.format().unsupported(c.workload(), p0.spec(c.run().threads()));
+            if (why != null) throw new SparseprofException(c.run().key() + ": format " + c.format().name() + ": " + why);
+            if (c.training()) train.add(c);
+        }
+        List<FitParameter> free = new ArrayList<>();
+        List<FitParameter> undetermined = new ArrayList<>();
+        double[] base = predictAll(p0, train);
+        for (FitParameter f : FitParameter.values()) {
+            if (!p0.isActive(f)) continue;
+            double[] moved = predictAll(p0.with(f, p0.get(f) * Math.exp(0.05)), train);
+            boolean matters = false;
+            for (int i = 0; i < base.length && !matters; i++) matters = Math.abs(moved[i] - base[i]) > 1e-9 * base[i];
+            (matters ? free : undetermined).add(f);
+        }
+        if (train.size() < free.size()) {
+            throw new SparseprofException("calibrate: " + train.size() + " training runs for " + free.size()
+                    + " parameters; measure more layers or formats");
+        }
+        double[] start0 = new double[free.size()];
+        for (int j = 0; j < free.size(); j++) start0[j] = Math.log(p0.get(free.get(j)));
+        LeastSquaresProblem problem = new LeastSquaresBuilder()
+                .start(start0)
+                .model(point -> residualsAndJacobian(p0, free, train, point))
+                .target(new double[train.size()])
+                .maxEvaluations(MAX_EVALUATIONS)
+                .maxIterations(MAX_ITERATIONS)
+                .build();
+        Optimum optimum;
+        try {
+            optimum = new LevenbergMarquardtOptimizer().optimize(problem);
+        } catch (TooManyEvaluationsException | TooManyIterationsException | ConvergenceException e) {
+            throw new SparseprofException("calibrate: the fit did not converge (" + e.getMessage() + "); no spec written");
+        }
+        CpuParameters fitted = apply(p0, free, optimum.getPoint().toArray());
+        for (FitParameter f : free) {
+            // An overhead the fit drives below a millionth of its start is not supported by the runs: it becomes 0.
+            if (f.isOverhead() && fitted.get(f) < 1e-6 * p0.get(f)) fitted = fitted.with(f, 0);
+        }
+        for (FitParameter f : free) {
+            if (f.isOverhead() && fitted.get(f) == 0) continue;
+            double v = fitted.get(f);
+            if (!(v > 0) || Double.isInfinite(v)) throw new SparseprofException("calibrate: the fit drove " + f.label() + " to " + v + "; no spec written");
+        }
+        List<CasePrediction> predictions = new ArrayList<>(cases.size());
+        double[] before = predictAll(p0, cases);
+        double[] after = predictAll(fitted, cases);
+        for (int i = 0; i < cases.size(); i++) predictions.add(new CasePrediction(cases.get(i), before[i], after[i]));
+        return new CalibrationResult(p0, fitted, free, undetermined, predictions, optimum.getEvaluations(), optimum.getIterations());
+    }
+
+    private static Pair<RealVector, RealMatrix> residualsAndJacobian(
+            CpuParameters p0, List<FitParameter> free, List<CalibrationCase> train, RealVector point) {
+        double[] x = point.toArray();
+        double[] pred = predictAll(apply(p0, free, x), train);
+        double[] r = new double[train.size()];
+        for (int i = 0; i < r.length; i++) r[i] = pred[i] / train.get(i).run().medianSeconds() - 1;
+        double[][] jac = new double[train.size()][free.size()];
+        for (int j = 0; j < free.size(); j++) {
+            double[] xs = x.clone();
+            xs[j] += STEP;
+            double[] moved = predictAll(apply(p0, free, xs), train);
+            for (int i = 0; i < r.length; i++) jac[i][j] = (moved[i] - pred[i]) / train.get(i).run().medianSeconds() / STEP;
+        }
+        return new Pair<>(new ArrayRealVector(r, false), new Array2DRowRealMatrix(jac, false));
+    }
+
+    private static CpuParameters apply(CpuParameters p0, List<FitParameter> free, double[] logs) {
+        CpuParameters p = p0;
+        for (int j = 0; j < free.size(); j++) p = p.with(free.get(j), Math.exp(logs[j]));
+        return p;
+    }
+
+    /** Predicted seconds of every case with parameters {@code p} (one spec per thread count). */
+    static double[] predictAll(CpuParameters p, List<CalibrationCase> cases) {
+        Map<Integer, PerfModel> models = new HashMap<>();
+        double[] out = new double[cases.size()];
+        for (int i = 0; i < out.length; i++) {
+            CalibrationCase c = cases.get(i);
+            PerfModel m = models.computeIfAbsent(c.run().threads(), t -> new PerfModel(p.spec(t), TrafficModel.ANALYTICAL));
+            out[i] = m.predict(c.workload(), c.format(), Features.ALL).seconds();
+        }
+        return out;
+    }
+}

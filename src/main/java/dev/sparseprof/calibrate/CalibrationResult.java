@@ -1,0 +1,32 @@
+package dev.sparseprof.calibrate;
+
+import java.util.List;
+
+/**
+ * The outcome of a fit: the parameters before and after, which were fitted and which the training
+ * runs could not determine (no run bound by them), every case's predictions, and the error
+ * measures on each half.
+ */
+public record CalibrationResult(CpuParameters before, CpuParameters after, List<FitParameter> fitted,
+                                List<FitParameter> undetermined, List<CasePrediction> predictions, int evaluations,
+                                int iterations) {
+    public CalibrationResult {
+        fitted = List.copyOf(fitted);
+        undetermined = List.copyOf(undetermined);
+        predictions = List.copyOf(predictions);
+    }
+
+    /** Mean absolute percentage error of the time over one half. */
+    public double mape(boolean training, boolean after) {
+        return PredictionErrors.mape(predictions, training, after);
+    }
+
+    public int count(boolean training) {
+        return PredictionErrors.count(predictions, training);
+    }
+
+    /** {correct, groups} of the best-format choice over one half ({@link PredictionErrors#bestFormatCounts}). */
+    public int[] bestFormatCounts(boolean training, boolean after) {
+        return PredictionErrors.bestFormatCounts(predictions, training, after);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.sparseprof.calibrate;
+
+import dev.sparseprof.hw.BandwidthCurve;
+import dev.sparseprof.hw.CacheLevel;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The CPU parts of an overlay in the spec schema: lists replace the preset's whole list
+ * ({@code config.Overlay}), so the cache levels are written in full.
+ */
+final class CpuOverrides {
+    private CpuOverrides() {}
+
+    /** One {@code cpu.caches} entry; {@code bandwidthBytesPerSecond <= 0} leaves the level without a roof. */
+    static Map<String, Object> cache(String name, long sizeBytes, int ways, int lineBytes, double latencyCycles, boolean shared,
+                                     double bandwidthBytesPerSecond) {
+        Map<String, Object> level = new LinkedHashMap<>();
+        level.put("name", name);
+        level.put("size", Quantities.size(sizeBytes));
+        level.put("ways", Integer.toString(ways));
+        level.put("line", lineBytes + "B");
+        level.put("latency", Quantities.cycles(latencyCycles));
+        level.put("shared", Boolean.toString(shared));
+        if (bandwidthBytesPerSecond > 0) level.put("bandwidth", Quantities.gigabytesPerSecond(bandwidthBytesPerSecond));
+        return level;
+    }
+
+    static List<Object> caches(List<CacheLevel> levels) {
+        List<Object> out = new ArrayList<>(levels.size());
+        for (CacheLevel c : levels) {
+            out.add(cache(c.name(), c.sizeBytes(), c.ways(), c.lineBytes(), c.latencyCycles(), c.shared(), c.bandwidthBytesPerSecond()));
+        }
+        return out;
+    }
+
+    static Map<String, Object> curvePoint(int cores, double bytesPerSecond) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cores", Integer.toString(cores));
+        m.put("bandwidth", Quantities.gigabytesPerSecond(bytesPerSecond));
+        return m;
+    }
+
+    static List<Object> curve(BandwidthCurve c) {
+        List<Object> out = new ArrayList<>();
+        int[] cores = c.cores();
+        double[] bw = c.bytesPerSecond();
+        for (int i = 0; i < cores.length; i++) out.add(curvePoint(cores[i], bw[i]));
+        return out;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.sparseprof.calibrate;
+
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.model.Model;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Validates measured CPU runs against one spec: every run predicted by the perf model, split into
+ * the calibration's training and held-out halves ({@link CalibrationCases}), so a calibrated spec
+ * is judged on layers its fit never saw. Groups are {@code <set> <label> training} and
+ * {@code <set> <label> held-out}, each also broken down by thread count ({@code ... 1T}, {@code ... 2T})
+ * when the set has several.
+ */
+public final class MeasuredValidation {
+    private MeasuredValidation() {}
+
+    public static void evaluate(String set, String label, List<MeasuredRuns> files, Model model, CpuSpec spec,
+                                List<ValidationCase> cases, List<ValidationGroup> groups) {
+        List<CalibrationCase> all = new ArrayList<>();
+        List<String> sources = new ArrayList<>();
+        for (MeasuredRuns f : files) {
+            List<CalibrationCase> cs = CalibrationCases.of(f, model);
+            all.addAll(cs);
+            for (int i = 0; i < cs.size(); i++) sources.add(f.source() + " (" + f.machine() + ", " + f.date() + ")");
+        }
+        double[] predicted = CalibrationFit.predictAll(CpuParameters.of(spec), all);
+        List<CasePrediction> predictions = new ArrayList<>(all.size());
+        for (int i = 0; i < all.size(); i++) predictions.add(new CasePrediction(all.get(i), predicted[i], predicted[i]));
+        for (boolean training : new boolean[] {true, false}) {
+            String group = set + " " + label + (training ? " training" : " held-out");
+            for (int i = 0; i < predictions.size(); i++) {
+                CasePrediction p = predictions.get(i);
+                if (p.c().training() != training) continue;
+                cases.add(new ValidationCase(p.c().run().key(), group, p.afterSeconds(), p.measuredSeconds(), p.errorPercent(true), "s",
+                        sources.get(i)));
+            }
+            int[] best = PredictionErrors.bestFormatCounts(predictions, training, true);
+            groups.add(new ValidationGroup(group, PredictionErrors.count(predictions, training),
+                    PredictionErrors.mape(predictions, training, true), best[0], best[1], "spec " + spec.source()));
+            for (int threads : threadCounts(predictions)) {
+                List<CasePrediction> only = new ArrayList<>();
+                for (CasePrediction p : predictions) if (p.c().run().threads() == threads) only.add(p);
+                int[] b = PredictionErrors.bestFormatCounts(only, training, true);
+                groups.add(new ValidationGroup(group + " " + threads + "T", PredictionErrors.count(only, training),
+                        PredictionErrors.mape(only, training, true), b[0], b[1], "runs on " + threads + (threads == 1 ? " thread" : " threads")));
+            }
+        }
+    }
+
+    private static List<Integer> threadCounts(List<CasePrediction> predictions) {
+        TreeSet<Integer> t = new TreeSet<>();
+        for (CasePrediction p : predictions) t.add(p.c().run().threads());
+        return t.size() < 2 ? List.of() : List.copyOf(t);
+    }
+}

@@ -1,0 +1,59 @@
+package dev.sparseprof.calibrate;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Error measures over one half (training or held-out) of a list of predictions, before or after a fit. */
+public final class PredictionErrors {
+    private PredictionErrors() {}
+
+    /** Mean absolute percentage error of the time; NaN for an empty half. */
+    public static double mape(List<CasePrediction> predictions, boolean training, boolean after) {
+        double sum = 0;
+        int n = 0;
+        for (CasePrediction p : predictions) {
+            if (p.c().training() != training) continue;
+            sum += Math.abs(p.errorPercent(after));
+            n++;
+        }
+        return n == 0 ? Double.NaN : sum / n;
+    }
+
+    public static int count(List<CasePrediction> predictions, boolean training) {
+        int n = 0;
+        for (CasePrediction p : predictions) if (p.c().training() == training) n++;
+        return n;
+    }
+
+    /**
+     * {correct, groups}: of the (layer, batch, threads, sparsity) groups holding two or more formats,
+     * how many have their measured fastest format predicted fastest too.
+     */
+    public static int[] bestFormatCounts(List<CasePrediction> predictions, boolean training, boolean after) {
+        return bestFormatCounts(predictions, training, after, true);
+    }
+
+    /** As above; {@code bySparsity} false groups by (layer, batch, threads) only (formats pruned each their own way). */
+    public static int[] bestFormatCounts(List<CasePrediction> predictions, boolean training, boolean after, boolean bySparsity) {
+        Map<String, CasePrediction[]> best = new HashMap<>(); // [measured fastest, predicted fastest]
+        Map<String, Integer> sizes = new HashMap<>();
+        for (CasePrediction p : predictions) {
+            if (p.c().training() != training) continue;
+            MeasuredRun r = p.c().run();
+            String g = r.layer() + "|" + r.batch() + "|" + r.threads() + (bySparsity ? "|" + r.sparsity() : "");
+            sizes.merge(g, 1, Integer::sum);
+            CasePrediction[] b = best.computeIfAbsent(g, k -> new CasePrediction[2]);
+            if (b[0] == null || p.measuredSeconds() < b[0].measuredSeconds()) b[0] = p;
+            if (b[1] == null || p.predictedSeconds(after) < b[1].predictedSeconds(after)) b[1] = p;
+        }
+        int correct = 0;
+        int groups = 0;
+        for (Map.Entry<String, CasePrediction[]> e : best.entrySet()) {
+            if (sizes.get(e.getKey()) < 2) continue;
+            groups++;
+            if (e.getValue()[0].c().run().format().equals(e.getValue()[1].c().run().format())) correct++;
+        }
+        return new int[] {correct, groups};
+    }
+}

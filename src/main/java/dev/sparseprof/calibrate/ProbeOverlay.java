@@ -1,0 +1,86 @@
+package dev.sparseprof.calibrate;
+
+import dev.sparseprof.hw.CacheLevel;
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.measure.probe.BandwidthPoint;
+import dev.sparseprof.measure.probe.FlopsPoint;
+import dev.sparseprof.measure.probe.MemoryLevel;
+import dev.sparseprof.measure.probe.ProbeResult;
+import dev.sparseprof.measure.probe.StreamKernel;
+import dev.sparseprof.util.SparseprofException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Turns a {@link ProbeResult} into a spec overlay on a CPU preset: the core count, the cache
+ * geometry from sysfs with each level's measured bandwidth (all threads, read kernel: SpMM streams
+ * its operands), the DRAM bandwidth curve (read, 1 thread and all), and the clock replaced by the
+ * effective FMA clock, i.e. measured fp64 FMA FLOP/s per core / (lanes x FMA ports x 2), so the
+ * preset's derived vector peak equals the measured one. Each roof is the best trial (what the
+ * machine can do; the medians, which a shared VM pulls down, are printed by the command). Latencies
+ * and overheads stay the preset's. Triad figures go into comments.
+ */
+public final class ProbeOverlay {
+    private ProbeOverlay() {}
+
+    public static SpecOverlay of(ProbeResult probe, CpuSpec base, String preset, List<String> provenance) {
+        int all = probe.cores();
+        Map<String, Object> cpu = new LinkedHashMap<>();
+        Map<String, String> notes = new LinkedHashMap<>();
+        cpu.put("cores", Integer.toString(all));
+        notes.put("cpu.cores", "processors the JVM sees");
+
+        FlopsPoint fma1 = probe.flops(64, 1).orElseThrow(() -> new SparseprofException("probe: no fp64 FMA point"));
+        int simdBits = Math.min(base.simdBits(), probe.vectorBits());
+        double lanes = simdBits / 64.0;
+        double clock = fma1.bestFlopsPerSecond() / (lanes * base.fmaPorts() * 2);
+        cpu.put("clock", Quantities.gigahertz(clock));
+        notes.put("cpu.clock", String.format(Locale.ROOT, "effective FMA clock: measured fp64 %s on 1 core / (%d lanes x %d ports x 2)",
+                Quantities.gflops(fma1.bestFlopsPerSecond()), (int) lanes, base.fmaPorts()));
+        cpu.put("simdWidth", simdBits + "bits");
+        notes.put("cpu.simdWidth", "the Vector API's preferred width on this JVM and CPU");
+
+        List<Object> caches = new ArrayList<>();
+        MemoryLevel[] levels = {MemoryLevel.L1, MemoryLevel.L2, MemoryLevel.L3};
+        int n = Math.min(base.caches().size(), levels.length);
+        StringBuilder cacheNote = new StringBuilder("size/ways/line from sysfs; bandwidth = read, " + all + " threads");
+        for (int i = 0; i < n; i++) {
+            CacheLevel b = base.caches().get(i);
+            BandwidthPoint read = point(probe, levels[i], StreamKernel.READ, all);
+            caches.add(CpuOverrides.cache(b.name(), probe.caches().sizeBytes(i + 1), probe.caches().ways().get(i),
+                    probe.caches().lineBytes(), b.latencyCycles(), b.shared(), read.bestBytesPerSecond()));
+            cacheNote.append("; ").append(b.name()).append(" triad ")
+                    .append(Quantities.gigabytesPerSecond(point(probe, levels[i], StreamKernel.TRIAD, all).bestBytesPerSecond()));
+        }
+        cpu.put("caches", caches);
+        notes.put("cpu.caches", cacheNote.toString());
+
+        Map<String, Object> dram = new LinkedHashMap<>();
+        List<Object> curve = new ArrayList<>();
+        curve.add(CpuOverrides.curvePoint(1, point(probe, MemoryLevel.DRAM, StreamKernel.READ, 1).bestBytesPerSecond()));
+        if (all > 1) curve.add(CpuOverrides.curvePoint(all, point(probe, MemoryLevel.DRAM, StreamKernel.READ, all).bestBytesPerSecond()));
+        dram.put("bandwidth", curve);
+        cpu.put("dram", dram);
+        BandwidthPoint dramPoint = point(probe, MemoryLevel.DRAM, StreamKernel.READ, 1);
+        notes.put("cpu.dram.bandwidth", "read stream over " + Quantities.size(roundMiB(dramPoint.workingSetBytes()))
+                + (dramPoint.workingSetBytes() <= probe.caches().l3Bytes() ? " (not larger than the L3: may be partly cache-resident)" : "")
+                + "; triad 1 thread " + Quantities.gigabytesPerSecond(point(probe, MemoryLevel.DRAM, StreamKernel.TRIAD, 1).bestBytesPerSecond()));
+
+        Map<String, Object> overrides = new LinkedHashMap<>();
+        overrides.put("name", probe.cpuModel() + ", " + all + " cores (probed)");
+        overrides.put("cpu", cpu);
+        return new SpecOverlay(preset, provenance, overrides, notes);
+    }
+
+    private static long roundMiB(long bytes) {
+        return Math.max(1, Math.round(bytes / (double) (1L << 20))) << 20;
+    }
+
+    private static BandwidthPoint point(ProbeResult probe, MemoryLevel level, StreamKernel kernel, int threads) {
+        return probe.bandwidth(level, kernel, threads).orElseThrow(() -> new SparseprofException(
+                "probe: no " + kernel.key() + " point for " + level.key() + " with " + threads + " threads"));
+    }
+}

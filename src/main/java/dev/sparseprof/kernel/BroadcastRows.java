@@ -1,0 +1,257 @@
+package dev.sparseprof.kernel;
+
+import dev.sparseprof.trace.ArrayRole;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The broadcast-and-FMA row body of the row-split kernels: for one row's entries and each column
+ * block of C ({@link ColumnBlocks}), the block's accumulators stay in vector registers across the
+ * entries; each entry broadcasts its value and FMAs the matching B row segment, read from the
+ * 64-byte aligned copy of B (one cache line per 512-bit load), so no gather instruction is needed.
+ *
+ * <p>One-vector blocks (N=16, and the tail) would wait on one FMA chain (4 cycles each), so they
+ * keep {@link #UNROLL} accumulators, entry {@code from + i} into accumulator {@code i mod 4} (the
+ * entries past the last whole group into the first), summed {@code (a0+a1)+(a2+a3)} at the end.
+ * The register-blocked bodies for 8, 4, 2 and 1 vectors are written out by hand: the JIT keeps
+ * named {@code FloatVector} locals in registers, not the elements of an array of vectors, and a
+ * vector passed to a call it does not inline is boxed.
+ */
+final class BroadcastRows {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    static final int L = S.length();
+    private static final long VECTOR_BYTES = (long) L * Float.BYTES;
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    /** Independent accumulators of the one-vector blocks. */
+    static final int UNROLL = 4;
+    /** Floats of scratch the traced twin needs for its accumulators. */
+    static final int TRACE_SCRATCH_FLOATS = UNROLL * L;
+
+    /**
+     * One row's entries {@code [from, to)}: value {@code j} at {@code values[j - valueShift]}, its
+     * column at {@code columns[j - shift]} (shift 0 for stored arrays; {@code from} for what a format
+     * decoded into scratch: columns from metadata, fp32 values from fp16/bf16). {@code columnsStored}:
+     * the traced twin reads a column index per entry.
+     */
+    record Slice(float[] values, int valueShift, int[] columns, int shift, int from, int to, boolean columnsStored) {
+        /** Stored fp32 values, stored or decoded columns. */
+        Slice(float[] values, int[] columns, int shift, int from, int to, boolean columnsStored) {
+            this(values, 0, columns, shift, from, to, columnsStored);
+        }
+    }
+
+    private BroadcastRows() {}
+
+    static void compute(Operands<?> op, Slice s, float[] out, int outOffset) {
+        int n = op.n();
+        for (int c0 = 0; c0 < n; ) {
+            switch (ColumnBlocks.vectors(n - c0, L)) {
+                case 8 -> block8(op, s, c0, out, outOffset + c0);
+                case 4 -> block4(op, s, c0, out, outOffset + c0);
+                case 2 -> block2(op, s, c0, out, outOffset + c0);
+                case 1 -> block1(op, s, c0, out, outOffset + c0);
+                default -> blockMasked(op, s, c0, out, outOffset + c0);
+            }
+            c0 += ColumnBlocks.width(n - c0, L);
+        }
+    }
+
+    /** The traced twin of {@link #compute}; {@code acc} holds {@link #TRACE_SCRATCH_FLOATS} floats. */
+    static void trace(Operands<?> op, Slice s, float[] out, int outOffset, float[] acc, Tracer tracer) {
+        boolean toCarry = out != op.c();
+        int n = op.n();
+        float[] vals = s.values();
+        int[] cols = s.columns();
+        float[] b = op.b();
+        int from = s.from();
+        int to = s.to();
+        int vshift = s.valueShift();
+        for (int c0 = 0; c0 < n; ) {
+            int width = ColumnBlocks.width(n - c0, L);
+            int o = outOffset + c0;
+            int unroll = width <= L ? UNROLL : 1;
+            int grouped = unroll == 1 ? 0 : (to - from) / unroll * unroll;
+            float[] sums = unroll == 1 ? out : acc;
+            int at0 = unroll == 1 ? o : 0;
+            for (int i = 0; i < unroll * width; i++) sums[at0 + i] = 0f;
+            for (int j = from; j < to; j++) {
+                tracer.readValues(j, 1);
+                if (s.columnsStored()) tracer.readIndices(ArrayRole.COLUMN_INDICES, j, 1);
+                float value = vals[j - vshift];
+                int bRow = cols[j - s.shift()] * n + c0;
+                int at = at0 + (j - from < grouped ? (j - from) % unroll : 0) * width;
+                for (int v0 = 0; v0 < width; v0 += L) {
+                    int lanes = Math.min(L, width - v0);
+                    tracer.readFloats(ArrayRole.B_GATHER, bRow + v0, lanes);
+                    for (int i = v0; i < v0 + lanes; i++) sums[at + i] = Math.fma(b[bRow + i], value, sums[at + i]);
+                }
+            }
+            if (unroll > 1) {
+                for (int i = 0; i < width; i++) {
+                    out[o + i] = (acc[i] + acc[width + i]) + (acc[2 * width + i] + acc[3 * width + i]);
+                }
+            }
+            for (int v0 = 0; v0 < width; v0 += L) {
+                int lanes = Math.min(L, width - v0);
+                if (toCarry) tracer.writeCarry(c0 + v0, lanes);
+                else tracer.writeFloats(ArrayRole.C_SCATTER, o + v0, lanes);
+            }
+            c0 += width;
+        }
+    }
+
+    /**
+     * Rows {@code [rowStart, rowEnd)} of a row-slice format when N is exactly one vector: the
+     * {@link #block1} loop for each row, in one method (short rows would spend as long in the
+     * per-row dispatch as in their entries). The first row starts at {@code nzStart} at the earliest.
+     */
+    static void oneVectorRows(Operands<?> op, float[] vals, int[] cols, int[] starts, int rowStart, int rowEnd, int nzStart) {
+        MemorySegment b = op.bAligned();
+        float[] c = op.c();
+        long rowBytes = (long) L * Float.BYTES;
+        for (int r = rowStart; r < rowEnd; r++) {
+            int from = Math.max(starts[r], nzStart);
+            int to = starts[r + 1];
+            FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
+            int j = from;
+            for (int grouped = from + (to - from) / UNROLL * UNROLL; j < grouped; j += UNROLL) {
+                a0 = FloatVector.fromMemorySegment(S, b, cols[j] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j]), a0);
+                a1 = FloatVector.fromMemorySegment(S, b, cols[j + 1] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 1]), a1);
+                a2 = FloatVector.fromMemorySegment(S, b, cols[j + 2] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 2]), a2);
+                a3 = FloatVector.fromMemorySegment(S, b, cols[j + 3] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 3]), a3);
+            }
+            for (; j < to; j++) a0 = FloatVector.fromMemorySegment(S, b, cols[j] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j]), a0);
+            a0.add(a1).add(a2.add(a3)).intoArray(c, r * L);
+        }
+    }
+
+    private static void block8(Operands<?> op, Slice s, int c0, float[] out, int o) {
+        float[] vals = s.values();
+        int[] cols = s.columns();
+        int shift = s.shift();
+        int vshift = s.valueShift();
+        int from = s.from();
+        int to = s.to();
+        MemorySegment b = op.bAligned();
+        long rowBytes = (long) op.n() * Float.BYTES;
+        long colBytes = (long) c0 * Float.BYTES;
+        FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+        for (int j = from; j < to; j++) {
+            FloatVector v = FloatVector.broadcast(S, vals[j - vshift]);
+            long p = cols[j - shift] * rowBytes + colBytes;
+            a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
+            a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
+            a2 = FloatVector.fromMemorySegment(S, b, p + 2 * VECTOR_BYTES, ORDER).fma(v, a2);
+            a3 = FloatVector.fromMemorySegment(S, b, p + 3 * VECTOR_BYTES, ORDER).fma(v, a3);
+            a4 = FloatVector.fromMemorySegment(S, b, p + 4 * VECTOR_BYTES, ORDER).fma(v, a4);
+            a5 = FloatVector.fromMemorySegment(S, b, p + 5 * VECTOR_BYTES, ORDER).fma(v, a5);
+            a6 = FloatVector.fromMemorySegment(S, b, p + 6 * VECTOR_BYTES, ORDER).fma(v, a6);
+            a7 = FloatVector.fromMemorySegment(S, b, p + 7 * VECTOR_BYTES, ORDER).fma(v, a7);
+        }
+        a0.intoArray(out, o);
+        a1.intoArray(out, o + L);
+        a2.intoArray(out, o + 2 * L);
+        a3.intoArray(out, o + 3 * L);
+        a4.intoArray(out, o + 4 * L);
+        a5.intoArray(out, o + 5 * L);
+        a6.intoArray(out, o + 6 * L);
+        a7.intoArray(out, o + 7 * L);
+    }
+
+    private static void block4(Operands<?> op, Slice s, int c0, float[] out, int o) {
+        float[] vals = s.values();
+        int[] cols = s.columns();
+        int shift = s.shift();
+        int vshift = s.valueShift();
+        int from = s.from();
+        int to = s.to();
+        MemorySegment b = op.bAligned();
+        long rowBytes = (long) op.n() * Float.BYTES;
+        long colBytes = (long) c0 * Float.BYTES;
+        FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
+        for (int j = from; j < to; j++) {
+            FloatVector v = FloatVector.broadcast(S, vals[j - vshift]);
+            long p = cols[j - shift] * rowBytes + colBytes;
+            a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
+            a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
+            a2 = FloatVector.fromMemorySegment(S, b, p + 2 * VECTOR_BYTES, ORDER).fma(v, a2);
+            a3 = FloatVector.fromMemorySegment(S, b, p + 3 * VECTOR_BYTES, ORDER).fma(v, a3);
+        }
+        a0.intoArray(out, o);
+        a1.intoArray(out, o + L);
+        a2.intoArray(out, o + 2 * L);
+        a3.intoArray(out, o + 3 * L);
+    }
+
+    private static void block2(Operands<?> op, Slice s, int c0, float[] out, int o) {
+        float[] vals = s.values();
+        int[] cols = s.columns();
+        int shift = s.shift();
+        int vshift = s.valueShift();
+        int from = s.from();
+        int to = s.to();
+        MemorySegment b = op.bAligned();
+        long rowBytes = (long) op.n() * Float.BYTES;
+        long colBytes = (long) c0 * Float.BYTES;
+        FloatVector a0 = FloatVector.zero(S), a1 = a0;
+        for (int j = from; j < to; j++) {
+            FloatVector v = FloatVector.broadcast(S, vals[j - vshift]);
+            long p = cols[j - shift] * rowBytes + colBytes;
+            a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
+            a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
+        }
+        a0.intoArray(out, o);
+        a1.intoArray(out, o + L);
+    }
+
+    private static void block1(Operands<?> op, Slice s, int c0, float[] out, int o) {
+        float[] vals = s.values();
+        int[] cols = s.columns();
+        int shift = s.shift();
+        int vshift = s.valueShift();
+        int from = s.from();
+        int to = s.to();
+        MemorySegment b = op.bAligned();
+        long rowBytes = (long) op.n() * Float.BYTES;
+        long colBytes = (long) c0 * Float.BYTES;
+        FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
+        int j = from;
+        for (int grouped = from + (to - from) / UNROLL * UNROLL; j < grouped; j += UNROLL) {
+            a0 = FloatVector.fromMemorySegment(S, b, cols[j - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j - vshift]), a0);
+            a1 = FloatVector.fromMemorySegment(S, b, cols[j + 1 - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 1 - vshift]), a1);
+            a2 = FloatVector.fromMemorySegment(S, b, cols[j + 2 - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 2 - vshift]), a2);
+            a3 = FloatVector.fromMemorySegment(S, b, cols[j + 3 - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 3 - vshift]), a3);
+        }
+        for (; j < to; j++) a0 = FloatVector.fromMemorySegment(S, b, cols[j - shift] * rowBytes + colBytes, ORDER).fma(FloatVector.broadcast(S, vals[j - vshift]), a0);
+        a0.add(a1).add(a2.add(a3)).intoArray(out, o);
+    }
+
+    /**
+     * The last {@code n - c0 < L} columns, masked. It reads the heap B: masked loads from a
+     * memory segment are not intrinsified (they run 20x slower), masked array loads are.
+     */
+    private static void blockMasked(Operands<?> op, Slice s, int c0, float[] out, int o) {
+        float[] vals = s.values();
+        int[] cols = s.columns();
+        int shift = s.shift();
+        int vshift = s.valueShift();
+        int from = s.from();
+        int to = s.to();
+        float[] b = op.b();
+        int n = op.n();
+        VectorMask<Float> m = S.indexInRange(0, n - c0);
+        FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
+        int j = from;
+        for (int grouped = from + (to - from) / UNROLL * UNROLL; j < grouped; j += UNROLL) {
+            a0 = FloatVector.fromArray(S, b, cols[j - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j - vshift]), a0);
+            a1 = FloatVector.fromArray(S, b, cols[j + 1 - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j + 1 - vshift]), a1);
+            a2 = FloatVector.fromArray(S, b, cols[j + 2 - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j + 2 - vshift]), a2);
+            a3 = FloatVector.fromArray(S, b, cols[j + 3 - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j + 3 - vshift]), a3);
+        }
+        for (; j < to; j++) a0 = FloatVector.fromArray(S, b, cols[j - shift] * n + c0, m).fma(FloatVector.broadcast(S, vals[j - vshift]), a0);
+        a0.add(a1).add(a2.add(a3)).intoArray(out, o, m);
+    }
+}

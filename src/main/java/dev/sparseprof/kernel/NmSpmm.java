@@ -1,0 +1,91 @@
+package dev.sparseprof.kernel;
+
+import dev.sparseprof.sparse.CsrMatrix;
+import dev.sparseprof.sparse.NmMatrix;
+import dev.sparseprof.sparse.stats.NmPattern;
+import dev.sparseprof.trace.ArrayRole;
+import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.SparseprofException;
+import java.util.Map;
+
+/**
+ * SpMM over the N:M compressed layout (2:4 by default): row r stores {@code G*N} value slots, slot
+ * {@code j} of group {@code g} at column {@code g*M + positions[j]}. Each row's columns are decoded
+ * from the metadata into the thread's index scratch (one byte read per slot), then the row runs the
+ * broadcast-and-FMA body ({@link BroadcastRows}); empty slots hold 0.0f and are multiplied, as the
+ * hardware does. A matrix with a group of more than N non-zeros cannot be held: bad input.
+ */
+public final class NmSpmm extends RowSplitKernel<NmMatrix> {
+    /** Metadata bits per group of 2:4 (two 2-bit indices; PTX ISA "Sparse matrix storage"). */
+    static final int TWO_FOUR_METADATA_BITS = 4;
+
+    private final NmPattern pattern;
+
+    public NmSpmm(NmPattern pattern) {
+        this.pattern = pattern;
+    }
+
+    @Override public String name() { return pattern.n() + ":" + pattern.m(); }
+
+    @Override
+    public NmMatrix prepare(MatrixView matrix) {
+        try {
+            return NmMatrix.from(CsrMatrix.from(matrix), pattern, TWO_FOUR_METADATA_BITS);
+        } catch (SparseprofException e) {
+            throw new SparseprofException("format " + name() + " cannot hold this matrix: " + e.getMessage());
+        }
+    }
+
+    @Override public int rows(NmMatrix a) { return a.rows(); }
+
+    @Override public int cols(NmMatrix a) { return a.cols(); }
+
+    @Override public long storedEntries(NmMatrix a) { return a.values().length; }
+
+    @Override public long formatBytes(NmMatrix a) { return a.values().length * (long) Float.BYTES + a.positions().length; }
+
+    @Override public Map<ArrayRole, Long> arrayBytes(NmMatrix a) {
+        return Map.of(ArrayRole.VALUES, a.values().length * (long) Float.BYTES, ArrayRole.METADATA, (long) a.positions().length);
+    }
+
+    @Override
+    public int[] rowWork(NmMatrix a) {
+        int perRow = a.groupsPerRow() * pattern.n();
+        int[] work = new int[a.rows() + 1];
+        for (int r = 0; r < a.rows(); r++) work[r + 1] = work[r] + perRow;
+        return work;
+    }
+
+    @Override boolean rowPointersStored(NmMatrix a) { return false; }
+
+    @Override public int scratchFloats(NmMatrix a, int n) { return BroadcastRows.TRACE_SCRATCH_FLOATS; }
+
+    @Override public int indexScratchInts(NmMatrix a) { return a.groupsPerRow() * pattern.n(); }
+
+    @Override public boolean readsAlignedB() { return true; }
+
+    /** Decodes the columns of slots {@code [from, to)} of row r into the index scratch (from index 0). */
+    private int[] decode(NmMatrix a, int r, int from, int to, Workspace ws) {
+        int[] cols = ws.indexScratch();
+        byte[] positions = a.positions();
+        int n = pattern.n();
+        int m = pattern.m();
+        int rowStart = r * a.groupsPerRow() * n;
+        for (int j = from; j < to; j++) cols[j - from] = (j - rowStart) / n * m + positions[j];
+        return cols;
+    }
+
+    @Override
+    void row(Operands<NmMatrix> op, int r, int from, int to, Workspace ws) {
+        int[] cols = decode(op.a(), r, from, to, ws);
+        BroadcastRows.compute(op, new BroadcastRows.Slice(op.a().values(), cols, from, from, to, false), output(op, r, ws), outputOffset(op, r, ws));
+    }
+
+    @Override
+    void traceRow(Operands<NmMatrix> op, int r, int from, int to, Workspace ws, Tracer tracer) {
+        if (to > from) tracer.readMetadataBytes(from, to - from);
+        int[] cols = decode(op.a(), r, from, to, ws);
+        BroadcastRows.trace(op, new BroadcastRows.Slice(op.a().values(), cols, from, from, to, false),
+                output(op, r, ws), outputOffset(op, r, ws), ws.scratch(), tracer);
+    }
+}

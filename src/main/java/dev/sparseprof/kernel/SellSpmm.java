@@ -1,0 +1,136 @@
+package dev.sparseprof.kernel;
+
+import dev.sparseprof.sparse.CsrMatrix;
+import dev.sparseprof.sparse.SellMatrix;
+import dev.sparseprof.trace.ArrayRole;
+import dev.sparseprof.util.MatrixView;
+import java.util.Map;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * SELL-C-sigma SpMM with C = the vector length (16 lanes), vectorized across a chunk's rows, the
+ * way the format is meant for (Kreutzer et al., arXiv 1307.6209): B is transposed into scratch;
+ * for each chunk, each column c of B and each slot column j, one contiguous load of the 16 rows'
+ * values, one {@code vgatherdps} of {@code Bt[c*K + col]} over the 16 column indices, one FMA;
+ * the 16 sums are scattered to C through the permutation. Work rows are chunks.
+ */
+public final class SellSpmm implements SpmmKernel<SellMatrix> {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    /** Chunk height: one row per lane. */
+    static final int CHUNK = S.length();
+
+    private final int sigma;
+
+    public SellSpmm(int sigma) {
+        this.sigma = sigma;
+    }
+
+    @Override public String name() { return "sell-" + CHUNK + "-" + sigma; }
+
+    @Override public SellMatrix prepare(MatrixView matrix) { return SellMatrix.from(CsrMatrix.from(matrix), CHUNK, sigma); }
+
+    @Override public int rows(SellMatrix a) { return a.rows(); }
+
+    @Override public int cols(SellMatrix a) { return a.cols(); }
+
+    @Override public long storedEntries(SellMatrix a) { return a.values().length; }
+
+    @Override
+    public long formatBytes(SellMatrix a) {
+        long total = 0;
+        for (long bytes : arrayBytes(a).values()) total += bytes;
+        return total;
+    }
+
+    @Override
+    public Map<ArrayRole, Long> arrayBytes(SellMatrix a) {
+        long slots = a.values().length;
+        return Map.of(ArrayRole.VALUES, slots * Float.BYTES, ArrayRole.COLUMN_INDICES, slots * Integer.BYTES,
+                ArrayRole.ROW_POINTERS, a.chunkPointers().length * (long) Integer.BYTES, ArrayRole.METADATA, a.permutation().length * (long) Integer.BYTES);
+    }
+
+    /** Work rows are chunks, weighted by their slots. */
+    @Override public int[] rowWork(SellMatrix a) { return a.chunkPointers(); }
+
+    @Override public boolean splitsRows() { return false; }
+
+    /** The transposed B, then one vector of lane sums. */
+    @Override public int scratchFloats(SellMatrix a, int n) { return Math.multiplyExact(a.cols(), n) + CHUNK; }
+
+    @Override
+    public void runRange(Operands<SellMatrix> op, WorkRange range, Workspace ws) {
+        SellMatrix a = op.a();
+        float[] bt = ws.scratch();
+        int n = op.n();
+        int k = a.cols();
+        float[] b = op.b();
+        for (int row = 0; row < k; row++) {
+            for (int c = 0; c < n; c++) bt[c * k + row] = b[row * n + c];
+        }
+        int[] ptr = a.chunkPointers();
+        int[] cols = a.columnIndices();
+        float[] vals = a.values();
+        int[] perm = a.permutation();
+        float[] out = op.c();
+        int sums = bt.length - CHUNK;
+        ws.setCarryRow(-1);
+        for (int chunk = range.rowStart(); chunk < range.rowEnd(); chunk++) {
+            int p0 = chunk * CHUNK;
+            int lanes = Math.min(CHUNK, a.rows() - p0);
+            for (int c = 0; c < n; c++) {
+                FloatVector acc = FloatVector.zero(S);
+                for (int s = ptr[chunk]; s < ptr[chunk + 1]; s += CHUNK) {
+                    acc = FloatVector.fromArray(S, bt, c * k, cols, s).fma(FloatVector.fromArray(S, vals, s), acc);
+                }
+                acc.intoArray(bt, sums);
+                for (int i = 0; i < lanes; i++) out[perm[p0 + i] * n + c] = bt[sums + i];
+            }
+        }
+    }
+
+    @Override
+    public void traceRange(Operands<SellMatrix> op, WorkRange range, Workspace ws, Tracer tracer) {
+        SellMatrix a = op.a();
+        float[] bt = ws.scratch();
+        int n = op.n();
+        int k = a.cols();
+        float[] b = op.b();
+        for (int row = 0; row < k; row++) {
+            tracer.readFloats(ArrayRole.B_GATHER, (long) row * n, n);
+            for (int c = 0; c < n; c++) {
+                bt[c * k + row] = b[row * n + c];
+                tracer.writeScratch(ArrayRole.B_GATHER, (long) c * k + row, 1);
+            }
+        }
+        int[] ptr = a.chunkPointers();
+        int[] cols = a.columnIndices();
+        float[] vals = a.values();
+        int[] perm = a.permutation();
+        float[] out = op.c();
+        int sums = bt.length - CHUNK;
+        ws.setCarryRow(-1);
+        for (int chunk = range.rowStart(); chunk < range.rowEnd(); chunk++) {
+            tracer.readIndices(ArrayRole.ROW_POINTERS, chunk, 1);
+            tracer.readIndices(ArrayRole.ROW_POINTERS, chunk + 1, 1);
+            int p0 = chunk * CHUNK;
+            int lanes = Math.min(CHUNK, a.rows() - p0);
+            for (int c = 0; c < n; c++) {
+                for (int i = 0; i < CHUNK; i++) bt[sums + i] = 0f;
+                for (int s = ptr[chunk]; s < ptr[chunk + 1]; s += CHUNK) {
+                    tracer.readValues(s, CHUNK);
+                    tracer.readIndices(ArrayRole.COLUMN_INDICES, s, CHUNK);
+                    for (int i = 0; i < CHUNK; i++) {
+                        tracer.readScratch(ArrayRole.B_GATHER, (long) c * k + cols[s + i], 1);
+                        bt[sums + i] = Math.fma(bt[c * k + cols[s + i]], vals[s + i], bt[sums + i]);
+                    }
+                }
+                for (int i = 0; i < lanes; i++) {
+                    tracer.readIndices(ArrayRole.METADATA, p0 + i, 1);
+                    out[perm[p0 + i] * n + c] = bt[sums + i];
+                    tracer.writeFloats(ArrayRole.C_SCATTER, (long) perm[p0 + i] * n + c, 1);
+                }
+            }
+        }
+    }
+}

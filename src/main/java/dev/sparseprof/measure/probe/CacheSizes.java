@@ -1,0 +1,101 @@
+package dev.sparseprof.measure.probe;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The data-cache geometry of this machine's first CPU, from Linux sysfs
+ * ({@code /sys/devices/system/cpu/cpu0/cache/index*}: {@code level}, {@code type}, {@code size},
+ * {@code ways_of_associativity}, {@code coherency_line_size}); a level sysfs does not report takes
+ * {@link #FALLBACK}'s values ({@code fromSysfs} says whether all came from sysfs). Used to size the
+ * probe's working sets and, in the probe's overlay, the cache geometry.
+ *
+ * @param l1dBytes  per-core L1 data cache
+ * @param l2Bytes   per-core (or per-cluster) L2
+ * @param l3Bytes   the last-level cache as one instance
+ * @param ways      associativity of L1d, L2, L3 (index 0..2)
+ * @param lineBytes the line size (sysfs reports one per level; L1d's is kept)
+ * @param fromSysfs true when every level came from sysfs
+ */
+public record CacheSizes(long l1dBytes, long l2Bytes, long l3Bytes, List<Integer> ways, int lineBytes, boolean fromSysfs) {
+    /** Sizes assumed when sysfs says nothing (a typical server core). */
+    public static final CacheSizes FALLBACK = new CacheSizes(32L << 10, 1L << 20, 32L << 20, List.of(8, 16, 16), 64, false);
+
+    public CacheSizes {
+        if (l1dBytes <= 0 || l2Bytes <= 0 || l3Bytes <= 0) throw new IllegalArgumentException("cache sizes must be positive");
+        ways = List.copyOf(ways);
+        if (ways.size() != 3) throw new IllegalArgumentException("ways for L1d, L2, L3");
+        if (lineBytes <= 0) throw new IllegalArgumentException("line size must be positive");
+    }
+
+    /** Sizes only (tests): fallback ways and line. */
+    public static CacheSizes ofSizes(long l1dBytes, long l2Bytes, long l3Bytes) {
+        return new CacheSizes(l1dBytes, l2Bytes, l3Bytes, FALLBACK.ways, FALLBACK.lineBytes, false);
+    }
+
+    public long sizeBytes(int level) {
+        return switch (level) {
+            case 1 -> l1dBytes;
+            case 2 -> l2Bytes;
+            case 3 -> l3Bytes;
+            default -> throw new IllegalArgumentException("level " + level);
+        };
+    }
+
+    /** Reads sysfs; falls back level by level to {@link #FALLBACK}. */
+    public static CacheSizes ofThisMachine() {
+        return read(Path.of("/sys/devices/system/cpu/cpu0/cache"));
+    }
+
+    static CacheSizes read(Path cacheDir) {
+        long[] bytes = new long[4];
+        int[] ways = new int[4];
+        int line = 0;
+        for (int i = 0; i < 8; i++) {
+            Path dir = cacheDir.resolve("index" + i);
+            if (!Files.isDirectory(dir)) continue;
+            try {
+                int level = Integer.parseInt(Files.readString(dir.resolve("level")).strip());
+                String type = Files.readString(dir.resolve("type")).strip().toLowerCase(Locale.ROOT);
+                if (level < 1 || level > 3 || type.equals("instruction")) continue;
+                bytes[level] = parseSize(Files.readString(dir.resolve("size")).strip());
+                ways[level] = readInt(dir.resolve("ways_of_associativity"));
+                if (level == 1) line = readInt(dir.resolve("coherency_line_size"));
+            } catch (IOException | NumberFormatException e) {
+                // an unreadable entry is treated like a missing one; the fallback covers it
+            }
+        }
+        boolean all = true;
+        Integer[] w = new Integer[3];
+        long[] size = new long[3];
+        for (int level = 1; level <= 3; level++) {
+            boolean ok = bytes[level] > 0 && ways[level] > 0;
+            all &= ok;
+            size[level - 1] = ok ? bytes[level] : FALLBACK.sizeBytes(level);
+            w[level - 1] = ok ? ways[level] : FALLBACK.ways.get(level - 1);
+        }
+        all &= line > 0;
+        return new CacheSizes(size[0], size[1], size[2], List.of(w), line > 0 ? line : FALLBACK.lineBytes, all);
+    }
+
+    private static int readInt(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) return 0;
+        return Integer.parseInt(Files.readString(file).strip());
+    }
+
+    /** sysfs sizes: {@code 48K}, {@code 2048K}, {@code 32M}. */
+    static long parseSize(String s) {
+        char unit = Character.toUpperCase(s.charAt(s.length() - 1));
+        long scale = switch (unit) {
+            case 'K' -> 1L << 10;
+            case 'M' -> 1L << 20;
+            case 'G' -> 1L << 30;
+            default -> 1L;
+        };
+        String digits = Character.isDigit(unit) ? s : s.substring(0, s.length() - 1);
+        return Long.parseLong(digits) * scale;
+    }
+}

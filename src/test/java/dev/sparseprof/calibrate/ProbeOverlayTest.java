@@ -1,0 +1,60 @@
+package dev.sparseprof.calibrate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.measure.probe.BandwidthPoint;
+import dev.sparseprof.measure.probe.CacheSizes;
+import dev.sparseprof.measure.probe.FlopsPoint;
+import dev.sparseprof.measure.probe.MemoryLevel;
+import dev.sparseprof.measure.probe.ProbeResult;
+import dev.sparseprof.measure.probe.StreamKernel;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProbeOverlayTest {
+    /** A hand-made probe: read bandwidth 100/50/20/10 GB/s per level (x threads), triad half of it. */
+    static ProbeResult probe() {
+        List<BandwidthPoint> bw = new ArrayList<>();
+        double[] read = {100e9, 50e9, 20e9, 10e9};
+        for (MemoryLevel l : MemoryLevel.values()) {
+            for (int t = 1; t <= 2; t++) {
+                double r = read[l.ordinal()] * t;
+                bw.add(new BandwidthPoint(l, StreamKernel.READ, t, 1 << 20, r * 0.9, r));
+                bw.add(new BandwidthPoint(l, StreamKernel.TRIAD, t, 1 << 20, r * 0.4, r / 2));
+            }
+        }
+        List<FlopsPoint> fl = List.of(new FlopsPoint(64, 1, 60e9, 64e9), new FlopsPoint(64, 2, 120e9, 128e9),
+                new FlopsPoint(32, 1, 120e9, 128e9), new FlopsPoint(32, 2, 240e9, 256e9));
+        CacheSizes caches = new CacheSizes(48L << 10, 2L << 20, 480L << 20, List.of(12, 16, 16), 64, true);
+        return new ProbeResult("Test CPU: model 1", 2, caches, 512, bw, fl, 1.0);
+    }
+
+    @Test
+    void theOverlayLoadsAndCarriesTheMeasuredRoofs() {
+        CpuSpec base = (CpuSpec) HardwareSpecs.load("epyc-zen5-2c");
+        SpecOverlay o = ProbeOverlay.of(probe(), base, "epyc-zen5-2c", List.of("test probe"));
+        String yaml = o.toYaml();
+        assertTrue(yaml.startsWith("# test probe\nversion: 1\npreset: epyc-zen5-2c\n"), yaml);
+        CpuSpec spec = (CpuSpec) o.check();
+        assertEquals(2, spec.cores());
+        assertEquals(2L << 20, spec.caches().get(1).sizeBytes(), "sysfs L2 size");
+        assertEquals(200e9, spec.caches().get(0).bandwidthBytesPerSecond(), 1e7, "L1 read, 2 threads, best");
+        assertEquals(10e9, spec.dram().bandwidth().at(1), 1e7);
+        assertEquals(20e9, spec.dram().bandwidth().at(2), 1e7);
+        // 64 GFLOP/s per core / (8 lanes x 2 ports x 2) = 2 GHz effective FMA clock
+        assertEquals(2.0e9, spec.clockHertz(), 1e6);
+        assertEquals(base.caches().get(0).latencyCycles(), spec.caches().get(0).latencyCycles(), 1e-9, "latency kept");
+        assertTrue(yaml.contains("name: \"Test CPU: model 1, 2 cores (probed)\""), yaml);
+    }
+
+    @Test
+    void scalarsAreQuotedOnlyWhenNeeded() {
+        assertEquals("31.20GB/s", SpecOverlay.scalar("31.20GB/s"));
+        assertEquals("\"a: b\"", SpecOverlay.scalar("a: b"));
+        assertEquals("\"say \\\"x\\\"\"", SpecOverlay.scalar("say \"x\""));
+    }
+}
