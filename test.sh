@@ -15,5 +15,5 @@ if [[ ! -f target/npm/node_modules/@vladmandic/face-api/package.json ]]; then
     echo "test.sh: npm not found; the TF.js real-file test will be skipped" >&2
   fi
 fi
-mvn -B -ntp package "$@"
+mvn -B -ntp -Dstyle.color=never package "$@"
 touch target/.built

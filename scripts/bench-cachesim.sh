@@ -9,6 +9,8 @@
 #           (so those miss all three levels), 30% writes
 # If dineroIV is on PATH it is timed on the same traces and the ratio printed; otherwise the ratio is
 # against the 13-17 M accesses/s issue 3 quotes for Dinero IV here (not measured by this script).
+# BASELINE=DIR (a target/classes of another build, e.g. of main) times that build's CLI too, run
+# for run alternating with this one, and prints the ratio of the medians.
 # Usage: scripts/bench-cachesim.sh [ACCESSES]   (default 20000000; NO_JMH=1 skips JMH)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -37,6 +39,14 @@ if [[ ! -f "$mixed" ]]; then
       a = (rand() < 0.6) ? 268435456 + 4 * int(rand() * 2000) : 536870912 + 4 * int(rand() * 16777216);
       printf "%d %x\n", (rand() < 0.3), a } }' > "$mixed"
 fi
+rate_of() { sed -E 's/.*\(([0-9.]+) M accesses\/s\).*/\1/' <<<"$1"; }
+baseline_cli() {
+  # the launcher's JVM options, the baseline's classes, this build's libraries
+  "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -XX:+UseParallelGC -Djava.awt.headless=true -Xss4m -Xmx8g \
+    -cp "$BASELINE:target/lib/*" dev.sparseprof.cli.Main "$@" 2> >(grep -v -e '^WARNING: Using incubator modules' >&2)
+}
+source .ci/java-home.sh
+./sparseprof --help >/dev/null # builds when needed, before anything is timed
 levels=(--level L1:32k:8:64 --level L2:1m:16:64 --level L3:32m:16:64)
 dinero_args="-informat d -l1-dsize 32k -l1-dbsize 64 -l1-dassoc 8 -l1-drepl l -l1-dfetch d -l1-dwalloc a -l1-dwback a
  -l2-usize 1m -l2-ubsize 64 -l2-uassoc 16 -l2-urepl l -l2-ufetch d -l2-uwalloc a -l2-uwback a
@@ -44,12 +54,22 @@ dinero_args="-informat d -l1-dsize 32k -l1-dbsize 64 -l1-dassoc 8 -l1-drepl l -l
 for trace in "$spmm" "$mixed"; do
   echo "== $trace (3 runs; load average: $(cut -d' ' -f1 /proc/loadavg))"
   rates=()
+  base_rates=()
   for i in 1 2 3; do
     line=$(./sparseprof cachesim --trace "$trace" "${levels[@]}" | tail -1)
     echo "sparseprof: $line"
-    rates+=("$(sed -E 's/.*\(([0-9.]+) M accesses\/s\).*/\1/' <<<"$line")")
+    rates+=("$(rate_of "$line")")
+    if [[ -n "${BASELINE:-}" ]]; then
+      line=$(baseline_cli cachesim --trace "$trace" "${levels[@]}" | tail -1)
+      echo "baseline:   $line"
+      base_rates+=("$(rate_of "$line")")
+    fi
   done
   median=$(printf '%s\n' "${rates[@]}" | sort -g | sed -n 2p)
+  if [[ -n "${BASELINE:-}" ]]; then
+    base_median=$(printf '%s\n' "${base_rates[@]}" | sort -g | sed -n 2p)
+    echo "median $median vs baseline $base_median M accesses/s: $(awk -v a="$median" -v b="$base_median" 'BEGIN { printf "%.2f", a / b }')x"
+  fi
   if command -v dineroIV >/dev/null; then
     start=$(date +%s.%N)
     # shellcheck disable=SC2086

@@ -1,6 +1,7 @@
 package dev.sparseprof.cli;
 
 import dev.sparseprof.util.AtomicFiles;
+import dev.sparseprof.util.SparseprofException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 
@@ -19,13 +20,15 @@ final class Outputs {
 
     /**
      * Fails early, before any long work, when {@code target} (a file, or "-", or null) could not be
-     * written because its folder does not exist.
+     * written at the end: a missing folder, or one where no file can be created. The message starts
+     * with the option.
      */
     static void checkFolder(String option, String target) {
         if (target == null || "-".equals(target)) return;
-        Path parent = Path.of(target).toAbsolutePath().getParent();
-        if (parent != null && !java.nio.file.Files.isDirectory(parent)) {
-            throw new dev.sparseprof.util.SparseprofException(option + " " + target + ": folder " + parent + " does not exist");
+        try {
+            AtomicFiles.checkWritable(Path.of(target));
+        } catch (SparseprofException e) {
+            throw new SparseprofException(option + " " + e.getMessage(), e);
         }
     }
 

@@ -85,6 +85,8 @@ final class TraceCommand implements Callable<Integer> {
         Checks.positive(batch, "--batch");
         Checks.positive(threads, "--threads");
         if (sparsity != null) Checks.fraction(sparsity, "--sparsity");
+        checkOutputName(out);
+        Outputs.checkFolder("--out", out.toString());
         SpmmKernel<?> kernel = Kernels.byName(format);
         TracedRun.Settings settings = new TracedRun.Settings(batch, threads, Partitions.byName(partition), parseAddress(base), alignBytes);
         PrintWriter w = spec.commandLine().getOut();
@@ -117,6 +119,15 @@ final class TraceCommand implements Callable<Integer> {
             sinks[t] = new TeeSink(sink, counts[t]);
             writeAll(files, t + 1, sinks, counts, body);
         });
+    }
+
+    /** The trace format is chosen by the name, so a name that names none is a mistake, not a din file. */
+    static void checkOutputName(Path file) {
+        String name = file.getFileName().toString();
+        if (name.endsWith(".gz")) name = name.substring(0, name.length() - 3);
+        if (!(name.endsWith(".din") || name.endsWith(".dinx") || name.endsWith(".sptr"))) {
+            throw new SparseprofException("--out " + file + ": name the trace format by the extension: .din, .dinx or .sptr (each optionally .gz)");
+        }
     }
 
     /** {@code out.din.gz} -> {@code out.t3.din.gz} (tag {@code .t}, stream 3). */

@@ -33,6 +33,7 @@ public final class Cache implements MemoryLevel {
     private final long allSectors;
     private final boolean setsPowerOfTwo;
     private final int setMask;
+    private final long setReciprocal; // ceil(2^64 / sets), for set counts that are not powers of two
     private final boolean writeBack;
     private final boolean writeAllocate;
     private final boolean exclusive;
@@ -61,6 +62,14 @@ public final class Cache implements MemoryLevel {
     private final boolean mruFastPath;
     private final int[] mruWay;
 
+    // the common configuration's own path (see lruReference): LRU over use stamps, written here
+    // directly; null where any other feature is on
+    private final RecencyList lru;
+    private boolean nextTakesClean;
+    // only a level no cache feeds checks (and keeps) its MRU ways: below, the references are
+    // misses from above, rarely to the MRU line, and mruWay would be one more host line per miss
+    private boolean lruMruCheck = true;
+
     // the victim of the last handleMiss, written back after the fetch (per cache: never re-entered)
     private long victimLine = INVALID;
     private long victimDirty;
@@ -78,6 +87,7 @@ public final class Cache implements MemoryLevel {
         this.allSectors = sectorsPerLine == 64 ? -1L : (1L << sectorsPerLine) - 1;
         this.setsPowerOfTwo = Integer.bitCount(sets) == 1;
         this.setMask = sets - 1;
+        this.setReciprocal = Long.divideUnsigned(-1L, sets) + 1;
         this.writeBack = config.writePolicy().writeBack();
         this.writeAllocate = config.writePolicy().writeAllocate();
         this.exclusive = config.inclusion() == Inclusion.EXCLUSIVE;
@@ -102,6 +112,16 @@ public final class Cache implements MemoryLevel {
         counters = new CacheCounters(config.name(), config.classifyMisses());
         mruFastPath = prefetcher == null && classifier == null && policy.repeatedHitIsNoOp();
         mruWay = new int[sets];
+        lru = plainLruList(policy);
+        nextTakesClean = next.takesCleanVictims();
+    }
+
+    /** The LRU order when this level is the plain case {@link #lruReference} serves, else null. */
+    private RecencyList plainLruList(ReplacementPolicy p) {
+        if (!(p instanceof RecencyPolicy rp) || rp.lruList() == null || !rp.lruList().stampLayout()) return null;
+        boolean plain = !sectored && index == null && prefetcher == null && classifier == null && !exclusive && !inclusive
+                && writeBack && writeAllocate;
+        return plain ? rp.lruList() : null;
     }
 
     public CacheConfig config() {
@@ -114,12 +134,14 @@ public final class Cache implements MemoryLevel {
 
     void setNext(MemoryLevel next) {
         this.next = next;
+        this.nextTakesClean = next.takesCleanVictims();
     }
 
     /** Registers a level directly above, for back-invalidation when this level is inclusive. */
     void addUpper(Cache upper) {
         uppers = Arrays.copyOf(uppers, uppers.length + 1);
         uppers[uppers.length - 1] = upper;
+        lruMruCheck = false;
     }
 
     public LevelStats snapshot() {
@@ -195,7 +217,17 @@ public final class Cache implements MemoryLevel {
     }
 
     private int setOf(long line) {
-        return setsPowerOfTwo ? (int) line & setMask : (int) Long.remainderUnsigned(line, sets);
+        return setsPowerOfTwo ? (int) line & setMask : remainder(line, sets, setReciprocal);
+    }
+
+    /**
+     * {@code line mod sets} by multiplications for lines below 2^32 (Lemire, Kaser and Kurz, "Faster
+     * remainder by direct computation", 2019: exact for every 32-bit dividend and divisor), by a
+     * division above. {@code reciprocal} is {@code ceil(2^64 / sets)}.
+     */
+    static int remainder(long line, int sets, long reciprocal) {
+        if ((line >>> 32) != 0) return (int) Long.remainderUnsigned(line, sets);
+        return (int) Math.unsignedMultiplyHigh(reciprocal * line, sets);
     }
 
     private long sectorMask(long address, int sizeBytes) {
@@ -251,8 +283,12 @@ public final class Cache implements MemoryLevel {
      */
     private void reference(int write, long address, int sizeBytes, int role) {
         long line = address >>> lineShift;
-        long touched = sectorMask(address, sizeBytes);
         int set = setOf(line);
+        if (lru != null) {
+            lruReference(write, sizeBytes, role, line, set);
+            return;
+        }
+        long touched = sectorMask(address, sizeBytes);
         if (mruFastPath) {
             int mru = set * ways + mruWay[set];
             if (tags[mru] == line && (validMask(mru) & touched) == touched) {
@@ -265,6 +301,60 @@ public final class Cache implements MemoryLevel {
             }
         }
         lookup(write, address, sizeBytes, role, line, set, touched);
+    }
+
+    /**
+     * The common configuration (LRU up to {@value #HASH_THRESHOLD} ways, write-back +
+     * write-allocate, whole lines, no prefetch, 3C or inclusion) in a few array operations: the
+     * set's MRU way (first level only), then one scan of its tags; a hit writes the way's use
+     * stamp; a miss fills the oldest way (an empty one first: its stamp is 0), so neither the policy
+     * nor the free list is called. The counts and the requests sent below, and their order, are
+     * those of {@link #lookup}.
+     */
+    private void lruReference(int write, int sizeBytes, int role, long line, int set) {
+        int base = set * ways;
+        if (lruMruCheck) {
+            int mru = base + mruWay[set];
+            if (tags[mru] == line) {
+                counters.hit(write, role);
+                if (write != 0) meta[mru] |= (byte) DIRTY;
+                return;
+            }
+        }
+        // the whole set is scanned without an early exit: where the line sits is as random as the
+        // trace, and a branch per way would mispredict once per reference
+        int way = -1;
+        for (int w = 0; w < ways; w++) way = tags[base + w] == line ? w : way;
+        if (way < 0) {
+            lruMiss(write, sizeBytes, role, line, set);
+            return;
+        }
+        int slot = base + way;
+        counters.hit(write, role);
+        lru.touchSlot(slot);
+        if (lruMruCheck) mruWay[set] = way;
+        if (write != 0) meta[slot] |= (byte) DIRTY;
+    }
+
+    /** {@link #lruReference}'s miss, apart so that the hit path stays small enough to inline. */
+    private void lruMiss(int write, int sizeBytes, int role, long line, int set) {
+        int base = set * ways;
+        counters.blockMiss(write, role);
+        int way = lru.oldestWay(base);
+        int slot = base + way;
+        long victim = tags[slot];
+        int victimMeta = meta[slot];
+        if (victim == INVALID) freeCount[set]--; // the free list's ways go unused here; its count stays right for invalidate()
+        tags[slot] = line;
+        meta[slot] = (byte) (write != 0 ? role | DIRTY : role);
+        lru.touchSlot(slot);
+        if (lruMruCheck) mruWay[set] = way;
+        if (write == 0 || sizeBytes != lineBytes) {
+            counters.bytesFromBelow += lineBytes;
+            if (next.fetch(line << lineShift, lineBytes, ROLES[role]) && tags[slot] == line) meta[slot] |= (byte) DIRTY;
+        }
+        boolean victimDirty = (victimMeta & DIRTY) != 0;
+        if (victim != INVALID && (victimDirty || nextTakesClean)) writeBackLine(victim, victimDirty ? 1L : 0L, victimMeta & ROLE_MASK);
     }
 
     private void writeThrough(long address, int sizeBytes, int role) {

@@ -70,6 +70,27 @@ final class RecencyList {
         linked[base + way] = true;
     }
 
+    /** Stamp layout only: puts {@code slot = set * ways + way} at the front of its set. */
+    void touchSlot(int slot) {
+        if (clock == clockLimit) renumber();
+        stamps[slot] = ++clock;
+    }
+
+    /**
+     * Stamp layout only: the way of the set starting at slot {@code base} to fill next, an empty
+     * way (stamp 0) if there is one, else the least recent.
+     */
+    int oldestWay(int base) {
+        // the minimum of (stamp, way) packed in a long: no data-dependent branch to mispredict
+        long best = Long.MAX_VALUE;
+        for (int w = 0; w < ways; w++) best = Math.min(best, (long) stamps[base + w] << 8 | w);
+        return (int) best & 0xff;
+    }
+
+    boolean stampLayout() {
+        return stamps != null;
+    }
+
     void remove(int set, int way) {
         int base = set * ways;
         if (stamps != null) {

@@ -24,6 +24,11 @@ public final class RecencyPolicy implements ReplacementPolicy {
         return new RecencyPolicy(sets, ways, false);
     }
 
+    /** The recency order itself, for a cache's LRU fast path (null for FIFO, which a hit must not touch). */
+    RecencyList lruList() {
+        return promoteOnHit ? list : null;
+    }
+
     @Override
     public int victim(int set) {
         return list.tail(set);

@@ -2,6 +2,9 @@ package dev.sparseprof.trace;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.function.LongSupplier;
 
 /**
@@ -18,6 +21,9 @@ public final class DinTextReader extends StreamTraceReader {
     /** A classic record the fast path takes is at most 21 bytes ("5 0x" + 16 digits + newline). */
     private static final int FAST_MARGIN = 32;
     private static final byte[] HEX = new byte[256];
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
 
     static {
         java.util.Arrays.fill(HEX, (byte) -1);
@@ -71,6 +77,11 @@ public final class DinTextReader extends StreamTraceReader {
         if (b[p] == '0' && (b[p + 1] | 0x20) == 'x') p += 2;
         long address = 0;
         int start = p;
+        long eight = (long) LONG_LE.get(b, p);
+        if (allHexDigits(eight)) {
+            address = hexValue8(eight);
+            p += 8;
+        }
         int v;
         while ((v = HEX[b[p] & 0xff]) >= 0) {
             address = (address << 4) | v;
@@ -133,6 +144,27 @@ public final class DinTextReader extends StreamTraceReader {
         while (!isEnd(c)) c = next(); // the rest of the line is ignored
         if (c == '\n') line++;
         chunk.add(kind, address, size, ArrayRole.UNKNOWN);
+    }
+
+    /** True if all 8 bytes of {@code x} are ASCII hex digits (SWAR: a byte range test on every lane at once). */
+    static boolean allHexDigits(long x) {
+        if ((x & HIGHS) != 0) return false;
+        long lower = x | 0x2020202020202020L; // letters to lower case (digits already have bit 5)
+        return ((between(x, 0x2f, 0x3a) | between(lower, 0x60, 0x67)) & HIGHS) == HIGHS;
+    }
+
+    /** The high bit of every byte of {@code x} (all below 0x80) that lies strictly between {@code m} and {@code n}. */
+    private static long between(long x, int m, int n) {
+        long low7 = x & (ONES * 127);
+        return (ONES * (127 + n) - low7) & ~x & (low7 + ONES * (127 - m)) & HIGHS;
+    }
+
+    /** The value of 8 hex digits, the first in the lowest byte of {@code x} (a little-endian read). */
+    static long hexValue8(long x) {
+        long v = (x & (ONES * 0x0f)) + ((x >>> 6) & ONES) * 9; // '0'-'9' -> 0-9, 'a'-'f' and 'A'-'F' -> 10-15
+        v = ((v & 0x000F000F000F000FL) << 4) | ((v >>> 8) & 0x000F000F000F000FL); // digit pairs: 8-bit lanes
+        v = ((v & 0x000000FF000000FFL) << 8) | ((v >>> 16) & 0x000000FF000000FFL); // 16-bit lanes
+        return ((v & 0xFFFFL) << 16) | ((v >>> 32) & 0xFFFFL);
     }
 
     private static AccessKind extendedKind(int c) {

@@ -3,7 +3,10 @@ package dev.sparseprof.util;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -38,7 +41,7 @@ public final class AtomicFiles {
             }
             tmp = null;
         } catch (IOException e) {
-            throw new SparseprofException(target + ": cannot write (" + e.getMessage() + ")", e);
+            throw new SparseprofException(target + ": cannot write: " + reason(e), e);
         } finally {
             if (tmp != null) {
                 try {
@@ -48,6 +51,34 @@ public final class AtomicFiles {
                 }
             }
         }
+    }
+
+    /**
+     * Fails now, before any long work, when {@code target} could not be written at the end: its
+     * folder is missing, or a file cannot be created there (read-only, permission, /proc). Probes by
+     * creating and deleting a temporary file beside the target.
+     */
+    public static void checkWritable(Path target) {
+        Path dir = target.toAbsolutePath().getParent();
+        if (dir != null && !Files.isDirectory(dir)) {
+            throw new SparseprofException(target + ": folder " + dir + " does not exist");
+        }
+        try {
+            Files.delete(Files.createTempFile(dir, "." + target.getFileName(), ".probe"));
+        } catch (IOException e) {
+            throw new SparseprofException(target + ": cannot write: " + reason(e), e);
+        }
+    }
+
+    /** The OS's reason in words ("Permission denied", "Read-only file system"), not the temp file's name. */
+    private static String reason(IOException e) {
+        if (e instanceof FileSystemException fse) {
+            if (fse.getReason() != null) return fse.getReason();
+            if (e instanceof AccessDeniedException) return "permission denied";
+            if (e instanceof NoSuchFileException) return "no such file or folder";
+            return e.getClass().getSimpleName().replace("Exception", "").toLowerCase(java.util.Locale.ROOT);
+        }
+        return String.valueOf(e.getMessage());
     }
 
     private static void setOrdinaryPermissions(Path file) throws IOException {

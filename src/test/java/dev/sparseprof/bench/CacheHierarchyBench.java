@@ -11,6 +11,7 @@ import dev.sparseprof.trace.DinTextWriter;
 import dev.sparseprof.trace.TraceSink;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -52,8 +53,14 @@ public class CacheHierarchyBench {
     private byte[] dinText;
 
     static Hierarchy hierarchy() {
-        return new Hierarchy(HierarchyConfig.of(CacheConfig.of("L1", 32 << 10, 64, 8), CacheConfig.of("L2", 1 << 20, 64, 16),
-                CacheConfig.of("L3", 32 << 20, 64, 16)));
+        return hierarchy(3);
+    }
+
+    /** The first {@code levels} of the three (what each level adds to the cost, in {@link CacheSimCpuRate}). */
+    static Hierarchy hierarchy(int levels) {
+        List<CacheConfig> all = List.of(CacheConfig.of("L1", 32 << 10, 64, 8), CacheConfig.of("L2", 1 << 20, 64, 16),
+                CacheConfig.of("L3", 32 << 20, 64, 16));
+        return new Hierarchy(HierarchyConfig.of(all.subList(0, levels)));
     }
 
     @Setup
@@ -115,7 +122,10 @@ public class CacheHierarchyBench {
     @Benchmark
     @OperationsPerInvocation(ACCESSES)
     public long pushThreeLevels() {
-        Hierarchy h = hierarchy();
+        return push(hierarchy());
+    }
+
+    long push(Hierarchy h) {
         if (shape.equals("spmm")) spmm(h);
         else mixed(h);
         h.close();

@@ -76,6 +76,32 @@ class TraceFilesTest {
     }
 
     @Test
+    void hexAddressesOfEveryLengthAndCaseParse() {
+        SplittableRandom rnd = new SplittableRandom(3);
+        StringBuilder text = new StringBuilder();
+        List<Long> want = new ArrayList<>();
+        for (int digits = 1; digits <= 16; digits++) {
+            for (int k = 0; k < 20; k++) {
+                StringBuilder hex = new StringBuilder();
+                for (int d = 0; d < digits; d++) hex.append("0123456789abcdefABCDEF".charAt(rnd.nextInt(22)));
+                want.add(Long.parseUnsignedLong(hex.toString(), 16));
+                text.append(k % 3 == 0 ? "1 0x" : "0 ").append(hex).append('\n');
+            }
+        }
+        Collect c = new Collect();
+        try (DinTextReader r = new DinTextReader(new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.US_ASCII)), "t.din")) {
+            r.pushAll(c);
+        }
+        assertEquals(want, c.recs.stream().map(Rec::address).toList());
+        for (int i = 0; i < 256; i++) {
+            long x = (0x3030303030303030L & ~(0xffL << 16)) | ((long) i << 16);
+            boolean hex = (i >= '0' && i <= '9') || (i >= 'a' && i <= 'f') || (i >= 'A' && i <= 'F');
+            assertEquals(hex, DinTextReader.allHexDigits(x), "byte " + i);
+        }
+        assertEquals(0x1234abcdL, DinTextReader.hexValue8(0x6463626134333231L)); // "1234abcd" little-endian
+    }
+
+    @Test
     void extendedDinCarriesSizes() {
         List<Rec> r = readText("r 100 4\nw 0x200 40\ni 8 1\nm 0 2\nc 40 40\nv 80 40\n");
         assertEquals(new Rec(AccessKind.WRITE, 0x200, 0x40, ArrayRole.UNKNOWN), r.get(1));
