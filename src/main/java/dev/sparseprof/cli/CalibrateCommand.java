@@ -53,7 +53,7 @@ import picocli.CommandLine.Spec;
  * model's free parameters to measured runs; both write a spec overlay (preset + overrides) that
  * {@code simulate --hw} takes.
  */
-@Command(name = "calibrate", description = {
+@Command(name = "calibrate", mixinStandardHelpOptions = true, description = {
         "Write a calibrated hardware spec overlay (preset + overrides).",
         "  calibrate --probe --out SPEC.yaml [--preset NAME]   measure this machine (bandwidth per level, FMA peak)",
         "  calibrate --hw SPEC --measurements FILE.json [--perf FILE] [--ncu FILE.csv] --out SPEC.yaml"})

@@ -50,7 +50,7 @@ import picocli.CommandLine.Spec;
  * published figures) against the model's predictions; {@code --gpu-measure DIR} instead takes the
  * GPU measurements for the next calibration (what {@code validation/gpu/run.sh} calls).
  */
-@Command(name = "validate", description = {
+@Command(name = "validate", mixinStandardHelpOptions = true, description = {
         "Check predictions against measured and published cases; print error per case and MAPE per group.",
         "  validate [--hw SPEC] [--json FILE|-]",
         "  validate --gpu-measure DIR [--gpu-quick] [--gpu-reps N]   time the CUDA kernels (needs a GPU)",
