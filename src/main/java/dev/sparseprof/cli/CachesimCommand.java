@@ -19,6 +19,7 @@ import dev.sparseprof.report.TextTable;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.trace.TeeSink;
 import dev.sparseprof.trace.TraceFiles;
+import dev.sparseprof.trace.ReadAheadReader;
 import dev.sparseprof.trace.TraceReader;
 import dev.sparseprof.trace.TraceSink;
 import dev.sparseprof.util.JsonWriter;
@@ -122,7 +123,7 @@ final class CachesimCommand implements Callable<Integer> {
         long started = System.nanoTime();
         List<TraceReader> readers = new ArrayList<>();
         try {
-            for (Path t : traces) readers.add(TraceFiles.open(t, accessSize));
+            for (Path t : traces) readers.add(new ReadAheadReader(TraceFiles.open(t, accessSize)));
             if (readers.size() == 1) {
                 List<TraceSink> sinks = new ArrayList<>(profilers);
                 sinks.addFirst(h);

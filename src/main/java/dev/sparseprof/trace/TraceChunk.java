@@ -45,6 +45,16 @@ public final class TraceChunk {
         size = 0;
     }
 
+    /** Makes this chunk a copy of {@code other}'s records (this chunk's capacity must hold them). */
+    public void copyFrom(TraceChunk other) {
+        int n = other.size;
+        System.arraycopy(other.addresses, 0, addresses, 0, n);
+        System.arraycopy(other.sizes, 0, sizes, 0, n);
+        System.arraycopy(other.kinds, 0, kinds, 0, n);
+        System.arraycopy(other.roles, 0, roles, 0, n);
+        size = n;
+    }
+
     /** Appends one record; the caller checks {@link #isFull()} first. */
     public void add(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
         int i = size++;
