@@ -75,6 +75,11 @@ public final class ReadAheadReader implements TraceReader {
     }
 
     @Override
+    public boolean timestamped() {
+        return inner.timestamped();
+    }
+
+    @Override
     public long bytesConsumed() {
         return bytesConsumed;
     }
