@@ -11,7 +11,7 @@
 # against the 13-17 M accesses/s issue 3 quotes for Dinero IV here (not measured by this script).
 # BASELINE=DIR (a target/classes of another build, e.g. of main) times that build's CLI too, run
 # for run alternating with this one, and prints the ratio of the medians.
-# Usage: scripts/bench-cachesim.sh [ACCESSES]   (default 20000000; NO_JMH=1 skips JMH)
+# Usage: scripts/bench-cachesim.sh [ACCESSES]   (default 20000000, e.g. 100000000 for 1.1 GB traces; NO_JMH=1 skips JMH)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 n="${1:-20000000}"

@@ -19,6 +19,7 @@ import dev.sparseprof.report.TextTable;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.trace.TeeSink;
 import dev.sparseprof.trace.TraceFiles;
+import dev.sparseprof.trace.ReadAheadReader;
 import dev.sparseprof.trace.TraceReader;
 import dev.sparseprof.trace.TraceSink;
 import dev.sparseprof.util.JsonWriter;
@@ -91,6 +92,11 @@ final class CachesimCommand implements Callable<Integer> {
     @Option(names = "--quantum", paramLabel = "N", defaultValue = "1", description = "Accesses per core per round-robin turn.")
     int quantum;
 
+    @Option(names = "--interleave", paramLabel = "round-robin|timestamps", defaultValue = "round-robin",
+            description = "How several traces interleave: round-robin (--quantum accesses a turn) or by the records' timestamps"
+                    + " (timestamped .sptr traces).")
+    String interleave;
+
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write JSON ('-': standard output, alone).")
     String json;
 
@@ -109,6 +115,9 @@ final class CachesimCommand implements Callable<Integer> {
         if ((hw == null) == levels.isEmpty()) throw new SparseprofException("cachesim: give either --hw or --level (one or more)");
         if (warmup < 0) throw new SparseprofException("--warmup must not be negative, got " + warmup);
         if (quantum < 1) throw new SparseprofException("--quantum must be at least 1, got " + quantum);
+        if (!interleave.equals("round-robin") && !interleave.equals("timestamps")) {
+            throw new SparseprofException("--interleave must be round-robin or timestamps, got '" + interleave + "'");
+        }
         if (accessSize < 1) throw new SparseprofException("--access-size must be at least 1, got " + accessSize);
         HierarchyConfig config = hierarchy();
 
@@ -122,7 +131,7 @@ final class CachesimCommand implements Callable<Integer> {
         long started = System.nanoTime();
         List<TraceReader> readers = new ArrayList<>();
         try {
-            for (Path t : traces) readers.add(TraceFiles.open(t, accessSize));
+            for (Path t : traces) readers.add(new ReadAheadReader(TraceFiles.open(t, accessSize)));
             if (readers.size() == 1) {
                 List<TraceSink> sinks = new ArrayList<>(profilers);
                 sinks.addFirst(h);
@@ -130,7 +139,17 @@ final class CachesimCommand implements Callable<Integer> {
                 readers.getFirst().pushAll(sink, progress, totalBytes);
             } else {
                 if (!profilers.isEmpty()) throw new SparseprofException("--mrc works on one trace (give one --trace)");
-                MultiCoreReplay.roundRobin(readers, h, quantum, progress, totalBytes);
+                if (interleave.equals("timestamps")) {
+                    for (int i = 0; i < readers.size(); i++) {
+                        if (!readers.get(i).timestamped()) {
+                            throw new SparseprofException(traces.get(i) + ": --interleave timestamps needs timestamped traces"
+                                    + " (.sptr with timestamps); this one has none");
+                        }
+                    }
+                    MultiCoreReplay.byTimestamp(readers, h, progress, totalBytes);
+                } else {
+                    MultiCoreReplay.roundRobin(readers, h, quantum, progress, totalBytes);
+                }
             }
         } finally {
             for (TraceReader r : readers) r.close();

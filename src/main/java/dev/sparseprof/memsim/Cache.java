@@ -69,6 +69,16 @@ public final class Cache implements MemoryLevel {
     // only a level no cache feeds checks (and keeps) its MRU ways: below, the references are
     // misses from above, rarely to the MRU line, and mruWay would be one more host line per miss
     private boolean lruMruCheck = true;
+    // the first level's two-entry filter: two lines, each the MRU line of its set, in two different
+    // sets (so a reference to one leaves the other MRU). A repeat of either is an MRU hit (no LRU
+    // change): the kernels' streams alternate between a few arrays, e.g. SpMM's B row and C row.
+    // remember() keeps the invariant; invalidate() drops a line, so a back-invalidated line never passes
+    private long lastLine = INVALID;
+    private int lastSlot;
+    private int lastSet = -1;
+    private long prevLine = INVALID;
+    private int prevSlot;
+    private final long[] hitCounts; // counters' per (role, write) fetch counts, one load nearer
 
     // the victim of the last handleMiss, written back after the fetch (per cache: never re-entered)
     private long victimLine = INVALID;
@@ -110,6 +120,7 @@ public final class Cache implements MemoryLevel {
         orderScratch = new int[ways];
         classifier = config.classifyMisses() ? new ThreeCClassifier(config.lines()) : null;
         counters = new CacheCounters(config.name(), config.classifyMisses());
+        hitCounts = counters.fetchCounts();
         mruFastPath = prefetcher == null && classifier == null && policy.repeatedHitIsNoOp();
         mruWay = new int[sets];
         lru = plainLruList(policy);
@@ -283,11 +294,16 @@ public final class Cache implements MemoryLevel {
      */
     private void reference(int write, long address, int sizeBytes, int role) {
         long line = address >>> lineShift;
-        int set = setOf(line);
         if (lru != null) {
-            lruReference(write, sizeBytes, role, line, set);
+            if (line == lastLine || line == prevLine) {
+                hitCounts[2 * role + write]++;
+                if (write != 0) meta[line == lastLine ? lastSlot : prevSlot] |= (byte) DIRTY;
+                return;
+            }
+            lruReference(write, sizeBytes, role, line, setOf(line));
             return;
         }
+        int set = setOf(line);
         long touched = sectorMask(address, sizeBytes);
         if (mruFastPath) {
             int mru = set * ways + mruWay[set];
@@ -316,8 +332,9 @@ public final class Cache implements MemoryLevel {
         if (lruMruCheck) {
             int mru = base + mruWay[set];
             if (tags[mru] == line) {
-                counters.hit(write, role);
+                hitCounts[2 * role + write]++;
                 if (write != 0) meta[mru] |= (byte) DIRTY;
+                remember(line, set, mru);
                 return;
             }
         }
@@ -330,10 +347,28 @@ public final class Cache implements MemoryLevel {
             return;
         }
         int slot = base + way;
-        counters.hit(write, role);
+        hitCounts[2 * role + write]++;
         lru.touchSlot(slot);
-        if (lruMruCheck) mruWay[set] = way;
+        if (lruMruCheck) {
+            mruWay[set] = way;
+            remember(line, set, slot);
+        }
         if (write != 0) meta[slot] |= (byte) DIRTY;
+    }
+
+    /**
+     * Enters {@code line}, now the MRU line of {@code set}, into the filter. The older entry stays
+     * only if it lies in another set (then it is still its set's MRU line); an entry in the same set
+     * is dropped.
+     */
+    private void remember(long line, int set, int slot) {
+        if (set != lastSet) {
+            prevLine = lastLine;
+            prevSlot = lastSlot;
+        }
+        lastLine = line;
+        lastSlot = slot;
+        lastSet = set;
     }
 
     /** {@link #lruReference}'s miss, apart so that the hit path stays small enough to inline. */
@@ -348,7 +383,10 @@ public final class Cache implements MemoryLevel {
         tags[slot] = line;
         meta[slot] = (byte) (write != 0 ? role | DIRTY : role);
         lru.touchSlot(slot);
-        if (lruMruCheck) mruWay[set] = way;
+        if (lruMruCheck) {
+            mruWay[set] = way;
+            remember(line, set, slot); // before the fetch: a back-invalidation of this line during it clears the filter
+        }
         if (write == 0 || sizeBytes != lineBytes) {
             counters.bytesFromBelow += lineBytes;
             if (next.fetch(line << lineShift, lineBytes, ROLES[role]) && tags[slot] == line) meta[slot] |= (byte) DIRTY;
@@ -482,6 +520,8 @@ public final class Cache implements MemoryLevel {
     private void invalidate(int set, int way) {
         int slot = set * ways + way;
         if (index != null) index.remove(tags[slot]);
+        if (tags[slot] == lastLine) lastLine = INVALID;
+        if (tags[slot] == prevLine) prevLine = INVALID;
         tags[slot] = INVALID;
         clearSectors(slot);
         meta[slot] = 0;

@@ -38,8 +38,9 @@ final class CacheCounters {
         }
     }
 
-    void hit(int write, int role) {
-        roleFetches[2 * role + write]++;
+    /** The live fetch counts at {@code 2 * role + write}, for a cache's hit path to increment directly. */
+    long[] fetchCounts() {
+        return roleFetches;
     }
 
     /** A miss where the line was absent (counted as a fetch, a miss and a block miss). */

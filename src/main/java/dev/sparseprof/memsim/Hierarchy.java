@@ -19,6 +19,7 @@ public final class Hierarchy implements TraceSink {
     private final Memory memory;
     private final Cache[][] byLevel; // [level][instance]: private levels have one instance per core
     private final CoreSink[] cores;
+    private final CoreSink core0; // cores[0], one load nearer for the single-core push
     private boolean closed;
     private long accesses;
     private long warmupAccesses = -1;
@@ -46,6 +47,7 @@ public final class Hierarchy implements TraceSink {
         }
         cores = new CoreSink[config.cores()];
         for (int i = 0; i < cores.length; i++) cores[i] = new CoreSink(byLevel[0][byLevel[0].length == 1 ? 0 : i]);
+        core0 = cores[0];
     }
 
     /**
@@ -75,12 +77,12 @@ public final class Hierarchy implements TraceSink {
 
     @Override
     public void access(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
-        cores[0].access(kind, address, sizeBytes, role);
+        core0.access(kind, address, sizeBytes, role);
     }
 
     @Override
     public void accessAll(TraceChunk chunk, int from, int to) {
-        cores[0].accessAll(chunk, from, to);
+        core0.accessAll(chunk, from, to);
     }
 
     /** Ends the trace: the final write-back of dirty lines, level by level. Idempotent. */

@@ -5,11 +5,13 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.function.LongSupplier;
 
-/** Reads {@link BinaryTraceFormat} version 1, checking every field; faults name the file and byte offset. */
+/** Reads {@link BinaryTraceFormat} versions 1 and 2, checking every field; faults name the file and byte offset. */
 public final class BinaryTraceReader extends StreamTraceReader {
     private final byte[] buf = new byte[1 << 16];
     private final ArrayRole[] roleTable;
     private final long[] lastAddress;
+    private final boolean timestamped;
+    private long time;
     private int pos;
     private int limit;
     private long offsetBase; // stream offset of buf[0]
@@ -23,9 +25,14 @@ public final class BinaryTraceReader extends StreamTraceReader {
             if (nextByte() != (BinaryTraceFormat.MAGIC[i] & 0xff)) throw bad("not a sparseprof binary trace (bad magic)");
         }
         int version = nextByte();
-        if (version != BinaryTraceFormat.VERSION) {
-            throw bad("binary trace version " + version + " (this build reads version " + BinaryTraceFormat.VERSION + ")");
+        if (version < BinaryTraceFormat.FIRST_VERSION || version > BinaryTraceFormat.VERSION) {
+            throw bad("binary trace version " + version + " (this build reads versions " + BinaryTraceFormat.FIRST_VERSION + "-"
+                    + BinaryTraceFormat.VERSION + ")");
         }
+        int flags = version >= 2 ? nextByte() : 0;
+        if (flags < 0) throw bad("truncated header");
+        if ((flags & ~BinaryTraceFormat.TIMESTAMPED) != 0) throw bad("unknown header flags 0x" + Integer.toHexString(flags));
+        timestamped = (flags & BinaryTraceFormat.TIMESTAMPED) != 0;
         int roles = nextByte();
         if (roles < 0) throw bad("truncated header");
         roleTable = new ArrayRole[roles];
@@ -81,8 +88,13 @@ public final class BinaryTraceReader extends StreamTraceReader {
             long z = varint();
             long address = lastAddress[role] + ((z >>> 1) ^ -(z & 1));
             lastAddress[role] = address;
+            if (timestamped) {
+                long dt = varint();
+                if (dt < 0 || time + dt < time) throw bad("timestamp delta " + Long.toUnsignedString(dt) + " out of range");
+                time += dt;
+            }
             records++;
-            chunk.add(AccessKinds.BY_ORDINAL[kind], address, size, roleTable[role]);
+            chunk.add(AccessKinds.BY_ORDINAL[kind], address, size, roleTable[role], time);
         }
         return chunk.size();
     }
@@ -116,6 +128,11 @@ public final class BinaryTraceReader extends StreamTraceReader {
 
     private TraceFormatException bad(String fault) {
         return new TraceFormatException(source + ": byte " + (offsetBase + pos) + ": " + fault);
+    }
+
+    @Override
+    public boolean timestamped() {
+        return timestamped;
     }
 
     @Override

@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
  * records carry {@link ArrayRole#UNKNOWN}.
  */
 public final class DinTextReader extends StreamTraceReader {
-    private static final int BUFFER_BYTES = 1 << 16;
+    private static final int BUFFER_BYTES = 1 << 20;
     private static final int MAX_HEX_DIGITS = 16;
     /** A classic record the fast path takes is at most 21 bytes ("5 0x" + 16 digits + newline). */
     private static final int FAST_MARGIN = 32;

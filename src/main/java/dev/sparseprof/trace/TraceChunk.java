@@ -6,7 +6,8 @@ package dev.sparseprof.trace;
  * replaying a trace allocates nothing per access.
  *
  * <p>Invariant: entries {@code [0, size)} are valid; {@code kinds[i]} is an {@link AccessKind}
- * ordinal, {@code roles[i]} an {@link ArrayRole} ordinal, {@code sizes[i] >= 1}.
+ * ordinal, {@code roles[i]} an {@link ArrayRole} ordinal, {@code sizes[i] >= 1};
+ * {@code timestamps[i]} is the record's time where its trace carries one (0 where it does not).
  */
 public final class TraceChunk {
     public static final int DEFAULT_CAPACITY = 4096;
@@ -15,6 +16,7 @@ public final class TraceChunk {
     private final int[] sizes;
     private final byte[] kinds;
     private final byte[] roles;
+    private final long[] timestamps;
     private int size;
 
     public TraceChunk() {
@@ -27,6 +29,7 @@ public final class TraceChunk {
         sizes = new int[capacity];
         kinds = new byte[capacity];
         roles = new byte[capacity];
+        timestamps = new long[capacity];
     }
 
     public int capacity() {
@@ -45,17 +48,38 @@ public final class TraceChunk {
         size = 0;
     }
 
-    /** Appends one record; the caller checks {@link #isFull()} first. */
+    /** Makes this chunk a copy of {@code other}'s records (this chunk's capacity must hold them). */
+    public void copyFrom(TraceChunk other) {
+        int n = other.size;
+        System.arraycopy(other.addresses, 0, addresses, 0, n);
+        System.arraycopy(other.sizes, 0, sizes, 0, n);
+        System.arraycopy(other.kinds, 0, kinds, 0, n);
+        System.arraycopy(other.roles, 0, roles, 0, n);
+        System.arraycopy(other.timestamps, 0, timestamps, 0, n);
+        size = n;
+    }
+
+    /** Appends one record (timestamp 0); the caller checks {@link #isFull()} first. */
     public void add(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
+        add(kind, address, sizeBytes, role, 0);
+    }
+
+    /** Appends one record with its time; the caller checks {@link #isFull()} first. */
+    public void add(AccessKind kind, long address, int sizeBytes, ArrayRole role, long timestamp) {
         int i = size++;
         addresses[i] = address;
         sizes[i] = sizeBytes;
         kinds[i] = (byte) kind.ordinal();
         roles[i] = (byte) role.ordinal();
+        timestamps[i] = timestamp;
     }
 
     public long address(int i) {
         return addresses[i];
+    }
+
+    public long timestamp(int i) {
+        return timestamps[i];
     }
 
     public int sizeBytes(int i) {

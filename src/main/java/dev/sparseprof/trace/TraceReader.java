@@ -17,6 +17,11 @@ public interface TraceReader extends AutoCloseable {
 
     long bytesConsumed();
 
+    /** True when every record carries its time ({@link TraceChunk#timestamp}), non-decreasing through the trace. */
+    default boolean timestamped() {
+        return false;
+    }
+
     @Override
     void close();
 

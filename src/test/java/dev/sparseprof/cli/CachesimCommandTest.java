@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.memsim.DineroOracle;
+import dev.sparseprof.trace.AccessKind;
+import dev.sparseprof.trace.ArrayRole;
+import dev.sparseprof.trace.BinaryTraceWriter;
 import dev.sparseprof.util.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -109,5 +112,43 @@ class CachesimCommandTest {
 
         Run list = run(List.of("cachesim", "--list"));
         assertTrue(list.out().contains("lru, fifo, random, plru, srrip"), list.out());
+    }
+
+    private Path timedTrace(String name, long... lineAndTime) throws IOException {
+        Path p = dir.resolve(name);
+        try (BinaryTraceWriter w = new BinaryTraceWriter(Files.newOutputStream(p), true)) {
+            for (int i = 0; i < lineAndTime.length; i += 2) w.accessAt(lineAndTime[i + 1], AccessKind.READ, lineAndTime[i] * 64, 4, ArrayRole.VALUES);
+        }
+        return p;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void interleaveByTimestamps() throws IOException {
+        // core 0 reads A B C at times 1 2 3, core 1 A D at 4 10, through a shared 2-line L3 (MultiCoreTest's
+        // scenario): 5 L3 misses by time, 4 round-robin
+        Path a = timedTrace("a.sptr", 0, 1, 1, 2, 2, 3);
+        Path b = timedTrace("b.sptr", 0, 4, 3, 10);
+        List<String> common = List.of("cachesim", "--trace", a.toString(), "--trace", b.toString(), "--level", "L1:128:2:64",
+                "--level", "L3:128:2:64", "--json", "-");
+        for (String mode : List.of("timestamps", "round-robin")) {
+            List<String> args = new ArrayList<>(common);
+            args.addAll(List.of("--interleave", mode));
+            Run r = run(args);
+            assertEquals(0, r.code(), r.err());
+            List<Object> levels = (List<Object>) Json.parseObject(r.out()).get("levels");
+            Map<String, Object> l3 = (Map<String, Object>) levels.getLast();
+            assertEquals(mode.equals("timestamps") ? 5L : 4L, ((Map<String, Object>) l3.get("misses")).get("read"), mode);
+        }
+        Path din = dir.resolve("plain.din");
+        Files.writeString(din, "0 10\n");
+        Run r = run(List.of("cachesim", "--trace", a.toString(), "--trace", din.toString(), "--level", "L1:1k:2:64", "--interleave",
+                "timestamps"));
+        assertEquals(2, r.code());
+        assertEquals("sparseprof: " + din + ": --interleave timestamps needs timestamped traces (.sptr with timestamps); this one has none",
+                r.err().strip());
+        r = run(List.of("cachesim", "--trace", a.toString(), "--level", "L1:1k:2:64", "--interleave", "random"));
+        assertEquals(2, r.code());
+        assertEquals("sparseprof: --interleave must be round-robin or timestamps, got 'random'", r.err().strip());
     }
 }

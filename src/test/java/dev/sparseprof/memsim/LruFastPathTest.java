@@ -7,6 +7,7 @@ import dev.sparseprof.trace.AccessKind;
 import dev.sparseprof.trace.ArrayRole;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,15 +24,50 @@ class LruFastPathTest {
     void fastPathCountsWhatTheGeneralPathCounts() {
         List<CacheConfig> levels = List.of(CacheConfig.of("L1", 2 << 10, 32, 4), CacheConfig.of("L2", 3 * 8 * 64, 64, 8),
                 CacheConfig.of("L3", 64 << 10, 64, 16));
+        SplittableRandom rnd = new SplittableRandom(11);
+        assertSameCounts(levels, 5_000, 200_000, () -> rnd.nextInt(4) == 0 ? 0x100000L + rnd.nextInt(1 << 20) : 0x4000L + rnd.nextInt(1 << 14), rnd);
+    }
+
+    /**
+     * The first level's two-line filter (a repeat of one of the last two lines, each its set's MRU
+     * line): streams that mostly repeat the last or the one-before-last address over a few lines,
+     * on a direct-mapped and a 2-way L1 (where the two lines often share a set), over an inclusive
+     * L2 whose evictions back-invalidate the L1, so a filtered line must drop out when invalidated.
+     */
+    @Test
+    void lineFilterCountsWhatTheGeneralPathCounts() {
+        for (int ways : new int[] {1, 2}) {
+            List<CacheConfig> levels = List.of(CacheConfig.of("L1", 8 * 64, 64, ways),
+                    CacheConfig.of("L2", 16 * 64, 64, 2).withInclusion(Inclusion.INCLUSIVE), CacheConfig.of("L3", 64 << 10, 64, 16));
+            SplittableRandom rnd = new SplittableRandom(ways);
+            long[] recent = new long[2];
+            assertSameCounts(levels, 1_000, 100_000, () -> {
+                int pick = rnd.nextInt(10);
+                long a = pick < 4 ? recent[1] : pick < 7 ? recent[0] : 64L * rnd.nextInt(40) + 4 * rnd.nextInt(16);
+                if (a != recent[1]) {
+                    recent[0] = recent[1];
+                    recent[1] = a;
+                }
+                return a;
+            }, rnd);
+        }
+    }
+
+    /**
+     * Replays one random trace (reads, writes, some spanning lines, some whole lines, copy-back and
+     * invalidate records; addresses from {@code addresses}) through {@code levels} as given and
+     * with 3C classification on everywhere, which keeps every level off the fast path, and compares
+     * every count but the 3C ones, warm-up window included.
+     */
+    private static void assertSameCounts(List<CacheConfig> levels, long warmup, int accesses, LongSupplier addresses, SplittableRandom rnd) {
         Hierarchy fast = new Hierarchy(HierarchyConfig.of(levels));
         Hierarchy general = new Hierarchy(HierarchyConfig.of(levels.stream().map(c -> c.withClassifyMisses(true)).toList()));
-        fast.setWarmup(5_000);
-        general.setWarmup(5_000);
-        SplittableRandom rnd = new SplittableRandom(11);
-        for (int i = 0; i < 200_000; i++) {
+        fast.setWarmup(warmup);
+        general.setWarmup(warmup);
+        for (int i = 0; i < accesses; i++) {
             int pick = rnd.nextInt(1000);
             AccessKind kind = pick < 650 ? AccessKind.READ : pick < 990 ? AccessKind.WRITE : pick < 995 ? AccessKind.COPY_BACK : AccessKind.INVALIDATE;
-            long address = rnd.nextInt(4) == 0 ? 0x100000L + rnd.nextInt(1 << 20) : 0x4000L + rnd.nextInt(1 << 14);
+            long address = addresses.getAsLong();
             int size = rnd.nextInt(10) == 0 ? 64 : rnd.nextInt(10) == 0 ? 1 + rnd.nextInt(100) : 4;
             if (size == 64) address &= ~63L;
             ArrayRole role = ROLES[rnd.nextInt(ROLES.length)];
@@ -53,6 +89,7 @@ class LruFastPathTest {
             assertEquals(y.writeBacks(), x.writeBacks(), at);
             assertEquals(y.bytesFromBelow(), x.bytesFromBelow(), at);
             assertEquals(y.bytesToBelow(), x.bytesToBelow(), at);
+            assertEquals(y.backInvalidations(), x.backInvalidations(), at);
             assertArrayEquals(y.roles().accesses(), x.roles().accesses(), at);
             assertArrayEquals(y.roles().misses(), x.roles().misses(), at);
             assertArrayEquals(y.roles().writeBacks(), x.roles().writeBacks(), at);
