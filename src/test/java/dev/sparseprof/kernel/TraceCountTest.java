@@ -108,9 +108,16 @@ class TraceCountTest {
         BsrSpmm bsr = new BsrSpmm(new BlockShape(4, 4));
         BsrMatrix blocks = bsr.prepare(view);
         c = trace(bsr, blocks, n, k, new StaticRowsPartition(), 1)[0];
-        assertEquals(blocks.blockCount(), c.reads(ArrayRole.COLUMN_INDICES), "one block column per block");
+        // n = 20: a one-vector strip and a masked strip; each strip walks every block of its block row
+        int strips = n / LANES + (n % LANES == 0 ? 0 : 1);
+        long blockColumns = 0;
+        for (int col : blocks.blockColumnIndices()) blockColumns += Math.min(4, k - 4 * col);
+        assertEquals((long) strips * blocks.blockCount(), c.reads(ArrayRole.COLUMN_INDICES), "one block column per block and strip");
         assertEquals(2L * ((m + 3) / 4), c.reads(ArrayRole.ROW_POINTERS));
-        assertTrue(c.reads(ArrayRole.VALUES) <= 16L * blocks.blockCount() && c.reads(ArrayRole.VALUES) >= nnz);
+        assertEquals(4L * strips * blockColumns, c.reads(ArrayRole.VALUES), "4 tile rows per block column and strip");
+        assertEquals(4L * n * blockColumns, c.readBytes(ArrayRole.B_GATHER), "each B row strip once per block column");
+        assertEquals(4L * m * n, c.writeBytes(ArrayRole.C_SCATTER));
+        assertTrue(c.reads(ArrayRole.VALUES) >= nnz);
 
         SellSpmm sell = new SellSpmm(8);
         SellMatrix chunks = sell.prepare(view);
