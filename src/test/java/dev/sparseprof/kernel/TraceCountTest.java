@@ -95,9 +95,22 @@ class TraceCountTest {
 
         CooSpmm coo = new CooSpmm();
         CountingSink c = trace(coo, coo.prepare(view), n, k, new StaticRowsPartition(), 1)[0];
+        int columnBlocks = columnBlocks(n);
+        assertEquals(nnz * columnBlocks, c.reads(ArrayRole.VALUES), "row runs: values once per column block");
+        // the run search reads row indices a vector at a time, each up to the first of the next row
+        long indexBytes = c.readBytes(ArrayRole.ROW_POINTERS);
+        assertTrue(indexBytes >= 4L * nnz && indexBytes <= 4L * (nnz + (long) m * LANES), "row index bytes " + indexBytes);
+        assertTrue(c.reads(ArrayRole.ROW_POINTERS) < nnz, "vector reads of the row indices");
+        assertEquals(4L * nnz * n, c.readBytes(ArrayRole.B_GATHER));
+        assertEquals(0, c.reads(ArrayRole.C_SCATTER), "row runs keep C in registers");
+        assertEquals(4L * m * n, c.writeBytes(ArrayRole.C_SCATTER));
+
+        CooSpmm scatter = new CooSpmm(false);
+        c = trace(scatter, scatter.prepare(view), n, k, new StaticRowsPartition(), 1)[0];
         assertEquals(nnz, c.reads(ArrayRole.VALUES));
         assertEquals(nnz, c.reads(ArrayRole.ROW_POINTERS), "one row index per triple");
         assertEquals(4L * nnz * n, c.readBytes(ArrayRole.B_GATHER));
+        assertEquals(4L * nnz * n, c.readBytes(ArrayRole.C_SCATTER), "scatter: C read per entry");
 
         CscSpmm csc = new CscSpmm();
         c = trace(csc, csc.prepare(view), n, k, new StaticRowsPartition(), 1)[0];
