@@ -57,8 +57,8 @@ final class BlockRowTiles {
         for (int c0 = 0; c0 < n; c0 += stripWidth(n - c0)) {
             switch (stripVectors(n - c0)) {
                 case WIDE_VECTORS -> wide(op, blkFrom, blkTo, i0, g, cRow, c0);
-                case 1 -> one(op, blkFrom, blkTo, i0, g, cRow, c0);
-                default -> masked(op, blkFrom, blkTo, i0, g, cRow, c0);
+                case 1 -> narrow(op, blkFrom, blkTo, i0, g, cRow, c0, false);
+                default -> narrow(op, blkFrom, blkTo, i0, g, cRow, c0, true);
             }
         }
     }
@@ -110,49 +110,21 @@ final class BlockRowTiles {
         if (g > 3) { o += n; c30.intoArray(c, o); c31.intoArray(c, o + L); c32.intoArray(c, o + 2 * L); c33.intoArray(c, o + 3 * L); }
     }
 
-    private static void one(Operands<BsrMatrix> op, int blkFrom, int blkTo, int i0, int g, int cRow, int c0) {
+    /**
+     * A one-vector strip: whole ({@code masked} false: B from the aligned copy) or the masked tail
+     * of fewer than {@link #L} columns (B from the heap array, whose masked loads are intrinsified).
+     */
+    private static void narrow(Operands<BsrMatrix> op, int blkFrom, int blkTo, int i0, int g, int cRow, int c0, boolean masked) {
         BsrMatrix a = op.a();
         int cb = a.shape().cols();
         int rc = a.shape().rows() * cb;
         int cols = a.cols();
         int[] bcols = a.blockColumnIndices();
         float[] vals = a.values();
-        MemorySegment b = op.bAligned();
-        int n = op.n();
-        long rowBytes = (long) n * Float.BYTES;
-        long colBytes = (long) c0 * Float.BYTES;
-        int o0 = rowOffset(i0, 0, g, cb), o1 = rowOffset(i0, 1, g, cb), o2 = rowOffset(i0, 2, g, cb), o3 = rowOffset(i0, 3, g, cb);
-        FloatVector c0v = FloatVector.zero(S), c1v = c0v, c2v = c0v, c3v = c0v;
-        for (int blk = blkFrom; blk < blkTo; blk++) {
-            int k0 = bcols[blk] * cb;
-            int width = Math.min(cb, cols - k0);
-            int v = blk * rc;
-            for (int j = 0; j < width; j++) {
-                FloatVector bv = FloatVector.fromMemorySegment(S, b, (k0 + j) * rowBytes + colBytes, ORDER);
-                c0v = bv.fma(FloatVector.broadcast(S, vals[v + o0 + j]), c0v);
-                c1v = bv.fma(FloatVector.broadcast(S, vals[v + o1 + j]), c1v);
-                c2v = bv.fma(FloatVector.broadcast(S, vals[v + o2 + j]), c2v);
-                c3v = bv.fma(FloatVector.broadcast(S, vals[v + o3 + j]), c3v);
-            }
-        }
-        float[] c = op.c();
-        int o = cRow * n + c0;
-        c0v.intoArray(c, o);
-        if (g > 1) c1v.intoArray(c, o + n);
-        if (g > 2) c2v.intoArray(c, o + 2 * n);
-        if (g > 3) c3v.intoArray(c, o + 3 * n);
-    }
-
-    private static void masked(Operands<BsrMatrix> op, int blkFrom, int blkTo, int i0, int g, int cRow, int c0) {
-        BsrMatrix a = op.a();
-        int cb = a.shape().cols();
-        int rc = a.shape().rows() * cb;
-        int cols = a.cols();
-        int[] bcols = a.blockColumnIndices();
-        float[] vals = a.values();
+        MemorySegment bAligned = op.bAligned();
         float[] b = op.b();
         int n = op.n();
-        VectorMask<Float> m = S.indexInRange(0, n - c0);
+        VectorMask<Float> m = S.indexInRange(0, Math.min(L, n - c0));
         int o0 = rowOffset(i0, 0, g, cb), o1 = rowOffset(i0, 1, g, cb), o2 = rowOffset(i0, 2, g, cb), o3 = rowOffset(i0, 3, g, cb);
         FloatVector c0v = FloatVector.zero(S), c1v = c0v, c2v = c0v, c3v = c0v;
         for (int blk = blkFrom; blk < blkTo; blk++) {
@@ -160,7 +132,8 @@ final class BlockRowTiles {
             int width = Math.min(cb, cols - k0);
             int v = blk * rc;
             for (int j = 0; j < width; j++) {
-                FloatVector bv = FloatVector.fromArray(S, b, (k0 + j) * n + c0, m);
+                int at = (k0 + j) * n + c0;
+                FloatVector bv = masked ? FloatVector.fromArray(S, b, at, m) : FloatVector.fromMemorySegment(S, bAligned, at * (long) Float.BYTES, ORDER);
                 c0v = bv.fma(FloatVector.broadcast(S, vals[v + o0 + j]), c0v);
                 c1v = bv.fma(FloatVector.broadcast(S, vals[v + o1 + j]), c1v);
                 c2v = bv.fma(FloatVector.broadcast(S, vals[v + o2 + j]), c2v);
@@ -169,10 +142,15 @@ final class BlockRowTiles {
         }
         float[] c = op.c();
         int o = cRow * n + c0;
-        c0v.intoArray(c, o, m);
-        if (g > 1) c1v.intoArray(c, o + n, m);
-        if (g > 2) c2v.intoArray(c, o + 2 * n, m);
-        if (g > 3) c3v.intoArray(c, o + 3 * n, m);
+        store(c0v, c, o, m, masked);
+        if (g > 1) store(c1v, c, o + n, m, masked);
+        if (g > 2) store(c2v, c, o + 2 * n, m, masked);
+        if (g > 3) store(c3v, c, o + 3 * n, m, masked);
+    }
+
+    private static void store(FloatVector v, float[] c, int at, VectorMask<Float> m, boolean masked) {
+        if (masked) v.intoArray(c, at, m);
+        else v.intoArray(c, at);
     }
 
     /** The traced twin of {@link #compute}; {@code acc} holds {@link #TRACE_SCRATCH_FLOATS} floats. */
