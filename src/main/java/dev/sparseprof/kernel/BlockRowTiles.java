@@ -131,7 +131,22 @@ final class BlockRowTiles {
             int k0 = bcols[blk] * cb;
             int width = Math.min(cb, cols - k0);
             int v = blk * rc;
-            for (int j = 0; j < width; j++) {
+            int j = 0;
+            for (; j + 4 <= width; j += 4) { // 4 block columns per trip: the block width is no JIT constant
+                int at = (k0 + j) * n + c0;
+                FloatVector p0 = load(bAligned, b, at, m, masked), p1 = load(bAligned, b, at + n, m, masked);
+                FloatVector p2 = load(bAligned, b, at + 2 * n, m, masked), p3 = load(bAligned, b, at + 3 * n, m, masked);
+                int q = v + j;
+                c0v = p3.fma(FloatVector.broadcast(S, vals[q + o0 + 3]), p2.fma(FloatVector.broadcast(S, vals[q + o0 + 2]),
+                        p1.fma(FloatVector.broadcast(S, vals[q + o0 + 1]), p0.fma(FloatVector.broadcast(S, vals[q + o0]), c0v))));
+                c1v = p3.fma(FloatVector.broadcast(S, vals[q + o1 + 3]), p2.fma(FloatVector.broadcast(S, vals[q + o1 + 2]),
+                        p1.fma(FloatVector.broadcast(S, vals[q + o1 + 1]), p0.fma(FloatVector.broadcast(S, vals[q + o1]), c1v))));
+                c2v = p3.fma(FloatVector.broadcast(S, vals[q + o2 + 3]), p2.fma(FloatVector.broadcast(S, vals[q + o2 + 2]),
+                        p1.fma(FloatVector.broadcast(S, vals[q + o2 + 1]), p0.fma(FloatVector.broadcast(S, vals[q + o2]), c2v))));
+                c3v = p3.fma(FloatVector.broadcast(S, vals[q + o3 + 3]), p2.fma(FloatVector.broadcast(S, vals[q + o3 + 2]),
+                        p1.fma(FloatVector.broadcast(S, vals[q + o3 + 1]), p0.fma(FloatVector.broadcast(S, vals[q + o3]), c3v))));
+            }
+            for (; j < width; j++) {
                 int at = (k0 + j) * n + c0;
                 FloatVector bv = masked ? FloatVector.fromArray(S, b, at, m) : FloatVector.fromMemorySegment(S, bAligned, at * (long) Float.BYTES, ORDER);
                 c0v = bv.fma(FloatVector.broadcast(S, vals[v + o0 + j]), c0v);
@@ -146,6 +161,10 @@ final class BlockRowTiles {
         if (g > 1) store(c1v, c, o + n, m, masked);
         if (g > 2) store(c2v, c, o + 2 * n, m, masked);
         if (g > 3) store(c3v, c, o + 3 * n, m, masked);
+    }
+
+    private static FloatVector load(MemorySegment bAligned, float[] b, int at, VectorMask<Float> m, boolean masked) {
+        return masked ? FloatVector.fromArray(S, b, at, m) : FloatVector.fromMemorySegment(S, bAligned, at * (long) Float.BYTES, ORDER);
     }
 
     private static void store(FloatVector v, float[] c, int at, VectorMask<Float> m, boolean masked) {
