@@ -5,15 +5,14 @@ import dev.sparseprof.sparse.CsrMatrix;
 import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.util.MatrixView;
-import java.util.Arrays;
 import java.util.Map;
 
 /**
- * BSR (R x C blocks) SpMM: the work rows are block rows. For each block row the kernel clears its
- * R rows of C and, for each stored block, runs a dense R x C micro-GEMM: each of the block's
- * elements adds its value times one B row into one C row ({@link Axpy}). The R C rows (R * N
- * floats) stay in L1 across the block row; padding elements are multiplied (BSR's cost), except
- * past the matrix's last column, where B has no row.
+ * BSR (R x C blocks) SpMM: the work rows are block rows. Each block row is computed in register
+ * tiles of 4 C rows x one column strip of N ({@link BlockRowTiles}), held in registers across all
+ * of the block row's blocks: per block, each of its C columns loads a B row strip once and FMAs it
+ * with the broadcast values of the tile's rows. Padding elements are multiplied (BSR's cost),
+ * except past the matrix's last column, where B has no row.
  */
 public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
     private final BlockShape shape;
@@ -49,7 +48,7 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
 
     @Override public boolean splitsRows() { return false; }
 
-    @Override public int scratchFloats(BsrMatrix a, int n) { return 0; }
+    @Override public int scratchFloats(BsrMatrix a, int n) { return BlockRowTiles.TRACE_SCRATCH_FLOATS; }
 
     @Override public boolean readsAlignedB() { return true; }
 
@@ -57,23 +56,13 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
     public void runRange(Operands<BsrMatrix> op, WorkRange range, Workspace ws) {
         BsrMatrix a = op.a();
         int[] ptr = a.blockRowPointers();
-        int[] bcols = a.blockColumnIndices();
-        float[] vals = a.values();
-        float[] c = op.c();
-        int n = op.n();
         int rb = shape.rows();
-        int cb = shape.cols();
         ws.setCarryRow(-1);
         for (int br = range.rowStart(); br < range.rowEnd(); br++) {
             int r0 = br * rb;
             int rows = Math.min(rb, a.rows() - r0);
-            Arrays.fill(c, r0 * n, (r0 + rows) * n, 0f);
-            for (int blk = ptr[br]; blk < ptr[br + 1]; blk++) {
-                int k0 = bcols[blk] * cb;
-                int width = Math.min(cb, a.cols() - k0);
-                for (int i = 0; i < rows; i++) {
-                    for (int j = 0; j < width; j++) Axpy.add(op, vals[blk * rb * cb + i * cb + j], k0 + j, r0 + i);
-                }
+            for (int i0 = 0; i0 < rows; i0 += BlockRowTiles.ROWS) {
+                BlockRowTiles.compute(op, ptr[br], ptr[br + 1], i0, Math.min(BlockRowTiles.ROWS, rows - i0), r0 + i0);
             }
         }
     }
@@ -82,30 +71,15 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
     public void traceRange(Operands<BsrMatrix> op, WorkRange range, Workspace ws, Tracer tracer) {
         BsrMatrix a = op.a();
         int[] ptr = a.blockRowPointers();
-        int[] bcols = a.blockColumnIndices();
-        float[] vals = a.values();
-        float[] c = op.c();
-        int n = op.n();
         int rb = shape.rows();
-        int cb = shape.cols();
         ws.setCarryRow(-1);
         for (int br = range.rowStart(); br < range.rowEnd(); br++) {
             tracer.readIndices(ArrayRole.ROW_POINTERS, br, 1);
             tracer.readIndices(ArrayRole.ROW_POINTERS, br + 1, 1);
             int r0 = br * rb;
             int rows = Math.min(rb, a.rows() - r0);
-            Arrays.fill(c, r0 * n, (r0 + rows) * n, 0f);
-            for (int blk = ptr[br]; blk < ptr[br + 1]; blk++) {
-                tracer.readIndices(ArrayRole.COLUMN_INDICES, blk, 1);
-                int k0 = bcols[blk] * cb;
-                int width = Math.min(cb, a.cols() - k0);
-                for (int i = 0; i < rows; i++) {
-                    for (int j = 0; j < width; j++) {
-                        int vi = blk * rb * cb + i * cb + j;
-                        tracer.readValues(vi, 1);
-                        Axpy.traceAdd(op, vals[vi], k0 + j, r0 + i, tracer);
-                    }
-                }
+            for (int i0 = 0; i0 < rows; i0 += BlockRowTiles.ROWS) {
+                BlockRowTiles.trace(op, ptr[br], ptr[br + 1], i0, Math.min(BlockRowTiles.ROWS, rows - i0), r0 + i0, ws.scratch(), tracer);
             }
         }
     }

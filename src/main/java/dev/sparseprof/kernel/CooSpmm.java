@@ -6,18 +6,46 @@ import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.util.MatrixView;
 import java.util.Arrays;
 import java.util.Map;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
- * COO SpMM, entry by entry: each (row, column, value) triple adds {@code value * B[column, :]}
- * into {@code C[row, :]} through memory ({@link Axpy}), reading the row index per entry instead of
- * keeping a row in registers. Work rows are the matrix rows (the row-major order of the triples
- * gives each row's entries as a contiguous run), split between threads on whole rows only.
+ * COO SpMM over the row-major triples of a {@link CooMatrix} (its invariant: sorted by row, then
+ * column), in one of two loop nests:
+ * <ul>
+ * <li>{@code coo} (row runs): finds the end of each row's run of triples with vector compares
+ * over the sorted row indices (into index scratch, as the bitmask kernel decodes its bitmap), then
+ * computes each run as CSR computes a row ({@link BroadcastRows}: the C row's column block in
+ * registers across the run, one store per vector). It relies on the entries being grouped by row,
+ * which a {@code CooMatrix} guarantees.
+ * <li>{@code coo-scatter} (entry by entry): each triple adds {@code value * B[column, :]} into
+ * {@code C[row, :]} through memory ({@link Axpy}: a load, an FMA and a store per vector), reading
+ * the row index per entry. It needs no order at all (the path an unsorted COO would take), and is
+ * kept to show what the scatter costs.
+ * </ul>
+ * Work rows are the matrix rows (where each row's triples start, computed once), split between
+ * threads on whole rows only.
  */
 public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
     /** The COO matrix and where each row's triples start (the format itself stores no row pointers). */
     public record Rows(CooMatrix matrix, int[] rowStarts) {}
 
-    @Override public String name() { return "coo"; }
+    private static final VectorSpecies<Integer> IS = IntVector.SPECIES_PREFERRED;
+    private static final int IL = IS.length();
+    private final boolean rowRuns;
+
+    /** {@code rowRuns}: the row-run loop nest ({@code coo}), else entry by entry ({@code coo-scatter}). */
+    public CooSpmm(boolean rowRuns) {
+        this.rowRuns = rowRuns;
+    }
+
+    public CooSpmm() {
+        this(true);
+    }
+
+    @Override public String name() { return rowRuns ? "coo" : "coo-scatter"; }
 
     @Override
     public Rows prepare(MatrixView view) {
@@ -47,28 +75,104 @@ public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
 
     @Override public boolean splitsRows() { return false; }
 
-    @Override public int scratchFloats(Rows a, int n) { return 0; }
+    @Override public int scratchFloats(Rows a, int n) { return rowRuns ? BroadcastRows.TRACE_SCRATCH_FLOATS : 0; }
+
+    /** Row runs: the decoded row starts, one per row and one past the last. */
+    @Override public int indexScratchInts(Rows a) { return rowRuns ? a.matrix().rows() + 1 : 0; }
 
     @Override public boolean readsAlignedB() { return true; }
 
     @Override
     public void runRange(Operands<Rows> op, WorkRange range, Workspace ws) {
-        CooMatrix a = op.a().matrix();
-        int[] rowIdx = a.rowIndices();
-        int[] colIdx = a.columnIndices();
-        float[] vals = a.values();
         ws.setCarryRow(-1);
-        Arrays.fill(op.c(), range.rowStart() * op.n(), range.rowEnd() * op.n(), 0f);
-        for (int j = range.nzStart(); j < range.nzEnd(); j++) Axpy.add(op, vals[j], colIdx[j], rowIdx[j]);
+        if (rowRuns) runRows(op, range, ws);
+        else scatter(op, range);
     }
 
     @Override
     public void traceRange(Operands<Rows> op, WorkRange range, Workspace ws, Tracer tracer) {
+        ws.setCarryRow(-1);
+        if (rowRuns) traceRows(op, range, ws, tracer);
+        else traceScatter(op, range, tracer);
+    }
+
+    /**
+     * Finds the row runs of the range's triples and puts their starts into the index scratch
+     * (absolute row index: {@code starts[r] .. starts[r+1]} are row r's triples). Each run's end is
+     * found 16 row indices at a time (one vector compare against r, the first lane past it), the
+     * last few one by one: one vector read per 16 triples and one unpredictable branch per row
+     * (a galloping search read fewer indices but mispredicted at every probe: slower).
+     * {@code tracer}: null on the fast path.
+     */
+    private static int[] runStarts(CooMatrix a, WorkRange range, Workspace ws, Tracer tracer) {
+        int[] rowIdx = a.rowIndices();
+        int[] starts = ws.indexScratch();
+        int end = range.nzEnd();
+        int j = range.nzStart();
+        for (int r = range.rowStart(); r < range.rowEnd(); r++) {
+            starts[r] = j;
+            boolean found = false;
+            for (; j + IL <= end; j += IL) {
+                if (tracer != null) tracer.readIndices(ArrayRole.ROW_POINTERS, j, IL);
+                VectorMask<Integer> past = IntVector.fromArray(IS, rowIdx, j).compare(VectorOperators.GT, r);
+                if (past.anyTrue()) {
+                    j += past.firstTrue();
+                    found = true;
+                    break;
+                }
+            }
+            for (; !found && j < end; j++) {
+                if (tracer != null) tracer.readIndices(ArrayRole.ROW_POINTERS, j, 1);
+                if (rowIdx[j] > r) break;
+            }
+        }
+        starts[range.rowEnd()] = j;
+        return starts;
+    }
+
+    /** The row runs decoded, then each row as CSR computes it (N = one vector: all rows in one tight loop). */
+    private static void runRows(Operands<Rows> op, WorkRange range, Workspace ws) {
+        CooMatrix a = op.a().matrix();
+        int[] starts = runStarts(a, range, ws, null);
+        int[] colIdx = a.columnIndices();
+        float[] vals = a.values();
+        int n = op.n();
+        if (n == BroadcastRows.L) {
+            BroadcastRows.oneVectorRows(op, vals, colIdx, starts, range.rowStart(), range.rowEnd(), range.nzStart());
+            return;
+        }
+        for (int r = range.rowStart(); r < range.rowEnd(); r++) {
+            BroadcastRows.compute(op, new BroadcastRows.Slice(vals, colIdx, 0, starts[r], starts[r + 1], true), op.c(), r * n);
+        }
+    }
+
+    /** The traced twin of {@link #runRows}: the row indices the run search reads, then the row body's accesses. */
+    private static void traceRows(Operands<Rows> op, WorkRange range, Workspace ws, Tracer tracer) {
+        CooMatrix a = op.a().matrix();
+        int[] starts = runStarts(a, range, ws, tracer);
+        int[] colIdx = a.columnIndices();
+        float[] vals = a.values();
+        int n = op.n();
+        for (int r = range.rowStart(); r < range.rowEnd(); r++) {
+            BroadcastRows.trace(op, new BroadcastRows.Slice(vals, colIdx, 0, starts[r], starts[r + 1], true), op.c(), r * n, ws.scratch(), tracer);
+        }
+    }
+
+    /** Clears the range's C rows, then each triple scatters into its C row through memory. */
+    private static void scatter(Operands<Rows> op, WorkRange range) {
         CooMatrix a = op.a().matrix();
         int[] rowIdx = a.rowIndices();
         int[] colIdx = a.columnIndices();
         float[] vals = a.values();
-        ws.setCarryRow(-1);
+        Arrays.fill(op.c(), range.rowStart() * op.n(), range.rowEnd() * op.n(), 0f);
+        for (int j = range.nzStart(); j < range.nzEnd(); j++) Axpy.add(op, vals[j], colIdx[j], rowIdx[j]);
+    }
+
+    private static void traceScatter(Operands<Rows> op, WorkRange range, Tracer tracer) {
+        CooMatrix a = op.a().matrix();
+        int[] rowIdx = a.rowIndices();
+        int[] colIdx = a.columnIndices();
+        float[] vals = a.values();
         Arrays.fill(op.c(), range.rowStart() * op.n(), range.rowEnd() * op.n(), 0f);
         for (int r = range.rowStart(); r < range.rowEnd(); r++) tracer.writeFloats(ArrayRole.C_SCATTER, (long) r * op.n(), op.n());
         for (int j = range.nzStart(); j < range.nzEnd(); j++) {

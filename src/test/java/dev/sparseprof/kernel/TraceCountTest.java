@@ -95,9 +95,22 @@ class TraceCountTest {
 
         CooSpmm coo = new CooSpmm();
         CountingSink c = trace(coo, coo.prepare(view), n, k, new StaticRowsPartition(), 1)[0];
+        int columnBlocks = columnBlocks(n);
+        assertEquals(nnz * columnBlocks, c.reads(ArrayRole.VALUES), "row runs: values once per column block");
+        // the run search reads row indices a vector at a time, each up to the first of the next row
+        long indexBytes = c.readBytes(ArrayRole.ROW_POINTERS);
+        assertTrue(indexBytes >= 4L * nnz && indexBytes <= 4L * (nnz + (long) m * LANES), "row index bytes " + indexBytes);
+        assertTrue(c.reads(ArrayRole.ROW_POINTERS) < nnz, "vector reads of the row indices");
+        assertEquals(4L * nnz * n, c.readBytes(ArrayRole.B_GATHER));
+        assertEquals(0, c.reads(ArrayRole.C_SCATTER), "row runs keep C in registers");
+        assertEquals(4L * m * n, c.writeBytes(ArrayRole.C_SCATTER));
+
+        CooSpmm scatter = new CooSpmm(false);
+        c = trace(scatter, scatter.prepare(view), n, k, new StaticRowsPartition(), 1)[0];
         assertEquals(nnz, c.reads(ArrayRole.VALUES));
         assertEquals(nnz, c.reads(ArrayRole.ROW_POINTERS), "one row index per triple");
         assertEquals(4L * nnz * n, c.readBytes(ArrayRole.B_GATHER));
+        assertEquals(4L * nnz * n, c.readBytes(ArrayRole.C_SCATTER), "scatter: C read per entry");
 
         CscSpmm csc = new CscSpmm();
         c = trace(csc, csc.prepare(view), n, k, new StaticRowsPartition(), 1)[0];
@@ -108,9 +121,16 @@ class TraceCountTest {
         BsrSpmm bsr = new BsrSpmm(new BlockShape(4, 4));
         BsrMatrix blocks = bsr.prepare(view);
         c = trace(bsr, blocks, n, k, new StaticRowsPartition(), 1)[0];
-        assertEquals(blocks.blockCount(), c.reads(ArrayRole.COLUMN_INDICES), "one block column per block");
+        // n = 20: a one-vector strip and a masked strip; each strip walks every block of its block row
+        int strips = n / LANES + (n % LANES == 0 ? 0 : 1);
+        long blockColumns = 0;
+        for (int col : blocks.blockColumnIndices()) blockColumns += Math.min(4, k - 4 * col);
+        assertEquals((long) strips * blocks.blockCount(), c.reads(ArrayRole.COLUMN_INDICES), "one block column per block and strip");
         assertEquals(2L * ((m + 3) / 4), c.reads(ArrayRole.ROW_POINTERS));
-        assertTrue(c.reads(ArrayRole.VALUES) <= 16L * blocks.blockCount() && c.reads(ArrayRole.VALUES) >= nnz);
+        assertEquals(4L * strips * blockColumns, c.reads(ArrayRole.VALUES), "4 tile rows per block column and strip");
+        assertEquals(4L * n * blockColumns, c.readBytes(ArrayRole.B_GATHER), "each B row strip once per block column");
+        assertEquals(4L * m * n, c.writeBytes(ArrayRole.C_SCATTER));
+        assertTrue(c.reads(ArrayRole.VALUES) >= nnz);
 
         SellSpmm sell = new SellSpmm(8);
         SellMatrix chunks = sell.prepare(view);
