@@ -89,12 +89,15 @@ public final class Comparison {
         return reasons[scenarios.indexOf(s)][formats.indexOf(format)][layer];
     }
 
-    /** The fastest format's estimate for a layer in a scenario, or null when no format ran. */
+    /**
+     * The best format's estimate for a layer in a scenario (the highest speedup over its
+     * same-footing dense baseline, as {@link PerfModel#bestOrNull} ranks), or null when no format ran.
+     */
     public LayerEstimate winner(Scenario s, int layer) {
         LayerEstimate best = null;
         for (String f : formats) {
             LayerEstimate e = estimate(s, f, layer);
-            if (e != null && (best == null || e.predictedSeconds() < best.predictedSeconds())) best = e;
+            if (e != null && (best == null || e.speedup() > best.speedup())) best = e;
         }
         return best;
     }

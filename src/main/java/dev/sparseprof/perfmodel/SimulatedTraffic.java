@@ -31,8 +31,8 @@ import java.util.Set;
  * the line through the other two is the sampling error. Where no traced kernel exists (GPU specs: no warp/sector trace
  * generator has landed; formats other than csr and dense; value types other than fp32; synthetic
  * workloads without a matrix) it falls back to {@link AnalyticalTraffic}, and says so in the
- * source label. Without {@code cacheMisses} it gives the analytical compulsory floor, so the gap
- * breakdown's miss part is simulated minus compulsory. Replays are kept per workload and format.
+ * source label. Without {@code cacheMisses} it gives the analytical compulsory floor (capped per level
+ * at the replay's bytes), so the gap breakdown's miss part is simulated minus compulsory, never negative. Replays are kept per workload and format.
  */
 public final class SimulatedTraffic implements TrafficModel {
     private static final Set<String> TRACED = Set.of("csr", "dense");
@@ -62,7 +62,6 @@ public final class SimulatedTraffic implements TrafficModel {
             Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
             return new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (" + why + ")", 0);
         }
-        if (!features.cacheMisses()) return AnalyticalTraffic.estimate(plan.streams(), spec, features);
         Replay r = replays.computeIfAbsent(w, k -> new IdentityHashMap<>()).computeIfAbsent(plan.format(),
                 f -> spec instanceof GpuSpec g ? GpuSampledReplay.replay(w, f, g, accessBudget) : replay(w, f, spec));
         int n = r.levels().size();
@@ -72,6 +71,13 @@ public final class SimulatedTraffic implements TrafficModel {
         if (!features.indexBytes()) bytes[0] = Math.max(0, bytes[0] - indexRequests(plan));
         List<String> names = new ArrayList<>(r.levels());
         names.add("DRAM");
+        if (!features.cacheMisses()) {
+            // The compulsory floor, never above what the replay moved: misses beyond it are >= 0.
+            Traffic floor = AnalyticalTraffic.estimate(plan.streams(), spec, features);
+            double[] fb = floor.bytes();
+            if (fb.length == bytes.length) for (int i = 0; i < fb.length; i++) fb[i] = Math.min(fb[i], bytes[i]);
+            return new Traffic(floor.levels(), fb, floor.missRates(), floor.source(), 0);
+        }
         double[] miss = new double[n + 1];
         System.arraycopy(r.missRates(), 0, miss, 0, n);
         return new Traffic(names, bytes, miss, r.label(), r.samplingError());
