@@ -64,6 +64,9 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "Write a self-contained HTML report with charts.")
     String html;
 
+    @Option(names = "--wide", description = "Add miss rates, DRAM bytes, imbalance and each layer's best sparse format to the table.")
+    boolean wide;
+
     @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
             description = "Memory traffic: simulated (replay the traced kernel through memsim where one exists) or analytical; default ${DEFAULT-VALUE}.")
     String traffic;
@@ -110,7 +113,7 @@ final class SimulateCommand implements Callable<Integer> {
             if (workloads.isEmpty()) throw new SparseprofException((model == null ? Models.DEFAULT_NAME : model) + ": no GEMM layers");
             result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options);
         }
-        if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result));
+        if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result, wide));
         Outputs.write(json, SimulationReport.json(result), out);
         if (html != null) HtmlReport.writeSimulation(Path.of(html), result);
         return Main.EXIT_OK;

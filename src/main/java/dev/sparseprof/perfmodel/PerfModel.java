@@ -57,7 +57,7 @@ public final class PerfModel {
         if (candidate.simulated() || !p.traffic().simulated()) return p;
         Prediction analytical = Roofline.predict(w, dense.plan(w, spec), spec, TrafficModel.ANALYTICAL, Features.ALL);
         Traffic t = analytical.traffic();
-        Traffic labelled = new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (to match the candidate's)", 0);
+        Traffic labelled = new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (same footing as the candidate)", 0);
         return new Prediction(analytical.plan(), labelled, analytical.seconds(), analytical.computeSeconds(), analytical.levelSeconds(),
                 analytical.latencySeconds(), analytical.overheadSeconds(), analytical.imbalanceFactor(), analytical.bottleneck());
     }
