@@ -11,6 +11,7 @@ import dev.sparseprof.report.HtmlReport;
 import dev.sparseprof.util.Checks;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
+import dev.sparseprof.util.TerminalProgressBar;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ final class CompareCommand implements Callable<Integer> {
         Comparison c;
         try (Model m = Models.open(model)) {
             c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : DType.parse(dtype),
-                    SimulateCommand.trafficModel(traffic));
+                    SimulateCommand.trafficModel(traffic), TerminalProgressBar.forTerminal("compare: estimating layers"));
         }
         if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));
         Outputs.write(json, ComparisonReport.json(c), out);

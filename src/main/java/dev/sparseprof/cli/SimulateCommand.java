@@ -111,7 +111,8 @@ final class SimulateCommand implements Callable<Integer> {
         try (Model m = Models.open(model)) {
             List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
             if (workloads.isEmpty()) throw new SparseprofException((model == null ? Models.DEFAULT_NAME : model) + ": no GEMM layers");
-            result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options);
+            result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options,
+                    TerminalProgressBar.forTerminal("simulate: estimating layers"));
         }
         if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result, wide));
         Outputs.write(json, SimulationReport.json(result), out);

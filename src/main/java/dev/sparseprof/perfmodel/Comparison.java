@@ -3,6 +3,7 @@ package dev.sparseprof.perfmodel;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.util.DType;
+import dev.sparseprof.util.Progress;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,6 +35,12 @@ public final class Comparison {
     /** {@code dtype} null: each spec's default ({@link Simulation#defaultDType}). */
     public static Comparison run(List<HardwareSpec> specs, List<GemmLayer> layers, List<String> formatNames,
                                  List<Double> sparsities, long batch, DType dtype, TrafficModel memory) {
+        return run(specs, layers, formatNames, sparsities, batch, dtype, memory, Progress.NONE);
+    }
+
+    /** As above, reporting each (sparsity, layer) done to {@code progress}. */
+    public static Comparison run(List<HardwareSpec> specs, List<GemmLayer> layers, List<String> formatNames,
+                                 List<Double> sparsities, long batch, DType dtype, TrafficModel memory, Progress progress) {
         List<GemmLayer> gemms = Simulation.gemmLayers(layers);
         List<String> names = new ArrayList<>();
         for (GemmLayer l : gemms) names.add(l.name());
@@ -63,8 +70,10 @@ public final class Comparison {
                         else why[sc][f][l] = reason;
                     }
                 }
+                progress.update((long) si * gemms.size() + l + 1, (long) sparsities.size() * gemms.size());
             }
         }
+        progress.finish();
         return new Comparison(names, formatNames, scenarios, est, why);
     }
 
