@@ -65,12 +65,12 @@ final class CompareCommand implements Callable<Integer> {
         Checks.positive(batch, "--batch");
         List<HardwareSpec> specs = new ArrayList<>();
         for (String h : hw) specs.add(HardwareSpecs.load(h));
-        for (String f : formats) FormatModels.byName(f);
+        for (String f : formats) SimulateCommand.option("--formats", () -> FormatModels.byName(f));
         for (double s : sparsities) Checks.fraction(s, "--sparsity");
         if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");
         Comparison c;
         try (Model m = Models.open(model)) {
-            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : DType.parse(dtype),
+            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : SimulateCommand.option("--dtype", () -> DType.parse(dtype)),
                     SimulateCommand.trafficModel(traffic), TerminalProgressBar.forTerminal("compare: estimating layers"));
         }
         if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));

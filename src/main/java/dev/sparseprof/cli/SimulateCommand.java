@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -95,8 +96,8 @@ final class SimulateCommand implements Callable<Integer> {
         }
         Checks.positive(batch, "--batch");
         HardwareSpec spec = HardwareSpecs.load(hw);
-        DType d = dtype == null ? Simulation.defaultDType(spec) : DType.parse(dtype);
-        List<FormatModel> formats = formats(format);
+        DType d = dtype == null ? Simulation.defaultDType(spec) : option("--dtype", () -> DType.parse(dtype));
+        List<FormatModel> formats = option("--format", () -> formats(format));
         Workloads.Pruning pruning = Workloads.Pruning.NONE;
         double s = 0;
         if (sparsity != null) {
@@ -127,6 +128,15 @@ final class SimulateCommand implements Callable<Integer> {
             case "analytical" -> TrafficModel.ANALYTICAL;
             default -> throw new SparseprofException("--traffic: unknown '" + name + "' (known: simulated, analytical)");
         };
+    }
+
+    /** Runs {@code parse}; a fault in it is reported with the option's name first ({@code --format: unknown format 'x' (known: ...)}). */
+    static <T> T option(String name, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (SparseprofException e) {
+            throw new SparseprofException(name + ": " + e.getMessage(), e);
+        }
     }
 
     /** {@code auto} means every registered format; else one name. */
