@@ -14,6 +14,8 @@ import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.Workload;
 import dev.sparseprof.perfmodel.Workloads;
 import dev.sparseprof.report.HtmlReport;
+import dev.sparseprof.sparse.Formats;
+import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.report.PublishedReport;
 import dev.sparseprof.report.SimulationReport;
 import dev.sparseprof.util.Checks;
@@ -49,7 +51,7 @@ final class SimulateCommand implements Callable<Integer> {
     long batch;
 
     @Option(names = "--format", defaultValue = "auto", paramLabel = "F",
-            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4; 'list' prints them) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
+            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4, 1:2; 'list' prints them; 2:4 means 1:2 for tf32 on a GPU) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
     String format;
 
     @Option(names = "--dtype", paramLabel = "D", description = "Value type (default: fp16 on a GPU, fp32 on a CPU).")
@@ -97,14 +99,22 @@ final class SimulateCommand implements Callable<Integer> {
         Checks.positive(batch, "--batch");
         HardwareSpec spec = HardwareSpecs.load(hw);
         DType d = dtype == null ? Simulation.defaultDType(spec) : option("--dtype", () -> DType.parse(dtype));
-        List<FormatModel> formats = option("--format", () -> formats(format));
+        String f = format;
+        if (spec.isGpu() && (f.equals("2:4") || f.equals("1:2")) && !Formats.ampereFor(d).name().equals(f)) {
+            // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (hardware-facts.md section 2).
+            f = Formats.ampereFor(d).name();
+            command.commandLine().getErr().println("simulate: the sparse tensor cores run " + f + " for " + d.label()
+                    + ", not " + format + ": modelling " + f);
+        }
+        String chosen = f;
+        List<FormatModel> formats = option("--format", () -> formats(chosen));
         Workloads.Pruning pruning = Workloads.Pruning.NONE;
         double s = 0;
         if (sparsity != null) {
             s = Checks.fraction(sparsity, "--sparsity");
             pruning = Workloads.Pruning.MAGNITUDE;
-        } else if (format.equals("2:4")) {
-            pruning = Workloads.Pruning.TWO_FOUR;
+        } else if (f.equals("2:4") || f.equals("1:2")) {
+            pruning = Workloads.Pruning.structured(NmPattern.parse(f));
             s = 0.5;
         }
         Simulation.Options options = new Simulation.Options(batch, d, pruning, s, formats);

@@ -51,19 +51,22 @@ public final class Comparison {
         LayerEstimate[][][] est = new LayerEstimate[scenarios.size()][formatNames.size()][gemms.size()];
         String[][][] why = new String[scenarios.size()][formatNames.size()][gemms.size()];
         boolean twoFour = formatNames.contains("2:4");
+        boolean oneTwo = formatNames.contains("1:2");
         for (int si = 0; si < sparsities.size(); si++) {
             double s = sparsities.get(si);
             for (int l = 0; l < gemms.size(); l++) {
                 // Workloads do not depend on the spec except for the dtype: scan once per sparsity.
                 Workload magnitude = Workloads.of(gemms.get(l), batch, DType.F32, Workloads.Pruning.MAGNITUDE, s);
                 Workload nm = twoFour ? Workloads.of(gemms.get(l), batch, DType.F32, Workloads.Pruning.TWO_FOUR, 0.5) : null;
+                Workload nm12 = oneTwo ? Workloads.of(gemms.get(l), batch, DType.F32, Workloads.Pruning.ONE_TWO, 0.5) : null;
                 for (int sc = 0; sc < scenarios.size(); sc++) {
                     Scenario scenario = scenarios.get(sc);
                     if (scenario.sparsity() != s) continue;
                     PerfModel model = new PerfModel(scenario.spec(), memory);
                     for (int f = 0; f < formatNames.size(); f++) {
                         FormatModel format = FormatModels.byName(formatNames.get(f));
-                        Workload w = (format.name().equals("2:4") ? nm : magnitude).withDType(scenario.dtype());
+                        Workload w = (format.name().equals("2:4") ? nm : format.name().equals("1:2") ? nm12 : magnitude)
+                                .withDType(scenario.dtype());
                         String reason = format.unsupported(w, scenario.spec());
                         if (reason == null) reason = FormatModels.byName("dense").unsupported(w, scenario.spec());
                         if (reason == null) est[sc][f][l] = model.estimate(w, format);

@@ -149,6 +149,7 @@ public final class SimulationReport {
             case NONE -> "weights as stored";
             case MAGNITUDE -> "magnitude-pruned to " + percent(o.sparsity()) + " per layer";
             case TWO_FOUR -> "2:4-pruned";
+            case ONE_TWO -> "1:2-pruned";
         };
     }
 
