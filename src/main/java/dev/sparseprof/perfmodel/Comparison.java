@@ -63,10 +63,14 @@ public final class Comparison {
                     Scenario scenario = scenarios.get(sc);
                     if (scenario.sparsity() != s) continue;
                     PerfModel model = new PerfModel(scenario.spec(), memory);
+                    // One workload object per pruning and scenario, so the traffic model's per-workload
+                    // replays (the dense baseline's above all) are shared by every format.
+                    Workload wm = magnitude.withDType(scenario.dtype());
+                    Workload w24 = nm == null ? null : nm.withDType(scenario.dtype());
+                    Workload w12 = nm12 == null ? null : nm12.withDType(scenario.dtype());
                     for (int f = 0; f < formatNames.size(); f++) {
                         FormatModel format = FormatModels.byName(formatNames.get(f));
-                        Workload w = (format.name().equals("2:4") ? nm : format.name().equals("1:2") ? nm12 : magnitude)
-                                .withDType(scenario.dtype());
+                        Workload w = format.name().equals("2:4") ? w24 : format.name().equals("1:2") ? w12 : wm;
                         String reason = format.unsupported(w, scenario.spec());
                         if (reason == null) reason = FormatModels.byName("dense").unsupported(w, scenario.spec());
                         if (reason == null) est[sc][f][l] = model.estimate(w, format);
