@@ -62,8 +62,7 @@ public final class PerfModel {
                 analytical.latencySeconds(), analytical.overheadSeconds(), analytical.imbalanceFactor(), analytical.bottleneck());
     }
 
-    /**
-     * The best of {@code formats} that can run the workload (dense always can on a sane spec). */
+    /** The best of {@code formats} that can run the workload, ranked as {@link #bestOrNull} ranks (dense always can on a sane spec). */
     public LayerEstimate best(Workload w, List<FormatModel> formats) {
         LayerEstimate best = bestOrNull(w, formats);
         if (best == null) throw new SparseprofException(spec.source() + ": " + w.name() + ": none of the formats can run this layer");
