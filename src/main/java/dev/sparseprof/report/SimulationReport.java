@@ -135,7 +135,7 @@ public final class SimulationReport {
             }
             for (Map.Entry<String, Integer> s : f.getValue().entrySet()) if (!s.getKey().equals(common)) others += s.getValue();
             StringBuilder line = new StringBuilder(f.getKey()).append(": ").append(common);
-            if (others > 0) line.append(" (").append(others).append(others == 1 ? " layer" : " layers").append(" sampled differently)");
+            if (others > 0) line.append("; ").append(others).append(others == 1 ? " layer" : " layers").append(" sampled otherwise");
             if (matched.contains(f.getKey())) line.append("; its dense baseline analytical too (same footing)");
             double err = worst.getOrDefault(f.getKey(), 0.0);
             if (err > 0) line.append(String.format(Locale.ROOT, "; sampling error up to %.1f%%", 100 * err));
