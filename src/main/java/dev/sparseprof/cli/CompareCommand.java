@@ -11,6 +11,7 @@ import dev.sparseprof.report.HtmlReport;
 import dev.sparseprof.util.Checks;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
+import dev.sparseprof.util.TerminalProgressBar;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,13 +65,13 @@ final class CompareCommand implements Callable<Integer> {
         Checks.positive(batch, "--batch");
         List<HardwareSpec> specs = new ArrayList<>();
         for (String h : hw) specs.add(HardwareSpecs.load(h));
-        for (String f : formats) FormatModels.byName(f);
+        for (String f : formats) SimulateCommand.option("--formats", () -> FormatModels.byName(f));
         for (double s : sparsities) Checks.fraction(s, "--sparsity");
         if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");
         Comparison c;
         try (Model m = Models.open(model)) {
-            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : DType.parse(dtype),
-                    SimulateCommand.trafficModel(traffic));
+            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : SimulateCommand.option("--dtype", () -> DType.parse(dtype)),
+                    SimulateCommand.trafficModel(traffic), TerminalProgressBar.forTerminal("compare: estimating layers"));
         }
         if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));
         Outputs.write(json, ComparisonReport.json(c), out);

@@ -14,6 +14,8 @@ import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.Workload;
 import dev.sparseprof.perfmodel.Workloads;
 import dev.sparseprof.report.HtmlReport;
+import dev.sparseprof.sparse.Formats;
+import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.report.PublishedReport;
 import dev.sparseprof.report.SimulationReport;
 import dev.sparseprof.util.Checks;
@@ -25,6 +27,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,7 +51,7 @@ final class SimulateCommand implements Callable<Integer> {
     long batch;
 
     @Option(names = "--format", defaultValue = "auto", paramLabel = "F",
-            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4; 'list' prints them) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
+            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4, 1:2; 'list' prints them; 2:4 means 1:2 for tf32 on a GPU) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
     String format;
 
     @Option(names = "--dtype", paramLabel = "D", description = "Value type (default: fp16 on a GPU, fp32 on a CPU).")
@@ -63,6 +66,9 @@ final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--html", paramLabel = "FILE", description = "Write a self-contained HTML report with charts.")
     String html;
+
+    @Option(names = "--wide", description = "Add miss rates, DRAM bytes, imbalance and each layer's best sparse format to the table.")
+    boolean wide;
 
     @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
             description = "Memory traffic: simulated (replay the traced kernel through memsim where one exists) or analytical; default ${DEFAULT-VALUE}.")
@@ -92,15 +98,23 @@ final class SimulateCommand implements Callable<Integer> {
         }
         Checks.positive(batch, "--batch");
         HardwareSpec spec = HardwareSpecs.load(hw);
-        DType d = dtype == null ? Simulation.defaultDType(spec) : DType.parse(dtype);
-        List<FormatModel> formats = formats(format);
+        DType d = dtype == null ? Simulation.defaultDType(spec) : option("--dtype", () -> DType.parse(dtype));
+        String f = format;
+        if (spec.isGpu() && (f.equals("2:4") || f.equals("1:2")) && !Formats.ampereFor(d).name().equals(f)) {
+            // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (hardware-facts.md section 2).
+            f = Formats.ampereFor(d).name();
+            command.commandLine().getErr().println("simulate: the sparse tensor cores run " + f + " for " + d.label()
+                    + ", not " + format + ": modelling " + f);
+        }
+        String chosen = f;
+        List<FormatModel> formats = option("--format", () -> formats(chosen));
         Workloads.Pruning pruning = Workloads.Pruning.NONE;
         double s = 0;
         if (sparsity != null) {
             s = Checks.fraction(sparsity, "--sparsity");
             pruning = Workloads.Pruning.MAGNITUDE;
-        } else if (format.equals("2:4")) {
-            pruning = Workloads.Pruning.TWO_FOUR;
+        } else if (f.equals("2:4") || f.equals("1:2")) {
+            pruning = Workloads.Pruning.structured(NmPattern.parse(f));
             s = 0.5;
         }
         Simulation.Options options = new Simulation.Options(batch, d, pruning, s, formats);
@@ -108,9 +122,10 @@ final class SimulateCommand implements Callable<Integer> {
         try (Model m = Models.open(model)) {
             List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
             if (workloads.isEmpty()) throw new SparseprofException((model == null ? Models.DEFAULT_NAME : model) + ": no GEMM layers");
-            result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options);
+            result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options,
+                    TerminalProgressBar.forTerminal("simulate: estimating layers"));
         }
-        if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result));
+        if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result, wide));
         Outputs.write(json, SimulationReport.json(result), out);
         if (html != null) HtmlReport.writeSimulation(Path.of(html), result);
         return Main.EXIT_OK;
@@ -123,6 +138,15 @@ final class SimulateCommand implements Callable<Integer> {
             case "analytical" -> TrafficModel.ANALYTICAL;
             default -> throw new SparseprofException("--traffic: unknown '" + name + "' (known: simulated, analytical)");
         };
+    }
+
+    /** Runs {@code parse}; a fault in it is reported with the option's name first ({@code --format: unknown format 'x' (known: ...)}). */
+    static <T> T option(String name, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (SparseprofException e) {
+            throw new SparseprofException(name + ": " + e.getMessage(), e);
+        }
     }
 
     /** {@code auto} means every registered format; else one name. */

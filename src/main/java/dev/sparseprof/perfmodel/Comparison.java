@@ -3,6 +3,7 @@ package dev.sparseprof.perfmodel;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.util.DType;
+import dev.sparseprof.util.Progress;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,6 +35,12 @@ public final class Comparison {
     /** {@code dtype} null: each spec's default ({@link Simulation#defaultDType}). */
     public static Comparison run(List<HardwareSpec> specs, List<GemmLayer> layers, List<String> formatNames,
                                  List<Double> sparsities, long batch, DType dtype, TrafficModel memory) {
+        return run(specs, layers, formatNames, sparsities, batch, dtype, memory, Progress.NONE);
+    }
+
+    /** As above, reporting each (sparsity, layer) done to {@code progress}. */
+    public static Comparison run(List<HardwareSpec> specs, List<GemmLayer> layers, List<String> formatNames,
+                                 List<Double> sparsities, long batch, DType dtype, TrafficModel memory, Progress progress) {
         List<GemmLayer> gemms = Simulation.gemmLayers(layers);
         List<String> names = new ArrayList<>();
         for (GemmLayer l : gemms) names.add(l.name());
@@ -44,27 +51,36 @@ public final class Comparison {
         LayerEstimate[][][] est = new LayerEstimate[scenarios.size()][formatNames.size()][gemms.size()];
         String[][][] why = new String[scenarios.size()][formatNames.size()][gemms.size()];
         boolean twoFour = formatNames.contains("2:4");
+        boolean oneTwo = formatNames.contains("1:2");
         for (int si = 0; si < sparsities.size(); si++) {
             double s = sparsities.get(si);
             for (int l = 0; l < gemms.size(); l++) {
                 // Workloads do not depend on the spec except for the dtype: scan once per sparsity.
                 Workload magnitude = Workloads.of(gemms.get(l), batch, DType.F32, Workloads.Pruning.MAGNITUDE, s);
                 Workload nm = twoFour ? Workloads.of(gemms.get(l), batch, DType.F32, Workloads.Pruning.TWO_FOUR, 0.5) : null;
+                Workload nm12 = oneTwo ? Workloads.of(gemms.get(l), batch, DType.F32, Workloads.Pruning.ONE_TWO, 0.5) : null;
                 for (int sc = 0; sc < scenarios.size(); sc++) {
                     Scenario scenario = scenarios.get(sc);
                     if (scenario.sparsity() != s) continue;
                     PerfModel model = new PerfModel(scenario.spec(), memory);
+                    // One workload object per pruning and scenario, so the traffic model's per-workload
+                    // replays (the dense baseline's above all) are shared by every format.
+                    Workload wm = magnitude.withDType(scenario.dtype());
+                    Workload w24 = nm == null ? null : nm.withDType(scenario.dtype());
+                    Workload w12 = nm12 == null ? null : nm12.withDType(scenario.dtype());
                     for (int f = 0; f < formatNames.size(); f++) {
                         FormatModel format = FormatModels.byName(formatNames.get(f));
-                        Workload w = (format.name().equals("2:4") ? nm : magnitude).withDType(scenario.dtype());
+                        Workload w = format.name().equals("2:4") ? w24 : format.name().equals("1:2") ? w12 : wm;
                         String reason = format.unsupported(w, scenario.spec());
                         if (reason == null) reason = FormatModels.byName("dense").unsupported(w, scenario.spec());
                         if (reason == null) est[sc][f][l] = model.estimate(w, format);
                         else why[sc][f][l] = reason;
                     }
                 }
+                progress.update((long) si * gemms.size() + l + 1, (long) sparsities.size() * gemms.size());
             }
         }
+        progress.finish();
         return new Comparison(names, formatNames, scenarios, est, why);
     }
 
@@ -89,12 +105,15 @@ public final class Comparison {
         return reasons[scenarios.indexOf(s)][formats.indexOf(format)][layer];
     }
 
-    /** The fastest format's estimate for a layer in a scenario, or null when no format ran. */
+    /**
+     * The best format's estimate for a layer in a scenario (the highest speedup over its
+     * same-footing dense baseline, as {@link PerfModel#bestOrNull} ranks), or null when no format ran.
+     */
     public LayerEstimate winner(Scenario s, int layer) {
         LayerEstimate best = null;
         for (String f : formats) {
             LayerEstimate e = estimate(s, f, layer);
-            if (e != null && (best == null || e.predictedSeconds() < best.predictedSeconds())) best = e;
+            if (e != null && (best == null || e.speedup() > best.speedup())) best = e;
         }
         return best;
     }

@@ -1,6 +1,7 @@
 package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.sparse.stats.BlockShape;
+import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.SparseprofException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +17,8 @@ public final class FormatModels {
         REGISTRY.put("csr", CsrFormat::new);
         REGISTRY.put("coo", CooFormat::new);
         REGISTRY.put("bsr4x4", () -> new BsrFormat(BlockShape.B4X4));
-        REGISTRY.put("2:4", TwoFourFormat::new);
+        REGISTRY.put("2:4", () -> new TwoFourFormat(NmPattern.TWO_FOUR));
+        REGISTRY.put("1:2", () -> new TwoFourFormat(NmPattern.ONE_TWO));
     }
 
     private FormatModels() {}

@@ -52,7 +52,8 @@ final class GpuSampledReplay {
             trace(w, format, spec, sinks);
             all.close();
             Counts c = Counts.of(all.measured(), valueScale, spec.l1().sectorBytes());
-            return c.replay(1, 1, c.passed[1], 0, label("all " + sms + " SMs", valueScale));
+            double dram = Math.min(c.passed[1], dramBound(w, format, spec, c.passed[0]));
+            return c.replay(1, c.passed[1] > 0 ? dram / c.passed[1] : 1, dram, 0, label("all " + sms + " SMs", valueScale));
         }
         Hierarchy a = hierarchy(spec, s);
         Hierarchy b = hierarchy(spec, s);
@@ -75,10 +76,29 @@ final class GpuSampledReplay {
         double dSmall = (ca.passed[1] + cb.passed[1]) / 2;
         double dBig = cu.passed[1];
         double slope = (dBig - dSmall) / s;
-        double dram = Math.min(dSmall * sms / s, Math.max(dBig, dBig + slope * (sms - 2 * s)));
+        double extrapolated = Math.min(dSmall * sms / s, Math.max(dBig, dBig + slope * (sms - 2 * s)));
+        // Shared data (B, and A's rows shared by a cluster) reaches DRAM once however many SMs
+        // read it: the extrapolation never goes past what a cold L2 lets through (the physical bound).
+        double dram = Math.max(dBig, Math.min(extrapolated, dramBound(w, format, spec, cu.passed[0] * sms / (2.0 * s))));
         double error = Math.max(halfDifference(ca.passed[0], cb.passed[0]), halfDifference(ca.passed[1], cb.passed[1]));
         return cu.replay(sms / (2.0 * s), dBig > 0 ? dram / dBig : 1, dram, error,
                 label(2 * s + " of " + sms + " SMs, 2 subsets", valueScale));
+    }
+
+    /**
+     * The most bytes the whole GPU's L2 can pass to DRAM for this kernel: when the footprint (A, B
+     * and C in the workload's dtype, indices at 4 bytes) fits the L2, each distinct byte is
+     * fetched once and C written back once (compulsory misses only); otherwise every byte that
+     * arrives at the L2 ({@code l2ArrivingBytes}, the L1 misses of all SMs) may miss, and not
+     * less than the compulsory figure.
+     */
+    static double dramBound(Workload w, String format, GpuSpec spec, double l2ArrivingBytes) {
+        double e = w.dtype().sizeBytes();
+        double a = format.equals("dense") ? (double) w.rows() * w.cols() * e : w.nnz() * (e + Integer.BYTES) + (w.rows() + 1.0) * Integer.BYTES;
+        double b = (double) w.cols() * w.denseColumns() * e;
+        double c = (double) w.rows() * w.denseColumns() * e;
+        double compulsory = a + b + 2 * c;
+        return a + b + c <= spec.l2().sizeBytes() ? compulsory : Math.max(compulsory, l2ArrivingBytes);
     }
 
     /**

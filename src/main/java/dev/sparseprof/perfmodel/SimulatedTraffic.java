@@ -15,6 +15,7 @@ import dev.sparseprof.trace.TraceSink;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +32,9 @@ import java.util.Set;
  * the line through the other two is the sampling error. Where no traced kernel exists (GPU specs: no warp/sector trace
  * generator has landed; formats other than csr and dense; value types other than fp32; synthetic
  * workloads without a matrix) it falls back to {@link AnalyticalTraffic}, and says so in the
- * source label. Without {@code cacheMisses} it gives the analytical compulsory floor, so the gap
- * breakdown's miss part is simulated minus compulsory. Replays are kept per workload and format.
+ * source label. Without {@code cacheMisses} it gives the analytical compulsory floor (capped per level
+ * at the replay's bytes), so the gap breakdown's miss part is simulated minus compulsory, never negative. Replays are kept per workload and format, or per shape where the
+ * trace depends on the shape alone (dense; CSR without zeros).
  */
 public final class SimulatedTraffic implements TrafficModel {
     private static final Set<String> TRACED = Set.of("csr", "dense");
@@ -40,6 +42,7 @@ public final class SimulatedTraffic implements TrafficModel {
 
     private final long accessBudget;
     private final Map<Workload, Map<String, Replay>> replays = new IdentityHashMap<>();
+    private final Map<ShapeKey, Replay> byShape = new HashMap<>();
 
     /** {@code accessBudget}: the most accesses one replay may push (the sample is sized from it). */
     public SimulatedTraffic(long accessBudget) {
@@ -62,9 +65,10 @@ public final class SimulatedTraffic implements TrafficModel {
             Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
             return new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (" + why + ")", 0);
         }
-        if (!features.cacheMisses()) return AnalyticalTraffic.estimate(plan.streams(), spec, features);
-        Replay r = replays.computeIfAbsent(w, k -> new IdentityHashMap<>()).computeIfAbsent(plan.format(),
-                f -> spec instanceof GpuSpec g ? GpuSampledReplay.replay(w, f, g, accessBudget) : replay(w, f, spec));
+        String format = plan.format();
+        Replay r = shapeOnly(w, format)
+                ? byShape.computeIfAbsent(new ShapeKey(format, w.rows(), w.cols(), w.denseColumns(), w.dtype(), spec), k -> run(w, format, spec))
+                : replays.computeIfAbsent(w, k -> new IdentityHashMap<>()).computeIfAbsent(format, f -> run(w, f, spec));
         int n = r.levels().size();
         double[] bytes = new double[n + 1];
         for (int i = 0; i < n; i++) bytes[i] = i == 0 ? r.arriving()[0] : r.passed()[i - 1] - (features.indexBytes() ? 0 : r.indexPassed()[i - 1]);
@@ -72,10 +76,33 @@ public final class SimulatedTraffic implements TrafficModel {
         if (!features.indexBytes()) bytes[0] = Math.max(0, bytes[0] - indexRequests(plan));
         List<String> names = new ArrayList<>(r.levels());
         names.add("DRAM");
+        if (!features.cacheMisses()) {
+            // The compulsory floor, never above what the replay moved: misses beyond it are >= 0.
+            Traffic floor = AnalyticalTraffic.estimate(plan.streams(), spec, features);
+            double[] fb = floor.bytes();
+            if (fb.length == bytes.length) for (int i = 0; i < fb.length; i++) fb[i] = Math.min(fb[i], bytes[i]);
+            return new Traffic(floor.levels(), fb, floor.missRates(), floor.source(), 0);
+        }
         double[] miss = new double[n + 1];
         System.arraycopy(r.missRates(), 0, miss, 0, n);
         return new Traffic(names, bytes, miss, r.label(), r.samplingError());
     }
+
+    private Replay run(Workload w, String format, HardwareSpec spec) {
+        return spec instanceof GpuSpec g ? GpuSampledReplay.replay(w, format, g, accessBudget) : replay(w, format, spec);
+    }
+
+    /**
+     * Whether the replay depends on the layer's shape alone: the dense kernel touches every entry
+     * whatever the values, and so does CSR on a matrix with no zeros. Such layers of one shape
+     * (the six encoder layers of a model) share one replay.
+     */
+    private static boolean shapeOnly(Workload w, String format) {
+        return format.equals("dense") || format.equals("csr") && w.nnz() == (long) w.rows() * w.cols();
+    }
+
+    /** A replay's key when it depends on the shape alone. */
+    private record ShapeKey(String format, int rows, int cols, long denseColumns, DType dtype, HardwareSpec spec) {}
 
     static String unsupported(Workload w, KernelPlan plan, HardwareSpec spec) {
         if (!TRACED.contains(plan.format())) return "no traced " + plan.format() + " kernel";

@@ -79,20 +79,28 @@ public final class Simulation {
 
     /** One format: it must run every layer; several: the fastest per layer (and the fastest sparse one). */
     public static Result run(PerfModel model, List<Workload> workloads, Options o) {
+        return run(model, workloads, o, Progress.NONE);
+    }
+
+    /** As above, reporting each layer done to {@code progress}. */
+    public static Result run(PerfModel model, List<Workload> workloads, Options o, Progress progress) {
         List<LayerEstimate> out = new ArrayList<>(workloads.size());
         List<LayerEstimate> sparse = new ArrayList<>(workloads.size());
         List<FormatModel> sparseFormats = new ArrayList<>();
         for (FormatModel f : o.formats()) if (!f.name().equals("dense")) sparseFormats.add(f);
-        for (Workload w : workloads) {
+        for (int i = 0; i < workloads.size(); i++) {
+            Workload w = workloads.get(i);
             if (o.formats().size() == 1) {
                 out.add(model.estimate(w, o.formats().get(0)));
                 sparse.add(null);
-                continue;
+            } else {
+                LayerEstimate best = model.best(w, o.formats());
+                out.add(best);
+                sparse.add(best.format().equals("dense") ? model.bestOrNull(w, sparseFormats) : best);
             }
-            LayerEstimate best = model.best(w, o.formats());
-            out.add(best);
-            sparse.add(best.format().equals("dense") ? model.bestOrNull(w, sparseFormats) : best);
+            progress.update(i + 1, workloads.size());
         }
+        progress.finish();
         return new Result(model.spec(), o, out, sparse);
     }
 }

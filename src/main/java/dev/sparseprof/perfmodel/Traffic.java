@@ -17,6 +17,11 @@ public record Traffic(List<String> levels, double[] bytes, double[] missRates, S
         if (bytes.length != levels.size() || missRates.length != levels.size()) throw new IllegalArgumentException("one entry per level");
     }
 
+    /** Whether the bytes came from a cache simulation (false for the analytical model and its fallbacks). */
+    public boolean simulated() {
+        return !source.startsWith("analytical");
+    }
+
     public double dramBytes() {
         return bytes[bytes.length - 1];
     }

@@ -71,7 +71,14 @@ public record Workload(String name, MatrixStats stats, long denseColumns, DType 
     }
 
     public boolean twoFourCompliant() {
-        return stats.cols() % 4 == 0 && stats.nm(NmPattern.TWO_FOUR).isCompliant();
+        return compliant(NmPattern.TWO_FOUR);
+    }
+
+    /** Whether every group of {@code pattern.m()} along K keeps at most {@code pattern.n()} (false when the scan did not count that pattern). */
+    public boolean compliant(NmPattern pattern) {
+        if (stats.cols() % pattern.m() != 0) return false;
+        for (NmCompliance c : stats.nm()) if (c.pattern().equals(pattern)) return c.isCompliant();
+        return false;
     }
 
     public BlockDensity blocks(BlockShape shape) {

@@ -20,7 +20,7 @@ import java.util.List;
  * in-memory copy) comes first when asked.
  */
 public final class Workloads {
-    private static final ScanOptions SCAN = new ScanOptions(List.of(NmPattern.TWO_FOUR), List.of(BlockShape.B4X4), false, 1);
+    private static final ScanOptions SCAN = new ScanOptions(List.of(NmPattern.TWO_FOUR, NmPattern.ONE_TWO), List.of(BlockShape.B4X4), false, 1);
 
     /** How a what-if run prunes each layer before it is modelled. */
     public enum Pruning {
@@ -29,7 +29,14 @@ public final class Workloads {
         /** Unstructured magnitude pruning within each layer to the target sparsity. */
         MAGNITUDE,
         /** 2:4 along K (the target sparsity is 50 % by construction). */
-        TWO_FOUR
+        TWO_FOUR,
+        /** 1:2 along K, the tf32 sparse tensor cores' pattern (50 % too). */
+        ONE_TWO;
+
+        /** N:M structured pruning for {@code pattern} (2:4 or 1:2). */
+        public static Pruning structured(NmPattern pattern) {
+            return pattern.equals(NmPattern.ONE_TWO) ? ONE_TWO : TWO_FOUR;
+        }
     }
 
     private Workloads() {}
@@ -38,8 +45,11 @@ public final class Workloads {
         MatrixView a = layer.matrix();
         if (pruning != Pruning.NONE) {
             float[] copy = a.toDense();
-            PruneSpec spec = pruning == Pruning.TWO_FOUR ? new PruneSpec.Nm(NmPattern.TWO_FOUR)
-                    : new PruneSpec.Magnitude(sparsity, PruneScope.LAYER);
+            PruneSpec spec = switch (pruning) {
+                case TWO_FOUR -> new PruneSpec.Nm(NmPattern.TWO_FOUR);
+                case ONE_TWO -> new PruneSpec.Nm(NmPattern.ONE_TWO);
+                default -> new PruneSpec.Magnitude(sparsity, PruneScope.LAYER);
+            };
             Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
             a = MatrixView.of(layer.rows(), layer.cols(), copy);
         }

@@ -35,7 +35,7 @@ final class EstimateJson {
             j.endObject();
         }
         Traffic t = p.traffic();
-        j.field("trafficSource", t.source()).field("samplingError", t.samplingError());
+        j.field("trafficSource", t.source()).field("denseTrafficSource", e.dense().traffic().source()).field("samplingError", t.samplingError());
         j.name("levels").beginArray();
         double[] seconds = p.levelSeconds();
         for (int i = 0; i < t.levels().size(); i++) {

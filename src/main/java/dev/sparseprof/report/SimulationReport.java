@@ -4,44 +4,93 @@ import dev.sparseprof.perfmodel.GapBreakdown;
 import dev.sparseprof.perfmodel.LayerEstimate;
 import dev.sparseprof.perfmodel.Simulation;
 import dev.sparseprof.perfmodel.Traffic;
+import dev.sparseprof.perfmodel.Workloads;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.Units;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /** The {@code simulate} report: a per-layer text table with totals, and the same as JSON. */
 public final class SimulationReport {
     private SimulationReport() {}
 
+    /** The default table: what most readers need (see {@link #table(Simulation.Result, boolean)}). */
     public static String table(Simulation.Result r) {
+        return table(r, false);
+    }
+
+    /**
+     * The per-layer table with totals and one traffic line per format. {@code wide} adds the
+     * columns few readers need at a glance (miss rates, DRAM bytes, imbalance, the best sparse
+     * candidate of a dense row); JSON carries all of them. On a dense model (nothing pruned) a
+     * line says so and how to see what pruning would buy.
+     */
+    public static String table(Simulation.Result r, boolean wide) {
         Simulation.Options o = r.options();
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%s (%s), batch %d, %s, %s%n", r.spec().name(), r.spec().source(), o.batch(),
                 o.dtype().label(), pruningLabel(o)));
-        TextTable t = new TextTable("layer", "M x K x N", "sparsity", "format", "predicted", "dense", "speedup", "theory",
-                "bottleneck", "miss rates", "DRAM", "imbal", "largest gap part", "best sparse");
-        t.rightAlign(2, 4, 5, 6, 7, 10, 11);
+        boolean denseModel = isDenseModel(r);
+        if (denseModel) {
+            sb.append("the model is dense: try --sparsity 0.9 or --format 2:4 to see what pruning would buy\n");
+        }
+        // A dense model's rows are all dense at 1.00x: show the dense time and what each layer's
+        // best sparse format would cost as stored instead of the ratios.
+        boolean ratios = wide || !denseModel;
+        List<String> head = new ArrayList<>(List.of("layer", "M x K x N"));
+        if (ratios) head.addAll(List.of("sparsity", "format", "predicted", "dense", "speedup", "theory", "bottleneck", "largest gap part"));
+        else head.addAll(List.of("dense", "bottleneck", "best sparse as stored"));
+        if (wide) head.addAll(List.of("miss rates", "DRAM", "imbal", "best sparse"));
+        TextTable t = new TextTable(head.toArray(new String[0]));
+        if (ratios) t.rightAlign(2, 4, 5, 6, 7);
+        else t.rightAlign(2);
+        if (wide) t.rightAlign(11, 12);
+        List<String> names = new ArrayList<>();
+        for (LayerEstimate e : r.layers()) names.add(e.workload().name());
+        List<String> labels = LabelNames.shorten(names);
         for (int i = 0; i < r.layers().size(); i++) {
             LayerEstimate e = r.layers().get(i);
             LayerEstimate s = r.bestSparse().get(i);
-            t.row(e.workload().name(), e.workload().rows() + "x" + e.workload().cols() + "x" + e.workload().denseColumns(),
-                    percent(e.workload().sparsity()), e.format(), Units.formatSeconds(e.predictedSeconds()),
-                    Units.formatSeconds(e.denseSeconds()), times(e.speedup()), times(e.theoreticalSpeedup()),
-                    e.predicted().bottleneck(), missRates(e.predicted().traffic()),
-                    Units.formatBytes(e.predicted().traffic().dramBytes()),
-                    String.format(Locale.ROOT, "%.2f", e.predicted().imbalanceFactor()), largestGap(e, s),
-                    s == null ? "-" : s.format() + " " + times(s.speedup()));
+            List<String> row = new ArrayList<>(List.of(labels.get(i),
+                    e.workload().rows() + "x" + e.workload().cols() + "x" + e.workload().denseColumns()));
+            String best = s == null || s == e ? "-" : s.format() + " " + times(s.speedup()) + ", " + largestGap(s);
+            if (ratios) {
+                row.addAll(List.of(percent(e.workload().sparsity()), e.format(), Units.formatSeconds(e.predictedSeconds()),
+                        Units.formatSeconds(e.denseSeconds()), times(e.speedup()), times(e.theoreticalSpeedup()),
+                        e.predicted().bottleneck(), largestGap(e)));
+            } else {
+                row.addAll(List.of(Units.formatSeconds(e.predictedSeconds()), e.predicted().bottleneck(), best));
+            }
+            if (wide) {
+                row.addAll(List.of(missRates(e.predicted().traffic()), Units.formatBytes(e.predicted().traffic().dramBytes()),
+                        String.format(Locale.ROOT, "%.2f", e.predicted().imbalanceFactor()), best));
+            }
+            t.row(row.toArray());
         }
         t.rule();
-        t.row("total (" + r.layers().size() + " layers)", "", "", "", Units.formatSeconds(r.predictedSeconds()),
-                Units.formatSeconds(r.denseSeconds()), times(r.speedup()), "", "", "", "", "", "", "");
+        List<String> total = new ArrayList<>(List.of("total (" + r.layers().size() + " layers)", ""));
+        if (ratios) total.addAll(List.of("", "", Units.formatSeconds(r.predictedSeconds()), Units.formatSeconds(r.denseSeconds()),
+                times(r.speedup()), "", "", ""));
+        else total.addAll(List.of(Units.formatSeconds(r.predictedSeconds()), "", ""));
+        if (wide) total.addAll(List.of("", "", "", ""));
+        t.row(total.toArray());
         sb.append(t.render());
-        sb.append("memory traffic: ").append(String.join("; ", trafficSources(r.layers())))
-                .append("\nlargest gap part: the biggest cost beyond ideal = dense / theory (parts add up to predicted - ideal;"
-                        + " a dense row shows its best sparse candidate's, named)\n");
+        for (String line : trafficSources(r.layers())) sb.append("memory traffic, ").append(line).append('\n');
+        if (ratios) sb.append("largest gap part: the biggest cost beyond ideal = dense / theory; the parts add up to predicted - ideal\n");
+        if (!wide) sb.append("--wide adds miss rates, DRAM bytes, imbalance and each layer's best sparse format\n");
         return sb.toString();
+    }
+
+    /** Nothing pruned and every layer's weights dense: speedups are 1 by construction. */
+    static boolean isDenseModel(Simulation.Result r) {
+        if (r.options().pruning() != Workloads.Pruning.NONE) return false;
+        for (LayerEstimate e : r.layers()) if (e.workload().sparsity() > 0) return false;
+        return true;
     }
 
     public static String json(Simulation.Result r) {
@@ -62,17 +111,37 @@ public final class SimulationReport {
         return j.toString();
     }
 
-    /** The distinct traffic sources of the chosen formats, e.g. {@code simulated (memsim, all rows)}. */
+    /**
+     * One line per format of the chosen estimates: its traffic source (the most common one; how
+     * many layers were sampled differently, with JSON {@code trafficSource} per layer), whether its
+     * dense baseline was put on the analytical model to match it, and the largest sampling error among that format's layers.
+     */
     static List<String> trafficSources(List<LayerEstimate> estimates) {
-        Set<String> out = new LinkedHashSet<>();
-        double worst = 0;
+        Map<String, Map<String, Integer>> sources = new LinkedHashMap<>();
+        Set<String> matched = new LinkedHashSet<>();
+        Map<String, Double> worst = new LinkedHashMap<>();
         for (LayerEstimate e : estimates) {
             Traffic t = e.predicted().traffic();
-            out.add(e.format() + ": " + t.source());
-            if (Double.isFinite(t.samplingError())) worst = Math.max(worst, t.samplingError());
+            sources.computeIfAbsent(e.format(), k -> new LinkedHashMap<>()).merge(t.source(), 1, Integer::sum);
+            if (!t.simulated() && !e.dense().traffic().simulated() && e.dense().traffic().source().contains("same footing")) matched.add(e.format());
+            if (Double.isFinite(t.samplingError())) worst.merge(e.format(), t.samplingError(), Math::max);
         }
-        if (worst > 0) out.add(String.format(Locale.ROOT, "sampling error up to %.1f%% (JSON samplingError per layer)", 100 * worst));
-        return List.copyOf(out);
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, Map<String, Integer>> f : sources.entrySet()) {
+            String common = null;
+            int others = 0;
+            for (Map.Entry<String, Integer> s : f.getValue().entrySet()) {
+                if (common == null || s.getValue() > f.getValue().get(common)) common = s.getKey();
+            }
+            for (Map.Entry<String, Integer> s : f.getValue().entrySet()) if (!s.getKey().equals(common)) others += s.getValue();
+            StringBuilder line = new StringBuilder(f.getKey()).append(": ").append(common);
+            if (others > 0) line.append("; ").append(others).append(others == 1 ? " layer" : " layers").append(" sampled otherwise");
+            if (matched.contains(f.getKey())) line.append("; its dense baseline analytical too (same footing)");
+            double err = worst.getOrDefault(f.getKey(), 0.0);
+            if (err > 0) line.append(String.format(Locale.ROOT, "; sampling error up to %.1f%%", 100 * err));
+            out.add(line.toString());
+        }
+        return out;
     }
 
     static String pruningLabel(Simulation.Options o) {
@@ -80,6 +149,7 @@ public final class SimulationReport {
             case NONE -> "weights as stored";
             case MAGNITUDE -> "magnitude-pruned to " + percent(o.sparsity()) + " per layer";
             case TWO_FOUR -> "2:4-pruned";
+            case ONE_TWO -> "1:2-pruned";
         };
     }
 
@@ -100,16 +170,23 @@ public final class SimulationReport {
         return sb.toString();
     }
 
-    /**
-     * The row's largest gap part; where the row's kernel is dense (no gap by definition) that of
-     * the best sparse candidate, named: {@code csr: fixedOverheads +3.10 us}.
-     */
-    static String largestGap(LayerEstimate e, LayerEstimate bestSparse) {
-        LayerEstimate shown = e.format().equals("dense") && e.gap().largestPart() < 0 && bestSparse != null ? bestSparse : e;
-        GapBreakdown g = shown.gap();
+    /** Plain words for the gap parts, in {@link GapBreakdown#PART_NAMES} order (JSON keeps the camelCase keys). */
+    static final String[] PART_LABELS = {"roof", "index bytes", "gather misses", "imbalance", "fixed costs"};
+
+    /** The row's largest gap part in plain words, {@code gather misses +1.8 us}; {@code -} for a dense kernel (no gap by definition) or none. */
+    static String largestGap(LayerEstimate e) {
+        GapBreakdown g = e.gap();
         int i = g.largestPart();
-        String prefix = shown == e ? "" : shown.format() + ": ";
-        if (i < 0) return prefix + "none";
-        return prefix + GapBreakdown.PART_NAMES[i] + " +" + Units.formatSeconds(g.parts()[i]);
+        if (i < 0 || e.format().equals("dense") && e.workload().sparsity() == 0) return "-";
+        return PART_LABELS[i] + " +" + shortSeconds(g.parts()[i]);
+    }
+
+    /** Two significant-ish digits: {@code 1.8 us}, {@code 17 us}, {@code 1.2 ms}. */
+    static String shortSeconds(double seconds) {
+        double a = Math.abs(seconds);
+        if (a >= 1e-3) return String.format(Locale.ROOT, "%.1f ms", seconds * 1e3);
+        if (a >= 1e-5) return String.format(Locale.ROOT, "%.0f us", seconds * 1e6);
+        if (a >= 1e-6) return String.format(Locale.ROOT, "%.1f us", seconds * 1e6);
+        return String.format(Locale.ROOT, "%.0f ns", seconds * 1e9);
     }
 }

@@ -115,11 +115,29 @@ class SimulateCommandTest {
 
     @Test
     void unknownFormatAndPresetAreUsageErrors() {
-        assertEquals(2, run("simulate", "--hw", "a100-80gb", "--model", model.toString(), "--format", "csv").code());
+        Run csv = run("simulate", "--hw", "a100-80gb", "--model", model.toString(), "--format", "csv");
+        assertEquals(2, csv.code());
+        assertEquals("sparseprof: --format: unknown format 'csv' (known: dense, csr, coo, bsr4x4, 2:4, 1:2)\n", csv.err());
+        Run int4 = run("simulate", "--hw", "a100-80gb", "--model", model.toString(), "--dtype", "int4");
+        assertEquals(2, int4.code());
+        assertTrue(int4.err().startsWith("sparseprof: --dtype: unknown dtype 'int4' (known: "), int4.err());
+        Run formats = run("compare", "--hw", "a100-80gb", "--model", model.toString(), "--formats", "csr,nope");
+        assertEquals(2, formats.code());
+        assertTrue(formats.err().startsWith("sparseprof: --formats: unknown format 'nope'"), formats.err());
         assertEquals(2, run("simulate", "--hw", "a300").code());
         Run list = run("simulate", "--hw", "list");
         assertEquals(0, list.code());
         assertTrue(list.out().contains("a100-80gb"));
-        assertEquals("dense\ncsr\ncoo\nbsr4x4\n2:4\n", run("simulate", "--format", "list").out());
+        assertEquals("dense\ncsr\ncoo\nbsr4x4\n2:4\n1:2\n", run("simulate", "--format", "list").out());
+    }
+
+    @Test
+    void twoFourOnTf32IsModelledAndLabelledOneTwo() {
+        Run r = run("simulate", "--hw", "a100-80gb", "--model", model.toString(), "--format", "2:4", "--dtype", "tf32", "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("the sparse tensor cores run 1:2 for tf32, not 2:4"), r.err());
+        Map<?, ?> root = (Map<?, ?>) Json.parse(r.out());
+        for (Object l : (List<?>) root.get("layers")) assertEquals("1:2", ((Map<?, ?>) l).get("format"));
+        assertEquals("1:2-pruned", root.get("pruning"));
     }
 }
