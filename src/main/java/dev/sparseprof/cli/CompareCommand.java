@@ -3,13 +3,11 @@ package dev.sparseprof.cli;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.Models;
 import dev.sparseprof.perfmodel.Comparison;
 import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.report.ComparisonReport;
 import dev.sparseprof.report.HtmlReport;
 import dev.sparseprof.util.Checks;
-import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
 import java.io.PrintWriter;
@@ -32,8 +30,7 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--hw", required = true, split = ",", paramLabel = "SPEC", description = "Specs (files or presets), comma-separated.")
     List<String> hw;
 
-    @Option(names = "--model", paramLabel = "MODEL", description = "Model file (default: the bundled all-MiniLM-L6-v2).")
-    String model;
+    @Mixin PredictionInputs inputs;
 
     @Option(names = "--formats", required = true, split = ",", paramLabel = "F",
             description = "Formats to compare, comma-separated (dense, csr, coo, bsr4x4, 2:4).")
@@ -45,9 +42,6 @@ final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--batch", defaultValue = "128", paramLabel = "N", description = "Tokens (columns of B); default ${DEFAULT-VALUE}.")
     long batch;
-
-    @Option(names = "--dtype", paramLabel = "D", description = "Value type (default: fp16 on a GPU, fp32 on a CPU).")
-    String dtype;
 
     @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
             description = "Memory traffic: simulated (memsim replay where a traced kernel exists) or analytical; default ${DEFAULT-VALUE}.")
@@ -69,8 +63,8 @@ final class CompareCommand implements Callable<Integer> {
         for (double s : sparsities) Checks.fraction(s, "--sparsity");
         if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");
         Comparison c;
-        try (Model m = Models.open(model)) {
-            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, dtype == null ? null : SimulateCommand.option("--dtype", () -> DType.parse(dtype)),
+        try (Model m = inputs.openModel()) {
+            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, inputs.dtypeOrNull(),
                     SimulateCommand.trafficModel(traffic), TerminalProgressBar.forTerminal("compare: estimating layers"));
         }
         if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));

@@ -3,7 +3,6 @@ package dev.sparseprof.cli;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.Models;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.sparse.Format;
 import dev.sparseprof.sparse.Formats;
@@ -23,7 +22,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -38,8 +36,7 @@ final class FormatsCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = ProfileCommand.MODEL_HELP)
-    String model;
+    @Mixin ModelArgument model;
 
     @Option(names = "--dtype", defaultValue = "fp32", paramLabel = "D", description = "Value type: fp32, fp16, bf16 or int8. Default ${DEFAULT-VALUE}.")
     String dtype;
@@ -59,7 +56,7 @@ final class FormatsCommand implements Callable<Integer> {
         Outputs.checkFolder("--json", json);
         PrintWriter out = spec.commandLine().getOut();
         List<Format> formats = Formats.defaults();
-        try (Model m = Models.open(model)) {
+        try (Model m = model.open()) {
             List<MatrixStats> stats = ProfileCommand.scan(m, "formats", Formats.scanOptionsFor(formats, ScanOptions.DEFAULT));
             List<GemmLayer> layers = new ArrayList<>();
             List<List<Cell>> rows = new ArrayList<>();

@@ -3,7 +3,6 @@ package dev.sparseprof.cli;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.Models;
 import dev.sparseprof.report.Csv;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.sparse.stats.BlockDensity;
@@ -35,7 +34,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -53,16 +51,11 @@ import picocli.CommandLine.Spec;
 final class ProfileCommand implements Callable<Integer> {
     static final double CRITICAL_MIN_MODEL_SPARSITY = 0.5;
     static final double CRITICAL_GAP = 0.25;
-    /** The MODEL parameter's help, shared by the model commands. */
-    static final String MODEL_HELP = "Model file (.onnx, .safetensors, .npy, .npz, .mtx, TF.js *weights_manifest.json or model.json), "
-            + "or a bundled model: minilm (the default: " + Models.DEFAULT_NAME + ", fp32 ONNX) or minilm-int8.";
 
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL",
-            description = MODEL_HELP)
-    String model;
+    @Mixin ModelArgument model;
 
     @Option(names = "--batch", defaultValue = "128", paramLabel = "N",
             description = "Tokens (samples) per GEMM: the dense operand's width N (times output pixels for convolutions). Default ${DEFAULT-VALUE}.")
@@ -169,7 +162,7 @@ final class ProfileCommand implements Callable<Integer> {
         Outputs.checkFolder("--json", json);
         Outputs.checkFolder("--csv", csv);
         PrintWriter out = spec.commandLine().getOut();
-        try (Model m = Models.open(model)) {
+        try (Model m = model.open()) {
             List<MatrixStats> stats = scan(m, "profile");
             List<LayerProfile> layers = profile(m.layers(), stats, batch, density.forLayers(m.layers()));
             Totals totals = totals(layers);

@@ -3,7 +3,6 @@ package dev.sparseprof.cli;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.Models;
 import dev.sparseprof.model.SafetensorsWriter;
 import dev.sparseprof.model.Tensor;
 import dev.sparseprof.model.WeightShapes;
@@ -28,7 +27,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -44,8 +42,7 @@ final class PruneCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = ProfileCommand.MODEL_HELP)
-    String model;
+    @Mixin ModelArgument model;
 
     @Option(names = "--out", required = true, paramLabel = "FILE.safetensors", description = "Where to write the pruned model.")
     Path out;
@@ -73,7 +70,7 @@ final class PruneCommand implements Callable<Integer> {
         }
         Outputs.checkFolder("--out", out.toString());
         PrintWriter stdout = spec.commandLine().getOut();
-        try (Model m = Models.open(model)) {
+        try (Model m = model.open()) {
             List<GemmLayer> pruned = new ArrayList<>();
             List<LayerWeights> weights = new ArrayList<>();
             for (GemmLayer l : m.layers()) {

@@ -44,8 +44,7 @@ final class SimulateCommand implements Callable<Integer> {
             description = "Hardware spec: a YAML file or a preset name; 'list' prints the presets.")
     String hw;
 
-    @Option(names = "--model", paramLabel = "MODEL", description = "Model file (default: the bundled all-MiniLM-L6-v2).")
-    String model;
+    @Mixin PredictionInputs inputs;
 
     @Option(names = "--batch", defaultValue = "128", paramLabel = "N", description = "Tokens (columns of B) per linear layer; default ${DEFAULT-VALUE}.")
     long batch;
@@ -53,9 +52,6 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "auto", paramLabel = "F",
             description = "Format to predict (dense, csr, coo, bsr4x4, 2:4, 1:2; 'list' prints them; 2:4 means 1:2 for tf32 on a GPU) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
     String format;
-
-    @Option(names = "--dtype", paramLabel = "D", description = "Value type (default: fp16 on a GPU, fp32 on a CPU).")
-    String dtype;
 
     @Option(names = "--sparsity", paramLabel = "S",
             description = "Magnitude-prune every layer to S (0..1) in memory first. With --format 2:4 and no S, layers are 2:4-pruned.")
@@ -98,7 +94,8 @@ final class SimulateCommand implements Callable<Integer> {
         }
         Checks.positive(batch, "--batch");
         HardwareSpec spec = HardwareSpecs.load(hw);
-        DType d = dtype == null ? Simulation.defaultDType(spec) : option("--dtype", () -> DType.parse(dtype));
+        DType given = inputs.dtypeOrNull();
+        DType d = given == null ? Simulation.defaultDType(spec) : given;
         String f = format;
         if (spec.isGpu() && (f.equals("2:4") || f.equals("1:2")) && !Formats.ampereFor(d).name().equals(f)) {
             // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (hardware-facts.md section 2).
@@ -119,9 +116,9 @@ final class SimulateCommand implements Callable<Integer> {
         }
         Simulation.Options options = new Simulation.Options(batch, d, pruning, s, formats);
         Simulation.Result result;
-        try (Model m = Models.open(model)) {
+        try (Model m = inputs.openModel()) {
             List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
-            if (workloads.isEmpty()) throw new SparseprofException((model == null ? Models.DEFAULT_NAME : model) + ": no GEMM layers");
+            if (workloads.isEmpty()) throw new SparseprofException((inputs.model == null ? Models.DEFAULT_NAME : inputs.model) + ": no GEMM layers");
             result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options,
                     TerminalProgressBar.forTerminal("simulate: estimating layers"));
         }
