@@ -85,7 +85,11 @@ final class TraceCommand implements Callable<Integer> {
         Checks.positive(batch, "--batch");
         Checks.positive(threads, "--threads");
         if (sparsity != null) Checks.fraction(sparsity, "--sparsity");
-        checkOutputName(out);
+        try {
+            TraceFiles.formatForName(out);
+        } catch (SparseprofException e) {
+            throw new SparseprofException("--out " + e.getMessage(), e);
+        }
         Outputs.checkFolder("--out", out.toString());
         SpmmKernel<?> kernel = Kernels.byName(format);
         TracedRun.Settings settings = new TracedRun.Settings(batch, threads, Partitions.byName(partition), parseAddress(base), alignBytes);
@@ -119,15 +123,6 @@ final class TraceCommand implements Callable<Integer> {
             sinks[t] = new TeeSink(sink, counts[t]);
             writeAll(files, t + 1, sinks, counts, body);
         });
-    }
-
-    /** The trace format is chosen by the name, so a name that names none is a mistake, not a din file. */
-    static void checkOutputName(Path file) {
-        String name = file.getFileName().toString();
-        if (name.endsWith(".gz")) name = name.substring(0, name.length() - 3);
-        if (!(name.endsWith(".din") || name.endsWith(".dinx") || name.endsWith(".sptr"))) {
-            throw new SparseprofException("--out " + file + ": name the trace format by the extension: .din, .dinx or .sptr (each optionally .gz)");
-        }
     }
 
     /** {@code out.din.gz} -> {@code out.t3.din.gz} (tag {@code .t}, stream 3). */

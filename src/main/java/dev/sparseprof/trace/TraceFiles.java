@@ -72,12 +72,18 @@ public final class TraceFiles {
         }
     }
 
+    /**
+     * The format a trace written to {@code path} gets, from its extension ({@code .din}, {@code .dinx},
+     * {@code .sptr}, each optionally {@code .gz}); any other name is refused rather than silently
+     * written as din. (Readers go by the bytes, not the name.)
+     */
     public static Format formatForName(Path path) {
         String name = path.getFileName().toString();
         if (name.endsWith(".gz")) name = name.substring(0, name.length() - 3);
         if (name.endsWith(".sptr")) return Format.BINARY;
         if (name.endsWith(".dinx")) return Format.DIN_EXTENDED;
-        return Format.DIN;
+        if (name.endsWith(".din")) return Format.DIN;
+        throw new SparseprofException(path + ": name the trace format by the extension: .din, .dinx or .sptr (each optionally .gz)");
     }
 
     /** A sink that writes {@code format} to {@code out}; closing it closes {@code out}. */
