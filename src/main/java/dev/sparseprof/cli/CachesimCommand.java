@@ -105,6 +105,7 @@ final class CachesimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.checkFolder("--json", json);
         PrintWriter out = spec.commandLine().getOut();
         if (list) {
             out.println("replacement policies: " + String.join(", ", ReplacementPolicies.names()));

@@ -91,6 +91,7 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.checkFolder("--out", out.toString());
         PrintWriter w = spec.commandLine().getOut();
         if (probe) return probe(w);
         if (hw == null || measurements == null) {

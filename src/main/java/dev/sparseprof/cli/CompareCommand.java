@@ -55,6 +55,8 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.checkFolder("--json", json);
+        Outputs.checkFolder("--html", html);
         PrintWriter out = command.commandLine().getOut();
         Checks.positive(batch, "--batch");
         List<HardwareSpec> specs = new ArrayList<>();

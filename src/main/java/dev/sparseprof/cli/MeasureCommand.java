@@ -92,6 +92,7 @@ final class MeasureCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.checkFolder("--json", json);
         Checks.positive(batch, "--batch");
         Checks.positive(threads, "--threads");
         if (device.equals("gpu")) return gpu();

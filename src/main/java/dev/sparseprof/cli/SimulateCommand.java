@@ -76,6 +76,8 @@ final class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.checkFolder("--json", json);
+        Outputs.checkFolder("--html", html);
         PrintWriter out = command.commandLine().getOut();
         if (published != null) {
             List<PublishedCases.Row> rows = PublishedCases.evaluate(Path.of(published));

@@ -85,6 +85,7 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.checkFolder("--json", json);
         PrintWriter out = spec.commandLine().getOut();
         if (gpuMeasure != null) return gpuMeasure(out);
         ValidationReport report = ncu != null ? ncu() : run();

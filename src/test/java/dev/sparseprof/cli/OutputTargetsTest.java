@@ -10,8 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Output targets are checked before the work starts: one line, exit 2, nothing printed or left behind. */
+/** Output targets are checked before the work starts, in every command: one line, exit 2, nothing printed or left behind. */
 class OutputTargetsTest {
     @TempDir Path dir;
 
@@ -25,6 +27,19 @@ class OutputTargetsTest {
         assertTrue(r.err().startsWith("sparseprof: --json /proc/sparseprof-test.json: cannot write: "), r.err());
         assertFalse(r.err().contains(".part") || r.err().contains(".probe"), "names the target, not a temporary file: " + r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
+    @ParameterizedTest
+    @EnabledOnOs(OS.LINUX)
+    @ValueSource(strings = {"simulate --hw a100-80gb --html", "compare --hw a100-80gb --formats csr --json",
+            "cachesim --trace ../shared/oracle/dinero/shared_csr_256.din.gz --level L1:32k:8:64 --json",
+            "measure --formats csr --batch 4 --json", "validate --json", "calibrate --probe --out"})
+    void everyCommandChecksItsOutputBeforeTheWork(String command) {
+        String[] args = (command + " /proc/sparseprof-test.out").split(" ");
+        ModelCommandsTest.Result r = ModelCommandsTest.run(args);
+        assertEquals(2, r.code(), command + ": " + r.err());
+        assertEquals("", r.out(), command + ": nothing printed before the failure");
+        assertTrue(r.err().contains("/proc/sparseprof-test.out: cannot write: "), command + ": " + r.err());
     }
 
     @Test
