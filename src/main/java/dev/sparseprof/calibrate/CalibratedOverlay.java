@@ -46,6 +46,8 @@ public final class CalibratedOverlay {
         overheads.put("perRow", Quantities.cycles(fitted.overheads().perRowCycles()));
         overheads.put("perNnz", Quantities.cycles(fitted.overheads().perNnzCycles()));
         overheads.put("denseEfficiency", String.format(Locale.ROOT, "%.6f", fitted.overheads().denseEfficiency()));
+        overheads.put("forkJoin", Quantities.microseconds(fitted.overheads().forkJoinSeconds()));
+        overheads.put("imbalancePenalty", String.format(Locale.ROOT, "%.6f", fitted.overheads().imbalancePenalty()));
         StringBuilder formats = new StringBuilder();
         if (!fitted.overheads().perNnzCyclesByFormat().isEmpty()) {
             Map<String, Object> byFormat = new LinkedHashMap<>();
@@ -56,9 +58,11 @@ public final class CalibratedOverlay {
             }
             overheads.put("perNnzByFormat", byFormat);
         }
-        notes.put("overheads", String.format(Locale.ROOT, "were launch %s, perRow %s, perNnz %s, denseEfficiency %.3f%s",
+        notes.put("overheads", String.format(Locale.ROOT,
+                "were launch %s, perRow %s, perNnz %s, denseEfficiency %.3f, forkJoin %s, imbalancePenalty %.3f%s",
                 Quantities.microseconds(before.get(FitParameter.LAUNCH_SECONDS)), Quantities.cycles(before.get(FitParameter.PER_ROW_CYCLES)),
-                Quantities.cycles(before.get(FitParameter.PER_NNZ_CYCLES)), before.get(FitParameter.DENSE_EFFICIENCY), formats));
+                Quantities.cycles(before.get(FitParameter.PER_NNZ_CYCLES)), before.get(FitParameter.DENSE_EFFICIENCY),
+                Quantities.microseconds(before.get(FitParameter.FORK_JOIN_SECONDS)), before.get(FitParameter.IMBALANCE_PENALTY), formats));
         Map<String, Object> overrides = new LinkedHashMap<>();
         overrides.put("name", fitted.name() + " (calibrated)");
         overrides.put("cpu", cpu);

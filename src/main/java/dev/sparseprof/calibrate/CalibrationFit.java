@@ -29,7 +29,8 @@ import org.apache.commons.math3.util.Pair;
  * Fits the {@link FitParameter}s of a CPU spec to measured runs: Levenberg-Marquardt
  * (commons-math3) on the relative errors {@code (predicted - measured) / measured} of the training
  * half, the forward model being the perf model itself ({@link PerfModel#predict}, all features),
- * so the spec written from the fit predicts exactly what the fit saw. Parameters are fitted as
+ * so the spec written from the fit predicts exactly what the fit saw. The imbalance penalty is
+ * fitted first and apart, to the threads' measured imbalance ({@link ImbalanceFit}). Parameters are fitted as
  * logarithms (they stay positive); the Jacobian is a forward difference in each. A parameter no
  * training run depends on is left as it was and reported as undetermined; an overhead driven
  * below a millionth of its start value is set to 0 (the runs do not support it). The clock is kept
@@ -67,14 +68,22 @@ public final class CalibrationFit {
             if (c.training()) train.add(c);
         }
         List<FitParameter> free = new ArrayList<>();
+        List<FitParameter> fittedApart = new ArrayList<>();
         List<FitParameter> undetermined = new ArrayList<>();
-        double[] base = predictAll(p0, train);
-        for (FitParameter f : p0.parameters()) {
-            if (!p0.isActive(f)) continue;
+        // The imbalance penalty answers to the threads' own measured imbalance, fitted apart (ImbalanceFit).
+        ImbalanceFit imbalance = ImbalanceFit.of(p0, cases);
+        CpuParameters pStart = imbalance.determined() ? p0.with(FitParameter.IMBALANCE_PENALTY, imbalance.penalty()) : p0;
+        double[] base = predictAll(pStart, train);
+        for (FitParameter f : pStart.parameters()) {
+            if (f.equals(FitParameter.IMBALANCE_PENALTY)) {
+                (imbalance.determined() ? fittedApart : undetermined).add(f);
+                continue;
+            }
+            if (!pStart.isActive(f)) continue;
             // The clock is the probe's measured FMA clock: fitted next to the dense efficiency and the
             // cycle counts it would only rescale them (the runs cannot tell them apart).
             if (f.equals(FitParameter.CLOCK)) continue;
-            double[] moved = predictAll(p0.with(f, p0.get(f) * Math.exp(0.05)), train);
+            double[] moved = predictAll(pStart.with(f, pStart.get(f) * Math.exp(0.05)), train);
             boolean matters = false;
             for (int i = 0; i < base.length && !matters; i++) matters = Math.abs(moved[i] - base[i]) > 1e-9 * base[i];
             (matters ? free : undetermined).add(f);
@@ -84,10 +93,10 @@ public final class CalibrationFit {
                     + " parameters; measure more layers or formats");
         }
         double[] start0 = new double[free.size()];
-        for (int j = 0; j < free.size(); j++) start0[j] = Math.log(p0.get(free.get(j)));
+        for (int j = 0; j < free.size(); j++) start0[j] = Math.log(pStart.get(free.get(j)));
         LeastSquaresProblem problem = new LeastSquaresBuilder()
                 .start(start0)
-                .model(point -> residualsAndJacobian(p0, free, train, point))
+                .model(point -> residualsAndJacobian(pStart, free, train, point))
                 .target(new double[train.size()])
                 .maxEvaluations(MAX_EVALUATIONS)
                 .maxIterations(MAX_ITERATIONS)
@@ -99,10 +108,10 @@ public final class CalibrationFit {
             throw new SparseprofException("calibrate: the fit did not converge (" + e.getMessage() + "); no spec written");
         }
         requireDetermined(free, optimum.getJacobian());
-        CpuParameters fitted = apply(p0, free, optimum.getPoint().toArray());
+        CpuParameters fitted = apply(pStart, free, optimum.getPoint().toArray());
         for (FitParameter f : free) {
             // An overhead the fit drives below a millionth of its start is not supported by the runs: it becomes 0.
-            if (f.isOverhead() && fitted.get(f) < 1e-6 * p0.get(f)) fitted = fitted.with(f, 0);
+            if (f.isOverhead() && fitted.get(f) < 1e-6 * pStart.get(f)) fitted = fitted.with(f, 0);
         }
         for (FitParameter f : free) {
             if (f.isOverhead() && fitted.get(f) == 0) continue;
@@ -113,7 +122,10 @@ public final class CalibrationFit {
         double[] before = predictAll(p0, cases);
         double[] after = predictAll(fitted, cases);
         for (int i = 0; i < cases.size(); i++) predictions.add(new CasePrediction(cases.get(i), before[i], after[i]));
-        return new CalibrationResult(p0, fitted, free, undetermined, predictions, optimum.getEvaluations(), optimum.getIterations());
+        List<FitParameter> all = new ArrayList<>(free);
+        all.addAll(fittedApart);
+        return new CalibrationResult(p0, fitted, all, undetermined, predictions, optimum.getEvaluations(), optimum.getIterations(),
+                imbalance);
     }
 
     /** Relative singular value below which the Jacobian's columns count as dependent. */

@@ -4,12 +4,12 @@ import java.util.List;
 
 /**
  * The outcome of a fit: the parameters before and after, which were fitted and which the training
- * runs could not determine (no run bound by them), every case's predictions, and the error
- * measures on each half.
+ * runs could not determine (no run bound by them), every case's predictions, the error
+ * measures on each half, and the imbalance penalty's own fit to the measured thread imbalance.
  */
 public record CalibrationResult(CpuParameters before, CpuParameters after, List<FitParameter> fitted,
                                 List<FitParameter> undetermined, List<CasePrediction> predictions, int evaluations,
-                                int iterations) {
+                                int iterations, ImbalanceFit imbalance) {
     public CalibrationResult {
         fitted = List.copyOf(fitted);
         undetermined = List.copyOf(undetermined);

@@ -50,6 +50,8 @@ public final class CpuParameters {
         v.put(FitParameter.PER_NNZ_CYCLES, o.perNnzCycles());
         for (String f : new TreeSet<>(formats)) v.put(FitParameter.perNnzCycles(f), o.perNnzCycles(f));
         v.put(FitParameter.LAUNCH_SECONDS, o.launchSeconds());
+        v.put(FitParameter.FORK_JOIN_SECONDS, o.forkJoinSeconds());
+        v.put(FitParameter.IMBALANCE_PENALTY, o.imbalancePenalty());
         v.put(FitParameter.DENSE_EFFICIENCY, o.denseEfficiency());
         v.put(FitParameter.CLOCK, spec.clockHertz());
         return new CpuParameters(spec, v);
@@ -113,7 +115,8 @@ public final class CpuParameters {
         for (FitParameter f : values.keySet()) if (f.format() != null) byFormat.put(f.format(), get(f));
         KernelOverheads overheads = new KernelOverheads(get(FitParameter.LAUNCH_SECONDS), get(FitParameter.PER_ROW_CYCLES),
                 get(FitParameter.PER_NNZ_CYCLES), o.tensorTileRows(), o.tensorTileCols(), o.gatherCycles(),
-                Math.min(1, get(FitParameter.DENSE_EFFICIENCY)), o.tileStepCycles(), byFormat);
+                Math.min(1, get(FitParameter.DENSE_EFFICIENCY)), o.tileStepCycles(), byFormat, get(FitParameter.FORK_JOIN_SECONDS),
+                get(FitParameter.IMBALANCE_PENALTY));
         // Derived as SpecReader derives it: cores x clock x lanes x FMA ports x 2.
         Map<ComputeUnit, Map<DType, Double>> peaks = new EnumMap<>(ComputeUnit.class);
         Map<DType, Double> vector = new LinkedHashMap<>();

@@ -5,15 +5,17 @@ import java.util.Objects;
 
 /**
  * One measured kernel run as the calibration uses it: the layer's name and shape, the format, the
- * dense operand's width (batch), the threads, the measured median time and the spread of the
- * repetitions ({@code spreadPercent}: interquartile range over the median, NaN when not known).
+ * dense operand's width (batch), the threads, the measured median time, the spread of the
+ * repetitions ({@code spreadPercent}: interquartile range over the median, NaN when not known) and
+ * the measured thread imbalance ({@code imbalance}: median over the repetitions of the slowest
+ * thread's time over the mean, 1 for one thread, NaN when not known).
  */
 public record MeasuredRun(String layer, String format, int batch, int threads, int rows, int cols, long nnz,
-                          double sparsity, double medianSeconds, double spreadPercent) {
-    /** A run without a known spread. */
+                          double sparsity, double medianSeconds, double spreadPercent, double imbalance) {
+    /** A run without a known spread or imbalance. */
     public MeasuredRun(String layer, String format, int batch, int threads, int rows, int cols, long nnz, double sparsity,
                        double medianSeconds) {
-        this(layer, format, batch, threads, rows, cols, nnz, sparsity, medianSeconds, Double.NaN);
+        this(layer, format, batch, threads, rows, cols, nnz, sparsity, medianSeconds, Double.NaN, Double.NaN);
     }
 
     public MeasuredRun {
@@ -24,6 +26,9 @@ public record MeasuredRun(String layer, String format, int batch, int threads, i
         }
         if (!(medianSeconds > 0) || Double.isInfinite(medianSeconds)) {
             throw new SparseprofException("measured run " + layer + "/" + format + ": median time must be positive, got " + medianSeconds);
+        }
+        if (imbalance < 1 - 1e-9 || Double.isInfinite(imbalance)) {
+            throw new SparseprofException("measured run " + layer + "/" + format + ": imbalance must be at least 1, got " + imbalance);
         }
     }
 

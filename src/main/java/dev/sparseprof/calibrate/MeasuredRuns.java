@@ -46,7 +46,7 @@ public record MeasuredRuns(String source, String model, String machine, String d
         List<MeasuredRun> runs = new ArrayList<>(f.results().size());
         for (Measurement m : f.results()) {
             runs.add(new MeasuredRun(m.layer(), m.format(), m.batch(), m.threads(), m.rows(), m.cols(), m.nnz(), m.sparsity(),
-                    m.medianSeconds(), 100 * (m.timing().q3Seconds() - m.timing().q1Seconds()) / m.medianSeconds()));
+                    m.medianSeconds(), 100 * (m.timing().q3Seconds() - m.timing().q1Seconds()) / m.medianSeconds(), m.timing().imbalance()));
         }
         MeasurementsHeader h = f.header();
         return new MeasuredRuns(source, h.model(), h.machine(), h.date(), h.command(), device, runs);

@@ -6,6 +6,7 @@ import dev.sparseprof.calibrate.CalibrationCases;
 import dev.sparseprof.calibrate.CalibrationFit;
 import dev.sparseprof.calibrate.CalibrationResult;
 import dev.sparseprof.calibrate.FitParameter;
+import dev.sparseprof.calibrate.ImbalanceFit;
 import dev.sparseprof.calibrate.MeasuredRuns;
 import dev.sparseprof.calibrate.ProbeOverlay;
 import dev.sparseprof.calibrate.SpecOverlay;
@@ -142,6 +143,7 @@ final class CalibrateCommand implements Callable<Integer> {
             t.row(f.label(), String.format(Locale.ROOT, "%.4g", r.before().get(f)), String.format(Locale.ROOT, "%.4g", r.after().get(f)), state);
         }
         w.print(t.render());
+        w.println(imbalanceLine(r.imbalance()));
         String summary = String.format(Locale.ROOT,
                 "time MAPE: training %.1f%% -> %.1f%% (%d runs), held-out %.1f%% -> %.1f%% (%d runs); best format held-out %s -> %s",
                 r.mape(true, false), r.mape(true, true), r.count(true), r.mape(false, false), r.mape(false, true), r.count(false),
@@ -153,12 +155,32 @@ final class CalibrateCommand implements Callable<Integer> {
                         + (model != null ? " --model " + model : "") + " --out " + out,
                 "measurements: " + files.size() + " files, " + files.get(0).machine() + ", first " + files.get(0).date(),
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS), summary,
-                "Not fitted: an imbalance penalty (1-thread runs have none; the model's imbalance factor is used as is), the clock (the probe's), gather cycles.");
+                "Not fitted: the clock (the probe's), gather cycles" + undetermined(r) + ".");
         SpecOverlay overlay = CalibratedOverlay.checked(CalibratedOverlay.of(r, presetFor(hw, out), provenance), r,
                 out.toAbsolutePath().getParent());
         AtomicFiles.writeString(out, overlay.toYaml());
         w.println("calibrate: wrote " + out);
         return 0;
+    }
+
+    /** How the imbalance penalty came out of the threads' measured imbalance. */
+    static String imbalanceLine(ImbalanceFit f) {
+        if (f.runs() == 0) return "imbalance penalty: kept (no multi-threaded training run with a measured imbalance)";
+        String over = String.format(Locale.ROOT, "%d multi-threaded training runs, modelled factors %.3f-%.3f, measured median %.3f",
+                f.runs(), f.modelledMin(), f.modelledMax(), f.measuredMedian());
+        if (!f.determined()) {
+            return String.format(Locale.ROOT, "imbalance penalty: kept, not determined (slope standard error %.2f): %s", f.standardError(), over);
+        }
+        return String.format(Locale.ROOT,
+                "imbalance penalty: %.3f +- %.3f, the slope of measured over modelled imbalance (%s; %.3f of it no schedule explains)",
+                f.penalty(), f.standardError(), over, f.noise());
+    }
+
+    /** The parameters no training run depends on (the imbalance penalty and fork/join without multi-threaded runs). */
+    private static String undetermined(CalibrationResult r) {
+        StringBuilder b = new StringBuilder();
+        for (FitParameter f : r.undetermined()) b.append(", ").append(f.label()).append(" (no training run depends on it)");
+        return b.toString();
     }
 
     /** The overlay's preset: the preset name, or the spec file's path relative to the overlay's folder. */

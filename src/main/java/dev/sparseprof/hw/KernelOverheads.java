@@ -20,11 +20,23 @@ import java.util.TreeMap;
  * cycles per decoded index), replacing {@code perNnzCycles} for that format (each format's loop
  * decodes differently: COO reads two indices and branches on row changes, BSR broadcasts a whole
  * block per index); calibration fits them per format.
+ * {@code forkJoinSeconds}: a CPU kernel's hand-off to and join of each thread beyond the first, per
+ * call ({@link #launchSeconds(int)}; 0 on a GPU, whose launch is {@code launchSeconds}).
+ * {@code imbalancePenalty}: how much of the modelled load imbalance shows in the time, as
+ * {@code 1 + penalty x (factor - 1)} ({@link #penalizedImbalance}); 1 takes the schedule's factor
+ * as it is, calibration fits it from multi-threaded runs.
  */
 public record KernelOverheads(double launchSeconds, double perRowCycles, double perNnzCycles,
                               int tensorTileRows, int tensorTileCols, double gatherCycles, double denseEfficiency,
-                              double tileStepCycles, Map<String, Double> perNnzCyclesByFormat) {
+                              double tileStepCycles, Map<String, Double> perNnzCyclesByFormat,
+                              double forkJoinSeconds, double imbalancePenalty) {
     public KernelOverheads {
+        if (!(forkJoinSeconds >= 0) || Double.isInfinite(forkJoinSeconds)) {
+            throw new SpecException("overheads: forkJoin must not be negative, got " + forkJoinSeconds);
+        }
+        if (!(imbalancePenalty >= 0) || Double.isInfinite(imbalancePenalty)) {
+            throw new SpecException("overheads: imbalancePenalty must not be negative, got " + imbalancePenalty);
+        }
         perNnzCyclesByFormat = Collections.unmodifiableMap(new TreeMap<>(perNnzCyclesByFormat));
         for (Map.Entry<String, Double> e : perNnzCyclesByFormat.entrySet()) {
             if (!(e.getValue() >= 0) || e.getValue().isInfinite()) {
@@ -40,10 +52,21 @@ public record KernelOverheads(double launchSeconds, double perRowCycles, double 
         }
     }
 
-    /** No per-format decode cycles: every format decodes at {@code perNnzCycles}. */
+    /** No per-format decode cycles (every format decodes at {@code perNnzCycles}), no fork/join, imbalance as modelled. */
     public KernelOverheads(double launchSeconds, double perRowCycles, double perNnzCycles, int tensorTileRows, int tensorTileCols,
                            double gatherCycles, double denseEfficiency, double tileStepCycles) {
-        this(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, denseEfficiency, tileStepCycles, Map.of());
+        this(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, denseEfficiency, tileStepCycles, Map.of(),
+                0, 1);
+    }
+
+    /** The fixed cost of one call on {@code threads} threads: the launch and each further thread's fork/join. */
+    public double launchSeconds(int threads) {
+        return launchSeconds + forkJoinSeconds * Math.max(0, threads - 1);
+    }
+
+    /** The imbalance that shows in the time for a schedule whose slowest unit has {@code factor} x the mean work. */
+    public double penalizedImbalance(double factor) {
+        return 1 + imbalancePenalty * (factor - 1);
     }
 
     /** The decode cycles per index of the format named {@code format}: its own, else {@code perNnzCycles}. */
@@ -54,7 +77,7 @@ public record KernelOverheads(double launchSeconds, double perRowCycles, double 
 
     public KernelOverheads withPerNnzCyclesByFormat(Map<String, Double> cycles) {
         return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, denseEfficiency,
-                tileStepCycles, cycles);
+                tileStepCycles, cycles, forkJoinSeconds, imbalancePenalty);
     }
 
     /** The first model's parameters: no gather or K-step cost beyond the roofs, dense at the full peak. */
@@ -63,14 +86,17 @@ public record KernelOverheads(double launchSeconds, double perRowCycles, double 
     }
 
     public KernelOverheads withGatherCycles(double cycles) {
-        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, cycles, denseEfficiency, tileStepCycles, perNnzCyclesByFormat);
+        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, cycles, denseEfficiency, tileStepCycles, perNnzCyclesByFormat,
+                forkJoinSeconds, imbalancePenalty);
     }
 
     public KernelOverheads withDenseEfficiency(double fraction) {
-        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, fraction, tileStepCycles, perNnzCyclesByFormat);
+        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, fraction, tileStepCycles, perNnzCyclesByFormat,
+                forkJoinSeconds, imbalancePenalty);
     }
 
     public KernelOverheads withTileStepCycles(double cycles) {
-        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, denseEfficiency, cycles, perNnzCyclesByFormat);
+        return new KernelOverheads(launchSeconds, perRowCycles, perNnzCycles, tensorTileRows, tensorTileCols, gatherCycles, denseEfficiency, cycles, perNnzCyclesByFormat,
+                forkJoinSeconds, imbalancePenalty);
     }
 }

@@ -27,7 +27,8 @@ final class SpecReader {
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
     private static final String[] CPU_DRAM = {"bandwidth", "latency", "size"};
     private static final String[] POINT = {"cores", "bandwidth"};
-    private static final String[] OVERHEADS = {"launch", "perRow", "perNnz", "gather", "denseEfficiency", "tileStep", "tensorTile", "perNnzByFormat"};
+    private static final String[] OVERHEADS = {"launch", "perRow", "perNnz", "gather", "denseEfficiency", "tileStep", "tensorTile", "perNnzByFormat", "forkJoin",
+            "imbalancePenalty"};
 
     private SpecReader() {}
 
@@ -182,6 +183,13 @@ final class SpecReader {
         Map<String, Double> byFormat = new LinkedHashMap<>();
         ConfigMap f = m.mapOrEmpty("perNnzByFormat");
         for (String format : f.keys()) byFormat.put(format, SpecValues.cycles(f, format));
-        return new KernelOverheads(launch, perRow, perNnz, tileRows, tileCols, gather, denseEfficiency, tileStep, byFormat);
+        // A CPU call's hand-off to each further thread: ~1 us (U, a documented default; a spinning
+        // pool measured 0.7 us on the build VM, docs/kernels.md). No such term on a GPU.
+        double forkJoin = m.has("forkJoin") ? SpecValues.seconds(m, "forkJoin") : (gpu ? 0 : 1e-6);
+        if (gpu && forkJoin != 0) throw m.error("forkJoin", "is a CPU term (a GPU kernel's fixed cost is launch)");
+        double imbalancePenalty = m.has("imbalancePenalty") ? m.number("imbalancePenalty") : 1;
+        if (!(imbalancePenalty >= 0)) throw m.error("imbalancePenalty", "must not be negative");
+        return new KernelOverheads(launch, perRow, perNnz, tileRows, tileCols, gather, denseEfficiency, tileStep, byFormat, forkJoin,
+                imbalancePenalty);
     }
 }

@@ -50,10 +50,15 @@ final class BsrFormat implements FormatModel {
                 Machine.bGather(spec, w, nb * shape.cols()),
                 Machine.cWrite(w));
         double flops = 2.0 * nb * shape.area() * w.denseColumns();
-        return KernelPlan.sparse(name(), name() + (spec.isGpu() ? " block-row split, CUDA cores" : " block rows, SIMD"), ComputeUnit.VECTOR,
+        // On a CPU each block is a small dense product in a register tile (the dense micro-kernel's
+        // loads per FMA), so its FMAs run at the dense GEMM's achievable fraction of the peak, not at
+        // the peak: with the peak, the time grew too little with N (held-out bias -20 % at N = 128,
+        // +8 % at N = 32 on the build VM, docs/calibration.md).
+        double efficiency = spec.isGpu() ? 1 : spec.overheads().denseEfficiency();
+        return new KernelPlan(name(), name() + (spec.isGpu() ? " block-row split, CUDA cores" : " block rows, SIMD"), ComputeUnit.VECTOR,
                 Machine.vectorDType(w.dtype()), flops, streams, Machine.sparseBalance(spec, blocksPerBlockRow(w, b, blockRows), tiles),
                 Machine.sparseOverheadSeconds(spec, name(), (double) blockRows * tiles, nb * tiles, nb * shape.cols() * tiles),
-                nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
+                efficiency, nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
     }
 
     /** Non-empty blocks of each block row, from the matrix when the workload has one. */

@@ -57,12 +57,35 @@ final class Machine {
         return spec.peaks().has(ComputeUnit.TENSOR, dtype) ? ComputeUnit.TENSOR : ComputeUnit.VECTOR;
     }
 
+    /** One call's fixed cost: a GPU's kernel launch; a CPU's fork/join over all its cores. */
+    static double launchSeconds(HardwareSpec spec) {
+        KernelOverheads o = spec.overheads();
+        return spec instanceof CpuSpec c ? o.launchSeconds(c.cores()) : o.launchSeconds();
+    }
+
     /** Launch, plus per-row, per-index and per-gathered-slice cycles spread over every core/SM. */
     static double sparseOverheadSeconds(HardwareSpec spec, String format, double rowTasks, double indexDecodes, double sliceGathers) {
         KernelOverheads o = spec.overheads();
-        return o.launchSeconds() + (rowTasks * o.perRowCycles() + indexDecodes * o.perNnzCycles(format) + sliceGathers * o.gatherCycles())
+        return launchSeconds(spec) + (rowTasks * o.perRowCycles() + indexDecodes * o.perNnzCycles(format) + sliceGathers * o.gatherCycles())
                 / (spec.parallelUnits() * spec.clockHertz());
     }
+
+    /**
+     * The overheads of a kernel that first decodes its format's indices into plain column indices,
+     * once per row ({@code decodes}, at the format's own cycles, whatever N), then runs the CSR body
+     * over them ({@code bodyIndices}: once per index and column tile, at CSR's cycles). The CPU
+     * N:M kernel does this: its time less CSR's on the same pattern stayed the same from N = 32 to
+     * N = 128 on the build VM, so a decode cost per index and tile over- and under-shot by ~16 %.
+     */
+    static double decodedOverheadSeconds(HardwareSpec spec, String format, double rowTasks, double decodes, double bodyIndices,
+                                         double sliceGathers) {
+        KernelOverheads o = spec.overheads();
+        return launchSeconds(spec) + (rowTasks * o.perRowCycles() + decodes * o.perNnzCycles(format)
+                + bodyIndices * o.perNnzCycles(CSR_BODY) + sliceGathers * o.gatherCycles()) / (spec.parallelUnits() * spec.clockHertz());
+    }
+
+    /** The format whose index cycles the CSR body costs. */
+    static final String CSR_BODY = "csr";
 
     /** A sparse kernel's balance: warp per row on a GPU, nnz-balanced contiguous rows on a CPU. */
     static Balance sparseBalance(HardwareSpec spec, Lengths rows, int columnTiles) {

@@ -9,8 +9,8 @@ import java.util.List;
  * The cache-aware roofline: one roof per memory level that has a bandwidth in the spec (bytes the
  * traffic model puts at that level over its bandwidth; DRAM at the bandwidth of the active cores),
  * one compute roof for the plan's unit and dtype. The slowest unit sets the time of work spread
- * over cores/SMs, so compute and the private levels are stretched by the imbalance factor; shared
- * levels are not. Compute runs at the plan's efficiency (a dense GEMM's achievable fraction of
+ * over cores/SMs, so compute and the private levels are stretched by the imbalance factor (the
+ * schedule's, weighed by the spec's {@code imbalancePenalty}); shared levels are not. Compute runs at the plan's efficiency (a dense GEMM's achievable fraction of
  * peak); on a CPU the gathers add a latency roof (memory-level parallelism, see
  * {@link #latencySeconds}). Fixed overheads add on top (they do not overlap the roofs in this model).
  */
@@ -19,7 +19,7 @@ public final class Roofline {
 
     public static Prediction predict(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features) {
         Traffic traffic = memory.traffic(w, plan, spec, features);
-        double imbalance = features.loadImbalance() ? plan.balance().factor() : 1;
+        double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
         double compute = plan.executedFlops() / (spec.peaks().flopsPerSecond(plan.unit(), plan.computeDType()) * plan.computeEfficiency())
                 * imbalance;
         List<CacheLevel> caches = spec.cacheLevels();

@@ -92,7 +92,7 @@ final class TiledGemm {
             streams.add(DataStream.gathered("B", blocks * bBytes, bBytes));
         }
         streams.add(DataStream.streamed("C", cBytes, false));
-        return new KernelPlan(format, kernel, unit, computeDType, executedFlops, streams, balance, spec.overheads().launchSeconds(),
+        return new KernelPlan(format, kernel, unit, computeDType, executedFlops, streams, balance, Machine.launchSeconds(spec),
                 efficiency * spec.overheads().denseEfficiency(), 0);
     }
 }

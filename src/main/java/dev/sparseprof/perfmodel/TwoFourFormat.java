@@ -15,7 +15,8 @@ import java.util.List;
  * M along K plus its metadata (PTX ISA 9.7.14.6.1; bytes as {@code sparse} accounts them). On a GPU with a sparse tensor peak
  * it is a tiled GEMM at that peak (at most 2x the dense math: the peak counts dense-equivalent
  * FLOPs) reading the compressed A and the same B and C as dense. On a CPU it is a SIMD kernel over
- * the kept slots with index decode, every row the same length.
+ * the kept slots, every row the same length: each row's columns are decoded once from the metadata,
+ * then the CSR body runs over them ({@link Machine#decodedOverheadSeconds}).
  */
 final class TwoFourFormat implements FormatModel {
     private final NmPattern pattern;
@@ -62,7 +63,7 @@ final class TwoFourFormat implements FormatModel {
                 Machine.cWrite(w));
         return KernelPlan.sparse(name(), name() + " SIMD kernel", ComputeUnit.VECTOR, Machine.vectorDType(w.dtype()), 2.0 * slots * w.denseColumns(),
                 streams, Machine.sparseBalance(spec, Lengths.of(perRow), tiles),
-                Machine.sparseOverheadSeconds(spec, name(), (double) w.rows() * tiles, (double) slots * tiles, (double) slots * tiles),
+                Machine.decodedOverheadSeconds(spec, name(), (double) w.rows() * tiles, slots, (double) slots * tiles, (double) slots * tiles),
                 (double) slots * tiles);
     }
 }

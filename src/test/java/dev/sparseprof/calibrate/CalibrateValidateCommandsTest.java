@@ -36,6 +36,7 @@ class CalibrateValidateCommandsTest {
     }
 
     static final String MEASURED = "validation/measured/minilm-t1-s0.9-n32.json";
+    static final String MEASURED_2T = "validation/measured/minilm-t2-s0.9-n32.json";
     static final String PROBE = "validation/measured/probe-this-vm.yaml";
     static final String BASE = "validation/measured/this-vm-base.yaml";
 
@@ -86,9 +87,11 @@ class CalibrateValidateCommandsTest {
         Path spec = dir.resolve("probe.yaml");
         Files.copy(Path.of(PROBE), spec);
         Files.copy(Path.of(BASE), dir.resolve("this-vm-base.yaml")); // the probe overlay's preset, next to it
-        Run r = run("calibrate", "--hw", spec.toString(), "--measurements", MEASURED, "--out", out.toString());
+        Run r = run("calibrate", "--hw", spec.toString(), "--measurements", MEASURED + "," + MEASURED_2T, "--out", out.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("held-out"), r.out());
+        assertTrue(r.out().contains("imbalance penalty: "), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("fork-join-seconds") && l.endsWith("fitted")), r.out());
         assertTrue(r.out().contains("per-nnz-cycles[coo]"), r.out());
         assertTrue(r.out().contains("kept: the probe measures it"), r.out());
         String yaml = Files.readString(out);

@@ -27,11 +27,13 @@ class CalibrationFitTest {
 
     static Model model() {
         List<GemmLayer> layers = new ArrayList<>();
-        int[][] shapes = {{96, 96}, {96, 96}, {96, 96}, {96, 96}, {384, 96}, {384, 96}, {96, 384}, {96, 384}};
+        // The last two hold all their largest weights in row 0: pruned, one row is the whole layer and
+        // two threads are as unbalanced as they can be (the imbalance penalty's evidence).
+        int[][] shapes = {{96, 96}, {96, 96}, {96, 96}, {96, 96}, {384, 96}, {384, 96}, {96, 384}, {96, 384}, {4, 384}, {4, 384}};
         SplittableRandom rnd = new SplittableRandom(11);
         for (int i = 0; i < shapes.length; i++) {
             float[] w = new float[shapes[i][0] * shapes[i][1]];
-            for (int j = 0; j < w.length; j++) w[j] = (float) (rnd.nextDouble() - 0.5);
+            for (int j = 0; j < w.length; j++) w[j] = (float) (rnd.nextDouble() - 0.5) * (shapes[i][0] == 4 && j < shapes[i][1] ? 1000 : 1);
             layers.add(new GemmLayer("layer" + i, "w" + i, LayerKind.LINEAR, shapes[i][0], shapes[i][1], 1,
                     MatrixView.of(shapes[i][0], shapes[i][1], w)));
         }
@@ -60,10 +62,15 @@ class CalibrationFitTest {
         SplittableRandom rnd = new SplittableRandom(5);
         List<MeasuredRun> runs = new ArrayList<>();
         for (int i = 0; i < times.length; i++) {
-            MeasuredRun r = cases.get(i).run();
-            long nnz = cases.get(i).workload().nnz();
+            CalibrationCase c = cases.get(i);
+            MeasuredRun r = c.run();
+            long nnz = c.workload().nnz();
+            // The threads' own imbalance: the schedule's factor as the truth weighs it, plus up to 1 % of noise.
+            CpuSpec spec = truth.spec(r.threads());
+            double imbalance = spec.overheads().penalizedImbalance(c.format().plan(c.workload(), spec).balance().factor())
+                    + (r.threads() > 1 ? 0.01 * noise / 0.03 * rnd.nextDouble() : 0);
             runs.add(new MeasuredRun(r.layer(), r.format(), r.batch(), r.threads(), r.rows(), r.cols(), nnz, r.sparsity(),
-                    times[i] * (1 + noise * (2 * rnd.nextDouble() - 1))));
+                    times[i] * (1 + noise * (2 * rnd.nextDouble() - 1)), Double.NaN, imbalance));
         }
         return new MeasuredRuns("m.json", "test-model", "test", "2026-12-02", "test", "cpu", runs);
     }
@@ -88,6 +95,38 @@ class CalibrationFitTest {
         assertTrue(after < before / 3, "before " + before + ", after " + after);
         assertEquals(20e-6, r.after().get(FitParameter.LAUNCH_SECONDS), 4e-6);
         assertTrue(r.fitted().contains(FitParameter.PER_ROW_CYCLES), r.fitted().toString());
+    }
+
+    @Test
+    void forkJoinAndTheImbalancePenaltyAreRecoveredFromTwoThreadRuns() {
+        Model model = model();
+        CpuParameters truth = truth().with(FitParameter.FORK_JOIN_SECONDS, 8e-6).with(FitParameter.IMBALANCE_PENALTY, 3);
+        CalibrationResult r = CalibrationFit.fit(PRESET, CalibrationCases.of(measured(model, truth, 0.0), model));
+        assertTrue(r.imbalance().determined(), r.imbalance().toString());
+        assertTrue(r.imbalance().modelledMax() > 1.5, "the skewed layers' schedules: " + r.imbalance());
+        assertTrue(r.fitted().contains(FitParameter.FORK_JOIN_SECONDS), r.fitted().toString());
+        assertTrue(r.fitted().contains(FitParameter.IMBALANCE_PENALTY), r.fitted().toString());
+        assertEquals(8e-6, r.after().get(FitParameter.FORK_JOIN_SECONDS), 0.5e-6);
+        assertEquals(3, r.after().get(FitParameter.IMBALANCE_PENALTY), 1e-6, "no noise: the line is exact");
+        CalibrationResult noisy = CalibrationFit.fit(PRESET, CalibrationCases.of(measured(model, truth, 0.03), model));
+        assertEquals(3, noisy.after().get(FitParameter.IMBALANCE_PENALTY), 0.1);
+        assertEquals(0.005, noisy.imbalance().noise(), 0.004, "the intercept takes the noise");
+        SpecOverlay o = CalibratedOverlay.checked(CalibratedOverlay.of(r, "epyc-zen5-2c", List.of("test")), r, null);
+        CpuSpec loaded = (CpuSpec) o.check();
+        assertEquals(r.after().get(FitParameter.IMBALANCE_PENALTY), loaded.overheads().imbalancePenalty(), 1e-5);
+        assertEquals(r.after().get(FitParameter.FORK_JOIN_SECONDS), loaded.overheads().forkJoinSeconds(), 1e-11);
+    }
+
+    @Test
+    void oneThreadRunsLeaveForkJoinAndTheImbalancePenaltyAsTheyWere() {
+        Model model = model();
+        List<MeasuredRun> one = new ArrayList<>();
+        for (MeasuredRun run : measured(model, truth(), 0.0).runs()) if (run.threads() == 1) one.add(run);
+        CalibrationResult r = CalibrationFit.fit(PRESET, CalibrationCases.of(
+                new MeasuredRuns("m.json", "test-model", "test", "2026-12-02", "test", "cpu", one), model));
+        assertTrue(r.undetermined().contains(FitParameter.FORK_JOIN_SECONDS), r.undetermined().toString());
+        assertTrue(r.undetermined().contains(FitParameter.IMBALANCE_PENALTY), r.undetermined().toString());
+        assertEquals(PRESET.overheads().imbalancePenalty(), r.after().get(FitParameter.IMBALANCE_PENALTY));
     }
 
     @Test
@@ -160,7 +199,7 @@ class CalibrationFitTest {
     @Test
     void theSplitAlternatesWithinEachShape() {
         Map<String, Boolean> split = CalibrationCases.split(model().layers());
-        // shapes 96x96 (layers 0-3), 384x96 (4, 5), 96x384 (6, 7): each shape half in, half out
-        assertEquals(List.of(true, false, true, false, true, false, true, false), List.copyOf(split.values()));
+        // shapes 96x96 (layers 0-3), 384x96 (4, 5), 96x384 (6, 7), 4x384 (8, 9): each shape half in, half out
+        assertEquals(List.of(true, false, true, false, true, false, true, false, true, false), List.copyOf(split.values()));
     }
 }

@@ -81,6 +81,24 @@ class HardwareSpecsTest {
     }
 
     @Test
+    void forkJoinAddsPerFurtherThreadAndThePenaltyWeighsTheImbalance() {
+        CpuSpec c = (CpuSpec) HardwareSpecs.parse("mine.yaml",
+                "version: 1\npreset: epyc-zen5-2c\noverheads:\n  launch: 2us\n  forkJoin: 5us\n  imbalancePenalty: 0.5\n");
+        assertEquals(2e-6, c.overheads().launchSeconds(1), 1e-15);
+        assertEquals(12e-6, c.overheads().launchSeconds(3), 1e-15);
+        assertEquals(1.1, c.overheads().penalizedImbalance(1.2), 1e-12);
+        CpuSpec defaults = (CpuSpec) HardwareSpecs.parse("x.yaml", "version: 1\npreset: xeon-spr\n");
+        assertEquals(1e-6, defaults.overheads().forkJoinSeconds(), 0);
+        assertEquals(1.2, defaults.overheads().penalizedImbalance(1.2), 1e-12, "penalty 1: the schedule's factor as it is");
+        GpuSpec g = (GpuSpec) HardwareSpecs.load("a100-80gb");
+        assertEquals(0, g.overheads().forkJoinSeconds(), 0);
+        assertEquals("bad.yaml: overheads.forkJoin: is a CPU term (a GPU kernel's fixed cost is launch)",
+                messageOf("version: 1\npreset: a100-80gb\noverheads:\n  forkJoin: 1us\n"));
+        assertEquals("bad.yaml: overheads.imbalancePenalty: must not be negative",
+                messageOf("version: 1\npreset: epyc-zen5-2c\noverheads:\n  imbalancePenalty: -1\n"));
+    }
+
+    @Test
     void filePathAndPresetRelativeToFile(@TempDir Path dir) throws Exception {
         Path base = dir.resolve("base.yaml");
         Files.writeString(base, "version: 1\npreset: a100-80gb\nname: base\n");
