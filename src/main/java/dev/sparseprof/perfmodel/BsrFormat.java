@@ -57,7 +57,7 @@ final class BsrFormat implements FormatModel {
         double efficiency = spec.isGpu() ? 1 : spec.overheads().denseEfficiency();
         return new KernelPlan(name(), name() + (spec.isGpu() ? " block-row split, CUDA cores" : " block rows, SIMD"), ComputeUnit.VECTOR,
                 Machine.vectorDType(w.dtype()), flops, streams, Machine.sparseBalance(spec, blocksPerBlockRow(w, b, blockRows), tiles),
-                Machine.sparseOverheadSeconds(spec, name(), (double) blockRows * tiles, nb * tiles, nb * shape.cols() * tiles),
+                Machine.sparseOverheadSeconds(spec, w, name(), (double) blockRows * tiles, nb * tiles, nb * shape.cols() * tiles),
                 efficiency, nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
     }
 

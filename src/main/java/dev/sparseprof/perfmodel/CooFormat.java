@@ -39,6 +39,6 @@ final class CooFormat implements FormatModel {
         double perUnit = nnz * tiles / spec.parallelUnits();
         return KernelPlan.sparse(name(), spec.isGpu() ? "COO, atomics into C, CUDA cores" : "COO, SIMD", ComputeUnit.VECTOR,
                 Machine.vectorDType(w.dtype()), w.sparseFlops(), streams, Balance.of("nnz-split", Math.ceil(perUnit), perUnit),
-                Machine.sparseOverheadSeconds(spec, name(), 0, 2 * nnz * tiles, nnz * tiles), nnz * tiles);
+                Machine.sparseOverheadSeconds(spec, w, name(), 0, 2 * nnz * tiles, nnz * tiles), nnz * tiles);
     }
 }

@@ -35,6 +35,6 @@ final class CsrFormat implements FormatModel {
                 Machine.cWrite(w));
         return KernelPlan.sparse(name(), spec.isGpu() ? "CSR row-split, CUDA cores" : "CSR rows, SIMD", ComputeUnit.VECTOR,
                 Machine.vectorDType(w.dtype()), w.sparseFlops(), streams, Machine.sparseBalance(spec, w.rowLengths(), tiles),
-                Machine.sparseOverheadSeconds(spec, name(), (double) w.rows() * tiles, nnz * tiles, nnz * tiles), nnz * tiles);
+                Machine.sparseOverheadSeconds(spec, w, name(), (double) w.rows() * tiles, nnz * tiles, nnz * tiles), nnz * tiles);
     }
 }

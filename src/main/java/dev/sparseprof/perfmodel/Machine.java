@@ -1,5 +1,6 @@
 package dev.sparseprof.perfmodel;
 
+import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GpuSpec;
@@ -63,10 +64,29 @@ final class Machine {
         return spec instanceof CpuSpec c ? o.launchSeconds(c.cores()) : o.launchSeconds();
     }
 
-    /** Launch, plus per-row, per-index and per-gathered-slice cycles spread over every core/SM. */
-    static double sparseOverheadSeconds(HardwareSpec spec, String format, double rowTasks, double indexDecodes, double sliceGathers) {
+    /**
+     * The CPU sparse kernels' copy of B to a 64-byte aligned place before each call
+     * ({@code kernel.SpmmPlan}: fp32, K x N, read and written once, split over the threads), a phase
+     * of its own before the kernel: its bytes over the bandwidth of the first level that holds B and
+     * its copy together (the private levels of all cores), else DRAM's. 0 on a GPU (the operands
+     * are already on the device). It weighs most at low density and large N (refitted with it, the
+     * held-out MAPE on the build VM went from 7.4 % to 7.1 %, docs/calibration.md).
+     */
+    static double bCopySeconds(HardwareSpec spec, Workload w) {
+        if (!(spec instanceof CpuSpec cpu)) return 0;
+        double bytes = 2.0 * w.cols() * w.denseColumns() * Float.BYTES;
+        for (CacheLevel c : cpu.caches()) {
+            double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * cpu.cores();
+            if (bytes <= capacity && c.bandwidthBytesPerSecond() > 0) return bytes / c.bandwidthBytesPerSecond();
+        }
+        return bytes / cpu.dram().bandwidth().at(cpu.cores());
+    }
+
+    /** Launch and B's copy, plus per-row, per-index and per-gathered-slice cycles spread over every core/SM. */
+    static double sparseOverheadSeconds(HardwareSpec spec, Workload w, String format, double rowTasks, double indexDecodes,
+                                        double sliceGathers) {
         KernelOverheads o = spec.overheads();
-        return launchSeconds(spec) + (rowTasks * o.perRowCycles() + indexDecodes * o.perNnzCycles(format) + sliceGathers * o.gatherCycles())
+        return launchSeconds(spec) + bCopySeconds(spec, w) + (rowTasks * o.perRowCycles() + indexDecodes * o.perNnzCycles(format) + sliceGathers * o.gatherCycles())
                 / (spec.parallelUnits() * spec.clockHertz());
     }
 
@@ -77,10 +97,10 @@ final class Machine {
      * N:M kernel does this: its time less CSR's on the same pattern stayed the same from N = 32 to
      * N = 128 on the build VM, so a decode cost per index and tile over- and under-shot by ~16 %.
      */
-    static double decodedOverheadSeconds(HardwareSpec spec, String format, double rowTasks, double decodes, double bodyIndices,
-                                         double sliceGathers) {
+    static double decodedOverheadSeconds(HardwareSpec spec, Workload w, String format, double rowTasks, double decodes,
+                                         double bodyIndices, double sliceGathers) {
         KernelOverheads o = spec.overheads();
-        return launchSeconds(spec) + (rowTasks * o.perRowCycles() + decodes * o.perNnzCycles(format)
+        return launchSeconds(spec) + bCopySeconds(spec, w) + (rowTasks * o.perRowCycles() + decodes * o.perNnzCycles(format)
                 + bodyIndices * o.perNnzCycles(CSR_BODY) + sliceGathers * o.gatherCycles()) / (spec.parallelUnits() * spec.clockHertz());
     }
 

@@ -63,7 +63,7 @@ final class TwoFourFormat implements FormatModel {
                 Machine.cWrite(w));
         return KernelPlan.sparse(name(), name() + " SIMD kernel", ComputeUnit.VECTOR, Machine.vectorDType(w.dtype()), 2.0 * slots * w.denseColumns(),
                 streams, Machine.sparseBalance(spec, Lengths.of(perRow), tiles),
-                Machine.decodedOverheadSeconds(spec, name(), (double) w.rows() * tiles, slots, (double) slots * tiles, (double) slots * tiles),
+                Machine.decodedOverheadSeconds(spec, w, name(), (double) w.rows() * tiles, slots, (double) slots * tiles, (double) slots * tiles),
                 (double) slots * tiles);
     }
 }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * How the CPU kernels' costs grow with N, as the kernels do the work: the N:M kernel decodes a
  * row's columns once, whatever N (kernel.NmSpmm), then runs the CSR body per column tile; BSR's
- * register tiles run at the dense GEMM's efficiency (kernel.BlockRowTiles).
+ * register tiles run at the dense GEMM's efficiency (kernel.BlockRowTiles); every sparse kernel
+ * first copies B to its aligned place (kernel.SpmmPlan).
  */
 class CpuDecodeScalingTest {
     private static final String SPEC = "version: 1\npreset: epyc-zen5-2c\noverheads:\n  launch: 0us\n  forkJoin: 0us\n  perRow: 0cycles\n  gather: 0cycles\n"
@@ -33,8 +34,18 @@ class CpuDecodeScalingTest {
         for (int n : new int[] {32, 128, 256}) {
             int tiles = Machine.columnTiles(spec, twoFour(n));
             double overhead = FormatModels.byName("2:4").plan(twoFour(n), spec).overheadSeconds();
-            assertEquals((slots * 10 + slots * tiles * 1) * perCycle, overhead, 1e-15, "N = " + n);
+            assertEquals((slots * 10 + slots * tiles * 1) * perCycle + Machine.bCopySeconds(spec, twoFour(n)), overhead, 1e-15, "N = " + n);
         }
+    }
+
+    @Test
+    void bCopyRunsAtTheFirstLevelThatHoldsItAndNotOnAGpu() {
+        CpuSpec spec = (CpuSpec) HardwareSpecs.parse("s.yaml", SPEC); // L1 48 KiB per core at 947 GB/s, L2 1 MiB per core at 473 GB/s
+        double small = 2.0 * 128 * 32 * Float.BYTES; // 32 KiB: B and its copy fit the two cores' L1s
+        assertEquals(small / 947e9, Machine.bCopySeconds(spec, twoFour(32)), 1e-15);
+        double wide = 2.0 * 128 * 1024 * Float.BYTES; // 1 MiB: the L2s
+        assertEquals(wide / 473e9, Machine.bCopySeconds(spec, twoFour(1024)), 1e-15);
+        assertEquals(0, Machine.bCopySeconds(HardwareSpecs.load("a100-80gb"), twoFour(32)));
     }
 
     @Test
