@@ -10,8 +10,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The checked entry point in front of a kernel: checks the shapes once, splits the work among
- * {@code threads} with a {@link Partition}, and owns each thread's {@link Workspace}, so that
- * repeated {@link #run} calls allocate nothing but the per-call operand record.
+ * {@code threads} with a {@link Partition}, and owns each thread's {@link Workspace} and aligned
+ * copy of B, so that repeated {@link #run} calls allocate nothing but the per-call operand records.
  */
 public final class SpmmPlan<A> {
     private final SpmmKernel<A> kernel;
@@ -20,10 +20,10 @@ public final class SpmmPlan<A> {
     private final WorkRange[] ranges;
     private final Workspace[] workspaces;
     private final Partition partition;
-    /** The 64-byte aligned copy of B for kernels that read one, else NULL. */
+    /** The 64-byte aligned copy of B for kernels that read one, else NULL (the calling thread's, thread 0's). */
     private final MemorySegment bAligned;
-    /** Each thread's time for its share of that copy, in the last {@link #run}. */
-    private final long[] copyNanos;
+    /** Each thread's own aligned copy of B (element 0 is {@link #bAligned}), else null. */
+    private final MemorySegment[] bCopies;
 
     private SpmmPlan(SpmmKernel<A> kernel, A a, int n, Partition partition, int threads) {
         this.kernel = kernel;
@@ -32,14 +32,18 @@ public final class SpmmPlan<A> {
         this.partition = partition;
         this.ranges = partition.split(kernel.rowWork(a), threads);
         this.workspaces = new Workspace[threads];
-        this.copyNanos = new long[threads];
         int scratch = kernel.scratchFloats(a, n);
         long aligned = kernel.alignedScratchFloats(a, n);
         int indexScratch = kernel.indexScratchInts(a);
         for (int t = 0; t < threads; t++) workspaces[t] = new Workspace(scratch, aligned, indexScratch, n);
-        this.bAligned = kernel.readsAlignedB()
-                ? Arena.ofAuto().allocate((long) kernel.cols(a) * n * Float.BYTES, Workspace.ALIGNMENT_BYTES)
-                : MemorySegment.NULL;
+        if (kernel.readsAlignedB()) {
+            bCopies = new MemorySegment[threads];
+            for (int t = 0; t < threads; t++) bCopies[t] = Arena.ofAuto().allocate((long) kernel.cols(a) * n * Float.BYTES, Workspace.ALIGNMENT_BYTES);
+            bAligned = bCopies[0];
+        } else {
+            bCopies = null;
+            bAligned = MemorySegment.NULL;
+        }
     }
 
     /** Checks N, the thread count and that the kernel can take the partition's ranges. */
@@ -75,23 +79,20 @@ public final class SpmmPlan<A> {
         if (pool.threads() != ranges.length) {
             throw new IllegalArgumentException("plan for " + ranges.length + " threads run on a pool of " + pool.threads());
         }
-        Operands<A> op = new Operands<>(a, b, bAligned, n, c);
-        if (bAligned != MemorySegment.NULL) {
-            // Each thread copies its share of B's rows to the aligned place; the join is the barrier
-            // before any thread reads B (a serial copy bounded the 2-thread speedup of short layers).
-            int rowsB = b.length / n;
-            pool.runAll(t -> copyB(b, (int) ((long) rowsB * t / ranges.length), (int) ((long) rowsB * (t + 1) / ranges.length)),
-                    copyNanos);
+        if (bCopies == null) {
+            Operands<A> op = new Operands<>(a, b, MemorySegment.NULL, n, c);
+            pool.runAll(t -> kernel.runRange(op, ranges[t], workspaces[t]), threadNanos);
+            fixUp(op, null);
+            return;
         }
-        pool.runAll(t -> kernel.runRange(op, ranges[t], workspaces[t]), threadNanos);
-        if (bAligned != MemorySegment.NULL) for (int t = 0; t < ranges.length; t++) threadNanos[t] += copyNanos[t];
-        fixUp(op, null);
-    }
-
-    /** Copies rows {@code [from, to)} of B to the aligned place. */
-    private void copyB(float[] b, int from, int to) {
-        long offset = (long) from * n;
-        MemorySegment.copy(b, (int) offset, bAligned, ValueLayout.JAVA_FLOAT, offset * Float.BYTES, (int) ((long) (to - from) * n));
+        // Each thread copies the whole of B to its own aligned place and reads only that: a copy
+        // shared between threads had each core fetch the lines the others wrote, every call
+        // (coherence misses: 2 threads ran a 20 us CSR layer no faster than 1).
+        pool.runAll(t -> {
+            MemorySegment.copy(b, 0, bCopies[t], ValueLayout.JAVA_FLOAT, 0, b.length);
+            kernel.runRange(new Operands<>(a, b, bCopies[t], n, c), ranges[t], workspaces[t]);
+        }, threadNanos);
+        fixUp(new Operands<>(a, b, bAligned, n, c), null);
     }
 
     /** Computes C = A·B on the calling thread, range after range (same result as the threaded run). */

@@ -65,16 +65,17 @@ final class Machine {
     }
 
     /**
-     * The CPU sparse kernels' copy of B to a 64-byte aligned place before each call
-     * ({@code kernel.SpmmPlan}: fp32, K x N, read and written once, split over the threads), a phase
-     * of its own before the kernel: its bytes over the bandwidth of the first level that holds B and
-     * its copy together (the private levels of all cores), else DRAM's. 0 on a GPU (the operands
-     * are already on the device). It weighs most at low density and large N (refitted with it, the
-     * held-out MAPE on the build VM went from 7.4 % to 7.1 %, docs/calibration.md).
+     * The CPU sparse kernels' copies of B to 64-byte aligned places before each call
+     * ({@code kernel.SpmmPlan}: fp32, K x N, each thread its own whole copy, read and written
+     * once), a phase of its own before the kernel: all cores' bytes over the bandwidth of the first
+     * level that holds every copy with its source (private levels: all cores' instances), else
+     * DRAM's. 0 on a GPU (the operands are already on the device). It weighs most at low density
+     * and large N (refitted with it, the held-out MAPE on the build VM went from 7.4 % to 7.1 %,
+     * docs/calibration.md).
      */
     static double bCopySeconds(HardwareSpec spec, Workload w) {
         if (!(spec instanceof CpuSpec cpu)) return 0;
-        double bytes = 2.0 * w.cols() * w.denseColumns() * Float.BYTES;
+        double bytes = 2.0 * w.cols() * w.denseColumns() * Float.BYTES * cpu.cores();
         for (CacheLevel c : cpu.caches()) {
             double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * cpu.cores();
             if (bytes <= capacity && c.bandwidthBytesPerSecond() > 0) return bytes / c.bandwidthBytesPerSecond();

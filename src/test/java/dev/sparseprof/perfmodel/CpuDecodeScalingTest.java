@@ -41,9 +41,9 @@ class CpuDecodeScalingTest {
     @Test
     void bCopyRunsAtTheFirstLevelThatHoldsItAndNotOnAGpu() {
         CpuSpec spec = (CpuSpec) HardwareSpecs.parse("s.yaml", SPEC); // L1 48 KiB per core at 947 GB/s, L2 1 MiB per core at 473 GB/s
-        double small = 2.0 * 128 * 32 * Float.BYTES; // 32 KiB: B and its copy fit the two cores' L1s
+        double small = 2 * 2.0 * 128 * 32 * Float.BYTES; // 2 x 32 KiB: B and each core's copy fit the two cores' L1s
         assertEquals(small / 947e9, Machine.bCopySeconds(spec, twoFour(32)), 1e-15);
-        double wide = 2.0 * 128 * 1024 * Float.BYTES; // 1 MiB: the L2s
+        double wide = 2 * 2.0 * 128 * 1024 * Float.BYTES; // 2 x 1 MiB: the L2s
         assertEquals(wide / 473e9, Machine.bCopySeconds(spec, twoFour(1024)), 1e-15);
         assertEquals(0, Machine.bCopySeconds(HardwareSpecs.load("a100-80gb"), twoFour(32)));
     }
