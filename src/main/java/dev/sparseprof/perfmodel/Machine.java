@@ -83,12 +83,13 @@ final class Machine {
         return bytes / cpu.dram().bandwidth().at(cpu.cores());
     }
 
-    /** Launch and B's copy, plus per-row, per-index and per-gathered-slice cycles spread over every core/SM. */
+    /**
+     * Launch and B's copy, plus per-row, per-index and per-gathered-slice cycles spread over every
+     * core/SM: {@link #decodedOverheadSeconds} with the format's own index cycles and no CSR body.
+     */
     static double sparseOverheadSeconds(HardwareSpec spec, Workload w, String format, double rowTasks, double indexDecodes,
                                         double sliceGathers) {
-        KernelOverheads o = spec.overheads();
-        return launchSeconds(spec) + bCopySeconds(spec, w) + (rowTasks * o.perRowCycles() + indexDecodes * o.perNnzCycles(format) + sliceGathers * o.gatherCycles())
-                / (spec.parallelUnits() * spec.clockHertz());
+        return decodedOverheadSeconds(spec, w, format, rowTasks, indexDecodes, 0, sliceGathers);
     }
 
     /**
