@@ -6,8 +6,6 @@ import dev.sparseprof.sparse.StorageCost;
 import dev.sparseprof.sparse.stats.BlockDensity;
 import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.Lengths;
-import dev.sparseprof.util.MatrixView;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -15,8 +13,8 @@ import java.util.List;
  * multiplied), one column index per block, a pointer per block row. One index gathers {@code c}
  * rows of B and feeds {@code r} rows of C, so B traffic per stored value falls by r. The load
  * balance comes from the real block-row distribution (non-empty blocks per block row, counted from
- * the layer's matrix); a workload without a matrix spreads its blocks evenly (understating the
- * imbalance).
+ * the layer's statistics scan); statistics without per-band counts spread the blocks evenly
+ * (understating the imbalance).
  */
 final class BsrFormat implements FormatModel {
     private final BlockShape shape;
@@ -56,37 +54,17 @@ final class BsrFormat implements FormatModel {
         // +8 % at N = 32 on the build VM, docs/calibration.md).
         double efficiency = spec.isGpu() ? 1 : spec.overheads().denseEfficiency();
         return new KernelPlan(name(), name() + (spec.isGpu() ? " block-row split, CUDA cores" : " block rows, SIMD"), ComputeUnit.VECTOR,
-                Machine.vectorDType(w.dtype()), flops, streams, Machine.sparseBalance(spec, blocksPerBlockRow(w, b, blockRows), tiles),
+                Machine.vectorDType(w.dtype()), flops, streams, Machine.sparseBalance(spec, blocksPerBlockRow(b, blockRows), tiles),
                 Machine.sparseOverheadSeconds(spec, w, name(), (double) blockRows * tiles, nb * tiles, nb * shape.cols() * tiles),
                 efficiency, nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
     }
 
-    /** Non-empty blocks of each block row, from the matrix when the workload has one. */
-    private Lengths blocksPerBlockRow(Workload w, BlockDensity b, int blockRows) {
-        MatrixView m = w.matrix();
-        if (m == null) return evenSpread(b.nonEmptyBlocks(), blockRows);
-        int r = shape.rows();
-        int c = shape.cols();
-        int k = m.cols();
-        int blockCols = (k + c - 1) / c;
-        float[] row = new float[k];
-        boolean[] seen = new boolean[blockCols];
-        int[] out = new int[blockRows];
-        for (int br = 0; br < blockRows; br++) {
-            Arrays.fill(seen, false);
-            int count = 0;
-            for (int i = br * r; i < Math.min(m.rows(), (br + 1) * r); i++) {
-                m.copyRow(i, row, 0);
-                for (int j = 0; j < k; j++) {
-                    if (row[j] != 0 && !seen[j / c]) {
-                        seen[j / c] = true;
-                        count++;
-                    }
-                }
-            }
-            out[br] = count;
-        }
-        return Lengths.of(out);
+    /**
+     * Non-empty blocks of each block row: the scan's per-band counts ({@code sparse.stats}, taken in
+     * the same pass as the totals), or an even spread for statistics without them.
+     */
+    private static Lengths blocksPerBlockRow(BlockDensity b, int blockRows) {
+        return b.perBlockRow() != null ? b.perBlockRow() : evenSpread(b.nonEmptyBlocks(), blockRows);
     }
 
     private static Lengths evenSpread(long blocks, int blockRows) {

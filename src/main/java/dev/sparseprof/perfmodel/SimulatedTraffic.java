@@ -29,10 +29,11 @@ import java.util.Set;
  * chosen so a replay stays under the access budget, plus samples of half and a quarter of that;
  * each level's bytes are fitted as fixed (B's first touch, scratch) plus per-work (A's rows, C,
  * B's capacity misses) and extrapolated to the whole layer, and the middle sample's distance from
- * the line through the other two is the sampling error. Where no traced kernel exists (GPU specs: no warp/sector trace
- * generator has landed; formats other than csr and dense; value types other than fp32; synthetic
- * workloads without a matrix) it falls back to {@link AnalyticalTraffic}, and says so in the
- * source label. Without {@code cacheMisses} it gives the analytical compulsory floor (capped per level
+ * the line through the other two is the sampling error. Where no traced kernel exists (formats other
+ * than csr and dense; value types other than fp32; synthetic workloads without a matrix) it falls
+ * back to {@link AnalyticalTraffic}, and says so in the source label. On a GPU every layer takes the
+ * analytical tile-level traffic, and the GPU-style replay ({@link GpuSampledReplay}) of a sample
+ * checks it ({@link GpuReplayCheck}, {@link Traffic#check()}). Without {@code cacheMisses} it gives the analytical compulsory floor (capped per level
  * at the replay's bytes), so the gap breakdown's miss part is simulated minus compulsory, never negative. Replays are kept per workload and format, or per shape where the
  * trace depends on the shape alone (dense; CSR without zeros).
  */
@@ -43,6 +44,7 @@ public final class SimulatedTraffic implements TrafficModel {
     private final long accessBudget;
     private final Map<Workload, Map<String, Replay>> replays = new IdentityHashMap<>();
     private final Map<ShapeKey, Replay> byShape = new HashMap<>();
+    private final Map<CheckKey, TrafficCheck> checks = new HashMap<>();
 
     /** {@code accessBudget}: the most accesses one replay may push (the sample is sized from it). */
     public SimulatedTraffic(long accessBudget) {
@@ -60,6 +62,7 @@ public final class SimulatedTraffic implements TrafficModel {
 
     @Override
     public Traffic traffic(Workload w, KernelPlan plan, HardwareSpec spec, Features features) {
+        if (spec instanceof GpuSpec g) return gpu(w, plan, g, features);
         String why = unsupported(w, plan, spec);
         if (why != null) {
             Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
@@ -89,8 +92,33 @@ public final class SimulatedTraffic implements TrafficModel {
     }
 
     private Replay run(Workload w, String format, HardwareSpec spec) {
-        return spec instanceof GpuSpec g ? GpuSampledReplay.replay(w, format, g, accessBudget) : replay(w, format, spec);
+        return replay(w, format, spec);
     }
+
+    /**
+     * A GPU layer: the analytical traffic of the format's tile-level plan, the same footing for
+     * every format and every layer size (the traced GPU kernels are a row-split CSR and a 32 x 32
+     * CUDA-core GEMM, not the tensor-core tiles the dense and 2:4 plans model, and the trace of a
+     * large layer costs minutes); for the traced formats the memsim replay of a sample checks it
+     * ({@link GpuReplayCheck}, one check per format, shape, N and density to 1 %).
+     */
+    private Traffic gpu(Workload w, KernelPlan plan, GpuSpec spec, Features features) {
+        Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
+        boolean full = features.cacheMisses() && features.indexBytes();
+        TrafficCheck check = null;
+        if (full && w.matrix() != null && (plan.format().equals("csr") || plan.format().equals("dense"))) {
+            CheckKey key = new CheckKey(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.dtype(), spec,
+                    plan.format().equals("dense") ? 100 : Math.round(100 * (1 - w.sparsity())));
+            check = checks.computeIfAbsent(key, k -> GpuReplayCheck.of(w, plan.format(), spec, accessBudget));
+        }
+        return t.withCheck(GPU_SOURCE, check);
+    }
+
+    /** The source label of GPU traffic. */
+    static final String GPU_SOURCE = "analytical (tile-level, GPU default)";
+
+    /** A check's key: format, shape, N, dtype, spec and density in whole percent. */
+    private record CheckKey(String format, int rows, int cols, long denseColumns, DType dtype, HardwareSpec spec, long densityPercent) {}
 
     /**
      * Whether the replay depends on the layer's shape alone: the dense kernel touches every entry
@@ -106,7 +134,7 @@ public final class SimulatedTraffic implements TrafficModel {
 
     static String unsupported(Workload w, KernelPlan plan, HardwareSpec spec) {
         if (!TRACED.contains(plan.format())) return "no traced " + plan.format() + " kernel";
-        if (w.dtype() != DType.F32 && !(spec.isGpu() && w.dtype().sizeBytes() <= 4 && w.dtype().isFloatingPoint())) return "traced kernels are fp32";
+        if (w.dtype() != DType.F32) return "traced kernels are fp32";
         if (w.matrix() == null) return "no matrix";
         return null;
     }
@@ -262,7 +290,7 @@ public final class SimulatedTraffic implements TrafficModel {
     }
 
     /** Rows {@code 0, stride, 2 stride, ...} of {@code m} as a view (the whole matrix when stride is 1). */
-    private static MatrixView sampledRows(MatrixView m, int stride) {
+    static MatrixView sampledRows(MatrixView m, int stride) {
         if (stride == 1) return m;
         int rows = (m.rows() + stride - 1) / stride;
         return new MatrixView() {

@@ -53,8 +53,19 @@ public final class Workloads {
             Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
             a = MatrixView.of(layer.rows(), layer.cols(), copy);
         }
-        return new Workload(layer.name(), MatrixScan.of(a, SCAN), layer.denseColumns(batch), dtype, a);
+        return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a);
     }
+
+    /**
+     * The scan's options for {@code a}: on every core for a layer of a million elements or more (an
+     * LLM's weights: the scan is most of a simulation's time), else on the calling thread (a
+     * thread's start costs more than a small layer's scan).
+     */
+    static ScanOptions scanOptions(MatrixView a) {
+        return (long) a.rows() * a.cols() >= PARALLEL_SCAN_ELEMENTS ? SCAN.withThreads(Runtime.getRuntime().availableProcessors()) : SCAN;
+    }
+
+    static final long PARALLEL_SCAN_ELEMENTS = 1L << 20;
 
     public static Workload of(String name, MatrixStats stats, long denseColumns, DType dtype) {
         return new Workload(name, stats, denseColumns, dtype, null);
