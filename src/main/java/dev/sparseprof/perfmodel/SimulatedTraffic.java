@@ -31,9 +31,12 @@ import java.util.Set;
  * B's capacity misses) and extrapolated to the whole layer, and the middle sample's distance from
  * the line through the other two is the sampling error. Where no traced kernel exists (formats other
  * than csr and dense; value types other than fp32; synthetic workloads without a matrix) it falls
- * back to {@link AnalyticalTraffic}, and says so in the source label. On a GPU every layer takes the
- * analytical tile-level traffic, and the GPU-style replay ({@link GpuSampledReplay}) of a sample
- * checks it ({@link GpuReplayCheck}, {@link Traffic#check()}). Without {@code cacheMisses} it gives the analytical compulsory floor (capped per level
+ * back to {@link AnalyticalTraffic}, and says so in the source label. GPU specs replay the
+ * GPU-style trace ({@link GpuSampledReplay}). That is this model as built with its constructor; the
+ * default ({@link #checked}) takes the analytical traffic for every format and holds the replays
+ * against it as checks ({@link Traffic#check()}): with replays as the traffic, formats without a
+ * traced kernel and the dense baseline stand on different footings, and a GPU layer at LLM scale
+ * takes minutes. Without {@code cacheMisses} it gives the analytical compulsory floor (capped per level
  * at the replay's bytes), so the gap breakdown's miss part is simulated minus compulsory, never negative. Replays are kept per workload and format, or per shape where the
  * trace depends on the shape alone (dense; CSR without zeros).
  */
@@ -46,10 +49,22 @@ public final class SimulatedTraffic implements TrafficModel {
     private final Map<ShapeKey, Replay> byShape = new HashMap<>();
     private final Map<CheckKey, TrafficCheck> checks = new HashMap<>();
 
-    /** {@code accessBudget}: the most accesses one replay may push (the sample is sized from it). */
+    private final boolean checkOnly;
+
+    /** Replays are the traffic; {@code accessBudget}: the most accesses one replay may push (the sample is sized from it). */
     public SimulatedTraffic(long accessBudget) {
+        this(accessBudget, false);
+    }
+
+    private SimulatedTraffic(long accessBudget, boolean checkOnly) {
         if (accessBudget < 1000) throw new IllegalArgumentException("access budget too small");
         this.accessBudget = accessBudget;
+        this.checkOnly = checkOnly;
+    }
+
+    /** The default model: analytical traffic, checked by replays ({@link #checked}). */
+    public static SimulatedTraffic checked(long accessBudget) {
+        return new SimulatedTraffic(accessBudget, true);
     }
 
     /**
@@ -62,16 +77,13 @@ public final class SimulatedTraffic implements TrafficModel {
 
     @Override
     public Traffic traffic(Workload w, KernelPlan plan, HardwareSpec spec, Features features) {
-        if (spec instanceof GpuSpec g) return gpu(w, plan, g, features);
+        if (checkOnly) return checked(w, plan, spec, features);
         String why = unsupported(w, plan, spec);
         if (why != null) {
             Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
             return new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (" + why + ")", 0);
         }
-        String format = plan.format();
-        Replay r = shapeOnly(w, format)
-                ? byShape.computeIfAbsent(new ShapeKey(format, w.rows(), w.cols(), w.denseColumns(), w.dtype(), spec), k -> run(w, format, spec))
-                : replays.computeIfAbsent(w, k -> new IdentityHashMap<>()).computeIfAbsent(format, f -> run(w, f, spec));
+        Replay r = replayOf(w, plan.format(), spec);
         int n = r.levels().size();
         double[] bytes = new double[n + 1];
         for (int i = 0; i < n; i++) bytes[i] = i == 0 ? r.arriving()[0] : r.passed()[i - 1] - (features.indexBytes() ? 0 : r.indexPassed()[i - 1]);
@@ -92,30 +104,54 @@ public final class SimulatedTraffic implements TrafficModel {
     }
 
     private Replay run(Workload w, String format, HardwareSpec spec) {
-        return replay(w, format, spec);
+        return spec instanceof GpuSpec g ? GpuSampledReplay.replay(w, format, g, accessBudget) : replay(w, format, spec);
+    }
+
+    /** The replay of a layer as per-level bytes (innermost cache's arrivals, then each level's bytes passed on, DRAM last). */
+    private Replay replayOf(Workload w, String format, HardwareSpec spec) {
+        return shapeOnly(w, format)
+                ? byShape.computeIfAbsent(new ShapeKey(format, w.rows(), w.cols(), w.denseColumns(), w.dtype(), spec), k -> run(w, format, spec))
+                : replays.computeIfAbsent(w, k -> new IdentityHashMap<>()).computeIfAbsent(format, f -> run(w, f, spec));
     }
 
     /**
-     * A GPU layer: the analytical traffic of the format's tile-level plan, the same footing for
-     * every format and every layer size (the traced GPU kernels are a row-split CSR and a 32 x 32
-     * CUDA-core GEMM, not the tensor-core tiles the dense and 2:4 plans model, and the trace of a
-     * large layer costs minutes); for the traced formats the memsim replay of a sample checks it
-     * ({@link GpuReplayCheck}, one check per format, shape, N and density to 1 %).
+     * The default: the analytical traffic of the format's plan (tile-level on a GPU), one footing
+     * for every format and layer size, the one the calibrated CPU parameters and the published GPU
+     * validation use; where a traced kernel exists, the memsim replay checks it ({@link TrafficCheck},
+     * one check per format, shape, N and density to 1 %): on a GPU a replay of a row and N sample on
+     * every SM ({@link GpuReplayCheck}), on a CPU this model's sampled replay of the layer, compared
+     * at the levels below the innermost (whose arrivals the replay counts in lines, the model in bytes).
      */
-    private Traffic gpu(Workload w, KernelPlan plan, GpuSpec spec, Features features) {
+    private Traffic checked(Workload w, KernelPlan plan, HardwareSpec spec, Features features) {
         Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
-        boolean full = features.cacheMisses() && features.indexBytes();
         TrafficCheck check = null;
-        if (full && w.matrix() != null && (plan.format().equals("csr") || plan.format().equals("dense"))) {
-            CheckKey key = new CheckKey(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.dtype(), spec,
-                    plan.format().equals("dense") ? 100 : Math.round(100 * (1 - w.sparsity())));
-            check = checks.computeIfAbsent(key, k -> GpuReplayCheck.of(w, plan.format(), spec, accessBudget));
+        String format = plan.format();
+        boolean traced = spec.isGpu() ? TRACED.contains(format) && w.matrix() != null : unsupported(w, plan, spec) == null;
+        if (features.cacheMisses() && features.indexBytes() && traced) {
+            CheckKey key = new CheckKey(format, w.rows(), w.cols(), w.denseColumns(), w.dtype(), spec,
+                    format.equals("dense") ? 100 : Math.round(100 * (1 - w.sparsity())));
+            check = checks.computeIfAbsent(key, k -> spec instanceof GpuSpec g ? GpuReplayCheck.of(w, format, g, accessBudget) : cpuCheck(w, format, spec, t));
         }
-        return t.withCheck(GPU_SOURCE, check);
+        return t.withCheck(CHECKED_SOURCE, check);
     }
 
-    /** The source label of GPU traffic. */
-    static final String GPU_SOURCE = "analytical (tile-level, GPU default)";
+    private TrafficCheck cpuCheck(Workload w, String format, HardwareSpec spec, Traffic analytical) {
+        Replay r = replayOf(w, format, spec);
+        int n = r.levels().size();
+        List<String> names = new ArrayList<>();
+        double[] replay = new double[n];
+        double[] model = new double[n];
+        for (int i = 0; i < n; i++) {
+            names.add(i + 1 < n ? r.levels().get(i + 1) : "DRAM");
+            replay[i] = r.passed()[i];
+            model[i] = analytical.bytesAt(i + 1);
+        }
+        return new TrafficCheck(w.name(), w.rows() + "x" + w.cols() + "x" + w.denseColumns() + " (" + r.label().replace("simulated (", "").replace(")", "") + ")",
+                names, replay, model);
+    }
+
+    /** The source label of the default traffic. */
+    static final String CHECKED_SOURCE = "analytical (memsim-checked where a traced kernel exists)";
 
     /** A check's key: format, shape, N, dtype, spec and density in whole percent. */
     private record CheckKey(String format, int rows, int cols, long denseColumns, DType dtype, HardwareSpec spec, long densityPercent) {}
@@ -134,7 +170,7 @@ public final class SimulatedTraffic implements TrafficModel {
 
     static String unsupported(Workload w, KernelPlan plan, HardwareSpec spec) {
         if (!TRACED.contains(plan.format())) return "no traced " + plan.format() + " kernel";
-        if (w.dtype() != DType.F32) return "traced kernels are fp32";
+        if (w.dtype() != DType.F32 && !(spec.isGpu() && w.dtype().sizeBytes() <= 4 && w.dtype().isFloatingPoint())) return "traced kernels are fp32";
         if (w.matrix() == null) return "no matrix";
         return null;
     }

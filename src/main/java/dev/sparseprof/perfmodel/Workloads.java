@@ -5,7 +5,6 @@ import dev.sparseprof.sparse.prune.LayerWeights;
 import dev.sparseprof.sparse.prune.PruneScope;
 import dev.sparseprof.sparse.prune.PruneSpec;
 import dev.sparseprof.sparse.prune.Pruner;
-import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.MatrixScan;
 import dev.sparseprof.sparse.stats.MatrixStats;
 import dev.sparseprof.sparse.stats.NmPattern;
@@ -16,11 +15,11 @@ import java.util.List;
 
 /**
  * Workloads from real layers: the weight's statistics (one scan by {@code sparse.stats}) give the
- * row lengths, 2:4 compliance and 4x4 block counts; what-if pruning ({@code sparse.prune}, on an
+ * row lengths, 2:4 compliance and the block counts of every registered BSR shape; what-if pruning ({@code sparse.prune}, on an
  * in-memory copy) comes first when asked.
  */
 public final class Workloads {
-    private static final ScanOptions SCAN = new ScanOptions(List.of(NmPattern.TWO_FOUR, NmPattern.ONE_TWO), List.of(BlockShape.B4X4), false, 1);
+    private static final ScanOptions SCAN = new ScanOptions(List.of(NmPattern.TWO_FOUR, NmPattern.ONE_TWO), FormatModels.BSR_SHAPES, false, 1);
 
     /** How a what-if run prunes each layer before it is modelled. */
     public enum Pruning {

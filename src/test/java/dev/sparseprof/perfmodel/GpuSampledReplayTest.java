@@ -74,11 +74,11 @@ class GpuSampledReplayTest {
     @Test
     void gpuTrafficIsAnalyticalWithTheReplayOfASampleAsItsCheck() {
         Workload w = random(512, 512, 256, 0.3, 4, DType.F16);
-        SimulatedTraffic sim = new SimulatedTraffic(100_000);
+        SimulatedTraffic sim = SimulatedTraffic.checked(100_000);
         LayerEstimate e = new PerfModel(A100, sim).estimate(w, FormatModels.byName("csr"));
         Traffic t = e.predicted().traffic();
         Traffic analytical = new PerfModel(A100, TrafficModel.ANALYTICAL).estimate(w, FormatModels.byName("csr")).predicted().traffic();
-        assertEquals(SimulatedTraffic.GPU_SOURCE, t.source());
+        assertEquals(SimulatedTraffic.CHECKED_SOURCE, t.source());
         assertArrayEquals(analytical.bytes(), t.bytes(), "the analytical bytes, whatever the budget");
         TrafficCheck c = t.check();
         assertTrue(c != null, "csr has a GPU trace: a check");
