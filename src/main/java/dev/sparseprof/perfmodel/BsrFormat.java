@@ -9,6 +9,7 @@ import dev.sparseprof.sparse.StorageCost;
 import dev.sparseprof.sparse.stats.BlockDensity;
 import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.Lengths;
+import dev.sparseprof.util.DType;
 import java.util.List;
 
 /**
@@ -69,10 +70,15 @@ final class BsrFormat implements FormatModel {
                 balance, overhead, spec.overheads().denseEfficiency(), nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
     }
 
-    /** Blocks of 16 x 16 and more run on the tensor cores where the spec has a tensor peak for the dtype (Triton's tl.dot). */
+    /** Blocks of 16 x 16 and more run on the tensor cores where the spec has a tensor peak for their dtype (Triton's tl.dot). */
     private boolean onTensorCores(Workload w, GpuSpec g) {
         return shape.rows() >= BlockTensorSpmm.MIN_TILE_COLUMNS && shape.cols() >= BlockTensorSpmm.MIN_TILE_COLUMNS
-                && g.peaks().has(ComputeUnit.TENSOR, w.dtype());
+                && g.peaks().has(ComputeUnit.TENSOR, tensorDType(w.dtype()));
+    }
+
+    /** fp32 blocks multiply in tf32: Triton's tl.dot defaults to allow_tf32 = True (Triton 2.x language docs). */
+    private static DType tensorDType(DType storage) {
+        return storage == DType.F32 ? DType.TF32 : storage;
     }
 
     /**
@@ -84,7 +90,8 @@ final class BsrFormat implements FormatModel {
     private KernelPlan tensorPlan(Workload w, GpuSpec g, StorageCost cost, Lengths perBlockRow) {
         double nb = w.blocks(shape).nonEmptyBlocks();
         double e = w.dtype().sizeBytes();
-        double peak = g.peaks().flopsPerSecond(ComputeUnit.TENSOR, w.dtype());
+        DType compute = tensorDType(w.dtype());
+        double peak = g.peaks().flopsPerSecond(ComputeUnit.TENSOR, compute);
         BlockTensorSpmm.Mapping map = BlockTensorSpmm.map(g, shape.rows(), shape.cols(), perBlockRow, w.denseColumns(), (int) e, peak);
         double tiles = map.columnTiles();
         double flops = 2.0 * nb * shape.area() * w.denseColumns();
@@ -99,7 +106,7 @@ final class BsrFormat implements FormatModel {
         // Roofline compute = FLOPs / (peak x efficiency) x imbalance = the busiest SM's seconds.
         double mean = map.balance().meanWork();
         double efficiency = mean > 0 ? Math.min(1, flops / peak / mean) : 1;
-        return new KernelPlan(name(), name() + " BSR x dense, tensor cores (Triton-style)", ComputeUnit.TENSOR, w.dtype(), flops, streams,
+        return new KernelPlan(name(), name() + " BSR x dense, tensor cores (Triton-style)", ComputeUnit.TENSOR, compute, flops, streams,
                 map.balance(), Machine.launchSeconds(g), efficiency, nb * tiles, map.longestProgramSeconds());
     }
 
