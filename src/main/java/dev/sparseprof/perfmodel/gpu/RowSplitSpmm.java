@@ -3,7 +3,6 @@ package dev.sparseprof.perfmodel.gpu;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.perfmodel.Balance;
 import dev.sparseprof.sparse.stats.Lengths;
-import java.util.PriorityQueue;
 
 /**
  * CSR SpMM {@code C = A·B} on CUDA cores, one task per (row of A, column tile of B), as the GPU
@@ -136,24 +135,17 @@ public final class RowSplitSpmm {
         int m = rows.count();
         int[] order = v == Variant.SPUTNIK ? longestFirst(rows) : null;
         long tasks = (long) m * tiles;
-        PriorityQueue<double[]> free = new PriorityQueue<>((a, b) -> Double.compare(a[0], b[0]));
-        for (int s = 0; s < sms; s++) free.add(new double[] {0});
-        double total = 0;
+        SmSchedule schedule = new SmSchedule(sms);
         for (long b = 0; b < tasks; b += WARPS_PER_BLOCK) {
             double w = 0;
             for (long t = b; t < Math.min(tasks, b + WARPS_PER_BLOCK); t++) {
                 int row = (int) (t % m); // task t: row t % m (in the dealing order) of column tile t / m
                 w += rows.get(order == null ? row : order[row]) + 1;
             }
-            double[] sm = free.poll();
-            sm[0] += w;
-            free.add(sm);
-            total += w;
+            schedule.deal(w);
         }
-        double max = 0;
-        for (double[] sm : free) max = Math.max(max, sm[0]);
         String name = v == Variant.SPUTNIK ? "swizzled rows (longest first)" : "rows in order";
-        return Balance.of(name + ", " + WARPS_PER_BLOCK + " warps/block over " + sms + " SMs", max, total / sms);
+        return schedule.balance(name + ", " + WARPS_PER_BLOCK + " warps/block over " + sms + " SMs", 0);
     }
 
     /** Row indices by length, longest first (a counting sort: lengths are at most K). */
