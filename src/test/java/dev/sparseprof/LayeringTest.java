@@ -24,7 +24,7 @@ class LayeringTest {
             Map.entry("hw", 1), Map.entry("model", 1), Map.entry("sparse", 1), Map.entry("trace", 1),
             Map.entry("kernel", 2), Map.entry("memsim", 2),
             Map.entry("perfmodel", 3), Map.entry("measure", 3),
-            Map.entry("calibrate", 4),
+            Map.entry("calibrate", 4), Map.entry("advise", 4),
             Map.entry("report", 5),
             Map.entry("cli", 6));
 

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 ProfileCommand.class, PruneCommand.class, FormatsCommand.class, TraceCommand.class,
                 CachesimCommand.class, SimulateCommand.class, CompareCommand.class, MeasureCommand.class,
-                CalibrateCommand.class, ValidateCommand.class, CommandLine.HelpCommand.class})
+                CalibrateCommand.class, ValidateCommand.class, AdviseCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     public static final int EXIT_OK = 0;
     public static final int EXIT_BUG = 1;

@@ -1,5 +1,6 @@
 package dev.sparseprof.cli;
 
+import dev.sparseprof.advise.Recipe;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.Model;
@@ -62,9 +63,19 @@ final class PruneCommand implements Callable<Integer> {
     @Option(names = "--rows", paramLabel = "S", description = "Prune this fraction of rows (output channels) by L2 norm.")
     String rows;
 
+    @Option(names = "--recipe", paramLabel = "FILE.yaml", description = "Prune each layer as the recipe says (written by advise --recipe); no other pruning option.")
+    Path recipe;
+
     @Override
     public Integer call() {
-        PruneSpec how = PruneSpec.of(sparsity, scope, nm, block, rows);
+        Recipe plan = null;
+        if (recipe != null) {
+            if (sparsity != null || scope != null || nm != null || block != null || rows != null) {
+                throw new SparseprofException("prune: --recipe takes no other pruning option");
+            }
+            plan = Recipe.read(recipe);
+        }
+        PruneSpec how = plan != null ? null : PruneSpec.of(sparsity, scope, nm, block, rows);
         if (!out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".safetensors")) {
             throw new SparseprofException("--out " + out + ": the pruned model is written as safetensors; name it *.safetensors");
         }
@@ -80,7 +91,7 @@ final class PruneCommand implements Callable<Integer> {
                 weights.add(new LayerWeights(l.name(), l.rows(), l.cols(), l.matrix().toDense()));
             }
             if (pruned.isEmpty()) throw new SparseprofException(m.source() + ": no linear or conv layers to prune");
-            List<PruneResult> results = Pruner.apply(how, weights);
+            List<PruneResult> results = plan == null ? Pruner.apply(how, weights) : applyRecipe(plan, pruned, weights);
             List<Tensor> tensors = tensorsToWrite(m, pruned, weights);
             long before = 0;
             long after = 0;
@@ -91,7 +102,7 @@ final class PruneCommand implements Callable<Integer> {
                 elements += r.elements();
             }
             Map<String, String> metadata = new LinkedHashMap<>();
-            metadata.put("sparseprof.prune", how.describe());
+            metadata.put("sparseprof.prune", describe(how));
             metadata.put("sparseprof.source", m.source());
             metadata.put("sparseprof.source_format", m.format());
             metadata.put("sparseprof.pruned_layers", Integer.toString(results.size()));
@@ -100,6 +111,28 @@ final class PruneCommand implements Callable<Integer> {
             stdout.print(table(m, how, results, before, after, elements));
         }
         return Main.EXIT_OK;
+    }
+
+    /** Each layer the recipe names pruned as it says (after checking names and shapes), the others as they are. */
+    private static List<PruneResult> applyRecipe(Recipe plan, List<GemmLayer> layers, List<LayerWeights> weights) {
+        Map<String, int[]> shapes = new LinkedHashMap<>();
+        for (GemmLayer l : layers) shapes.put(l.name(), new int[] {l.rows(), l.cols()});
+        plan.check(shapes);
+        List<PruneResult> results = new ArrayList<>(weights.size());
+        for (LayerWeights w : weights) {
+            PruneSpec s = plan.specFor(w.name());
+            if (s != null) results.add(Pruner.apply(s, List.of(w)).get(0));
+            else {
+                long nnz = 0;
+                for (float v : w.values()) if (v != 0) nnz++;
+                results.add(new PruneResult(w.name(), w.values().length, nnz, nnz));
+            }
+        }
+        return results;
+    }
+
+    private String describe(PruneSpec how) {
+        return how != null ? how.describe() : "--recipe " + recipe.getFileName();
     }
 
     /** Pruned layers first (in model order, under their layer names), then every other tensor unchanged. */
@@ -123,6 +156,6 @@ final class PruneCommand implements Callable<Integer> {
         }
         t.rule();
         t.row("total (" + results.size() + " layers)", elements, before, after, ProfileCommand.pct(elements == 0 ? 0 : 1.0 - (double) after / elements));
-        return m.source() + ": pruned with " + how.describe() + "\n" + t.render() + "wrote " + out + "\n";
+        return m.source() + ": pruned with " + describe(how) + "\n" + t.render() + "wrote " + out + "\n";
     }
 }

@@ -1,0 +1,74 @@
+package dev.sparseprof.advise;
+
+import dev.sparseprof.model.GemmLayer;
+import dev.sparseprof.perfmodel.Workload;
+import dev.sparseprof.perfmodel.Workloads;
+import dev.sparseprof.sparse.prune.LayerWeights;
+import dev.sparseprof.sparse.prune.Pruner;
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.MatrixView;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A layer's candidates: the layer as it is, then every possible pattern at every sparsity of the
+ * grid, each pruned by {@code sparse.prune} on a copy of the real weights and scanned by the same
+ * code {@code simulate} uses on a model file. None of this depends on the machine or the token
+ * count, so it is done once per layer and reused for every spec and N. {@code impossible} holds, per
+ * pattern that cannot be laid on this layer, why.
+ */
+public record LayerCandidates(GemmLayer layer, double normSquared, List<Candidate> candidates, Map<String, String> impossible) {
+    public LayerCandidates {
+        candidates = List.copyOf(candidates);
+        impossible = Collections.unmodifiableMap(new LinkedHashMap<>(impossible));
+    }
+
+    public String name() {
+        return layer.name();
+    }
+
+    /** The candidates of {@code layer} for {@code patterns} over {@code grid} (N:M once, at its own sparsity). */
+    public static LayerCandidates of(GemmLayer layer, List<Pattern> patterns, double[] grid) {
+        float[] original = layer.matrix().toDense();
+        double norm = 0;
+        for (float v : original) norm += (double) v * v;
+        List<Candidate> out = new ArrayList<>();
+        out.add(new Candidate(null, 0, scan(layer, layer.matrix()), 0, 0));
+        Map<String, String> impossible = new LinkedHashMap<>();
+        for (Pattern p : patterns) {
+            String why = p.impossibleOn(layer.rows(), layer.cols());
+            if (why != null) {
+                impossible.put(p.label(), why);
+                continue;
+            }
+            if (p.hasFixedSparsity()) {
+                out.add(pruned(layer, original, norm, p, p.fixedSparsity()));
+            } else {
+                for (double s : grid) out.add(pruned(layer, original, norm, p, s));
+            }
+        }
+        return new LayerCandidates(layer, norm, out, impossible);
+    }
+
+    private static Candidate pruned(GemmLayer layer, float[] original, double norm, Pattern p, double s) {
+        float[] copy = original.clone();
+        Pruner.apply(p.spec(s), List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
+        double err = 0;
+        for (int i = 0; i < copy.length; i++) {
+            double d = (double) original[i] - copy[i];
+            err += d * d;
+        }
+        double proxy = norm > 0 ? Math.sqrt(err / norm) : 0;
+        return new Candidate(p, s, scan(layer, MatrixView.of(layer.rows(), layer.cols(), copy)), err, proxy);
+    }
+
+    /** The same workload {@code simulate} builds for a layer holding {@code weights} (one sample wide). */
+    private static Workload scan(GemmLayer layer, MatrixView weights) {
+        GemmLayer view = new GemmLayer(layer.name(), layer.tensorName(), layer.kind(), layer.rows(), layer.cols(),
+                layer.columnsPerSample(), weights);
+        return Workloads.of(view, 1, DType.F32, Workloads.Pruning.NONE, 0);
+    }
+}

@@ -1,0 +1,107 @@
+package dev.sparseprof.cli;
+
+import dev.sparseprof.advise.Advice;
+import dev.sparseprof.advise.LayerCandidates;
+import dev.sparseprof.advise.Pattern;
+import dev.sparseprof.advise.Plan;
+import dev.sparseprof.advise.Planner;
+import dev.sparseprof.advise.Recipe;
+import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
+import dev.sparseprof.report.AdviseReport;
+import dev.sparseprof.util.SparseprofException;
+import dev.sparseprof.util.TerminalProgressBar;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sparseprof advise}: per layer, spec and token count, each pattern's predicted speedup over
+ * a sparsity grid (the layer's real weights pruned, then estimated as {@code simulate --format auto}
+ * would), its break-even sparsity and the pruning-error proxy; then a model-level plan for a target
+ * speedup or a loss budget, as a table, JSON and a recipe {@code prune --recipe} applies.
+ */
+@Command(name = "advise", mixinStandardHelpOptions = true,
+        description = "Which layers to prune, to which pattern and how far, for a real speedup on the given machines and token counts.")
+final class AdviseCommand implements Callable<Integer> {
+    /** The loss budget when neither a target speedup nor a budget is given. */
+    static final double DEFAULT_LOSS_BUDGET = 0.3;
+
+    @Mixin CommonOptions common;
+    @Spec CommandSpec command;
+    @Mixin ModelArgument positional;
+
+    @Option(names = "--model", paramLabel = "MODEL", description = ModelArgument.HELP)
+    String model;
+
+    @Option(names = "--hw", required = true, split = ",", paramLabel = "SPEC", description = "Hardware specs (YAML files or presets), comma-separated.")
+    List<String> hw;
+
+    @Option(names = "--tokens", required = true, split = ",", paramLabel = "N", description = "Token counts (columns of B), comma-separated, e.g. 1,16,128,2048.")
+    List<Long> tokens;
+
+    @Option(names = "--patterns", split = ",", paramLabel = "P",
+            description = "Candidate patterns: unstructured, rows, N:M (2:4, 1:2, 4:8), bsrRxC (bsr4x4, bsr16x16, ...); default unstructured,2:4,bsr4x4,bsr16x16,rows.")
+    List<String> patterns;
+
+    @Option(names = "--target-speedup", paramLabel = "X", description = "Reach this whole-model speedup with the least proxy loss.")
+    Double targetSpeedup;
+
+    @Option(names = "--loss-budget", paramLabel = "L",
+            description = "The best speedup whose whole-model proxy loss (sqrt(sum ||W-W'||^2 / sum ||W||^2)) stays within L; default 0.3 when no target is given.")
+    Double lossBudget;
+
+    @Option(names = "--recipe", paramLabel = "FILE.yaml", description = "Write the (first) plan as a recipe for prune --recipe.")
+    String recipe;
+
+    @Option(names = "--json", paramLabel = "FILE|-", description = "Write the plans and curves as JSON ('-' for standard output alone).")
+    String json;
+
+    @Override
+    public Integer call() {
+        if (targetSpeedup != null && lossBudget != null) throw new SparseprofException("advise: give --target-speedup or --loss-budget, not both");
+        if (positional.model != null && model != null) throw new SparseprofException("advise: give the model once (MODEL or --model)");
+        Planner.Goal goal = targetSpeedup != null ? Planner.Goal.speedup(targetSpeedup)
+                : Planner.Goal.budget(lossBudget != null ? lossBudget : DEFAULT_LOSS_BUDGET);
+        for (long n : tokens) if (n <= 0) throw new SparseprofException("--tokens: must be positive, got " + n);
+        Outputs.checkFolder("--json", json);
+        Outputs.checkFolder("--recipe", recipe);
+        List<Pattern> candidates = new ArrayList<>();
+        for (String p : patterns == null ? Advice.DEFAULT_PATTERNS : patterns) {
+            Pattern parsed = SimulateCommand.option("--patterns", () -> Pattern.parse(p));
+            if (!candidates.contains(parsed)) candidates.add(parsed);
+        }
+        List<HardwareSpec> specs = new ArrayList<>();
+        for (String h : hw) specs.add(HardwareSpecs.load(h));
+        String modelName = model != null ? model : positional.model;
+        PrintWriter out = command.commandLine().getOut();
+        List<Plan> plans = new ArrayList<>();
+        try (Model m = Models.open(modelName)) {
+            List<LayerCandidates> layers = Advice.candidates(m.layers(), candidates, Advice.GRID,
+                    TerminalProgressBar.forTerminal("advise: pruning and scanning layers"));
+            for (int i = 0; i < specs.size(); i++) {
+                for (long n : tokens) plans.add(Advice.plan(specs.get(i), hw.get(i), n, layers, goal));
+            }
+        }
+        String note = null;
+        if (recipe != null && plans.size() > 1) {
+            note = "--recipe " + recipe + " holds the plan for " + plans.get(0).spec() + " at " + plans.get(0).tokens()
+                    + " tokens (the first of " + plans.size() + ")";
+        }
+        if (!Outputs.jsonOnStdout(json)) out.print(AdviseReport.table(plans));
+        if (recipe != null) {
+            Outputs.write(recipe, Recipe.yaml(plans.get(0), modelName == null ? Models.DEFAULT_NAME : modelName), out);
+            command.commandLine().getErr().println("advise: " + (note != null ? note : "wrote " + recipe));
+        }
+        Outputs.write(json, AdviseReport.json(plans, modelName == null ? Models.DEFAULT_NAME : modelName, note), out);
+        return Main.EXIT_OK;
+    }
+}
