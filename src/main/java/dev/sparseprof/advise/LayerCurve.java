@@ -105,8 +105,9 @@ public record LayerCurve(LayerCandidates layer, List<Point> points) {
         if (p == null) return "no sparse format can run this layer";
         Workload w = p.candidate().workload().withColumns(layer.layer().denseColumns(tokens)).withDType(dtype);
         LayerEstimate e = model.estimate(w, FormatModels.byName(p.sparseFormat()));
-        String best = String.format(java.util.Locale.ROOT, "best is %s %s at %s: %.2fx", p.candidate().patternLabel(), p.sparseFormat(),
-                Plan.pct(p.candidate().sparsity()), e.speedup());
+        String as = p.sparseFormat().equals(p.candidate().patternLabel()) ? "" : " as " + p.sparseFormat();
+        String best = String.format(java.util.Locale.ROOT, "best is %s at %s%s: %.2fx", p.candidate().patternLabel(),
+                Plan.pct(p.candidate().sparsity()), as, e.speedup());
         Prediction pr = e.predicted();
         if (pr.overheadSeconds() >= e.denseSeconds()) return "too small: the sparse kernel's fixed costs exceed the dense time (" + best + ")";
         int part = e.gap().largestPart();

@@ -1,5 +1,6 @@
 package dev.sparseprof.advise;
 
+import dev.sparseprof.config.ConfigException;
 import dev.sparseprof.config.ConfigMap;
 import dev.sparseprof.config.ConfigSource;
 import dev.sparseprof.config.SafeYaml;
@@ -82,6 +83,14 @@ public record Recipe(String file, Map<String, Step> steps) {
 
     /** Reads and validates a recipe file; every fault is one line naming the file and the key. */
     public static Recipe read(Path file) {
+        try {
+            return parse(file);
+        } catch (ConfigException e) {
+            throw new SparseprofException(e.getMessage(), e);
+        }
+    }
+
+    private static Recipe parse(Path file) {
         ConfigSource source = ConfigSource.of(file);
         ConfigMap root = ConfigMap.root(source.shortName(), SafeYaml.parse(source))
                 .allow("version", "source", "spec", "tokens", "predictedSpeedup", "proxyLoss", "layers");
