@@ -65,10 +65,15 @@ public record LayerCandidates(GemmLayer layer, double normSquared, List<Candidat
         return new Candidate(p, s, scan(layer, MatrixView.of(layer.rows(), layer.cols(), copy)), err, proxy);
     }
 
-    /** The same workload {@code simulate} builds for a layer holding {@code weights} (one sample wide). */
+    /**
+     * The same workload {@code simulate} builds for a layer holding {@code weights} (one sample wide),
+     * keeping only its statistics: the analytical traffic every estimate here uses reads nothing
+     * else, and the pruned copy is dropped, so memory holds one layer's copy at a time.
+     */
     private static Workload scan(GemmLayer layer, MatrixView weights) {
         GemmLayer view = new GemmLayer(layer.name(), layer.tensorName(), layer.kind(), layer.rows(), layer.cols(),
                 layer.columnsPerSample(), weights);
-        return Workloads.of(view, 1, DType.F32, Workloads.Pruning.NONE, 0);
+        Workload w = Workloads.of(view, 1, DType.F32, Workloads.Pruning.NONE, 0);
+        return Workloads.of(w.name(), w.stats(), w.denseColumns(), w.dtype());
     }
 }
