@@ -94,12 +94,25 @@ class LauncherTest {
         assertFalse(version.out.contains("jdk.incubator.vector"), version.out);
         assertTrue(version.out.contains("dev.sparseprof.cli.Main --version"), version.out);
         assertTrue(run("--help").out.contains("target/cds/help.jsa"));
-        Result cachesim = run("cachesim", "--trace", "t.din", "--level", "L1:32k:8:64");
+        Result cachesim = run("cachesim", "--trace", "t.din", "--level", "L1:32k:8:64"); // no such file: not known to be short
         assertTrue(cachesim.out.contains("target/cds/cachesim.jsa"), cachesim.out);
         assertFalse(cachesim.out.contains("jdk.incubator.vector"), cachesim.out);
         assertFalse(cachesim.out.contains("TieredStopAtLevel"), cachesim.out);
         assertTrue(cachesim.out.contains("-cp " + root.resolve("target/sparseprof-0.1.0-SNAPSHOT.jar") + ":"
                 + root.resolve("target/lib/dep.jar") + " "), cachesim.out);
+        Files.writeString(root.resolve("small.din"), "0 1000\n");
+        Result small = run("cachesim", "--trace", "small.din", "--level", "L1:32k:8:64");
+        assertTrue(small.out.contains("-XX:TieredStopAtLevel=1") && small.out.contains("cds/cachesim-short.jsa"), small.out);
+        try (var f = new java.io.RandomAccessFile(root.resolve("long.din").toFile(), "rw")) {
+            f.setLength(40L << 20); // sparse: 40 MiB of din text is a long trace
+        }
+        Result big = run("cachesim", "--trace=long.din", "--level", "L1:32k:8:64");
+        assertFalse(big.out.contains("TieredStopAtLevel"), big.out);
+        try (var f = new java.io.RandomAccessFile(root.resolve("long.din.gz").toFile(), "rw")) {
+            f.setLength(12L << 20); // 12 MiB of gzip: about 36 MiB of text
+        }
+        assertFalse(run("cachesim", "--trace", "long.din.gz").out.contains("TieredStopAtLevel"));
+        assertFalse(run("cachesim", "--trace", "missing.din").out.contains("TieredStopAtLevel"), "Java names the missing file");
         Result profile = run("profile", "--help");
         assertTrue(profile.out.contains("--add-modules jdk.incubator.vector"), profile.out);
         assertTrue(profile.out.contains("target/cds/run-profile.jsa"), profile.out);
