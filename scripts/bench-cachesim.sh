@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sparseprof cachesim beside Dinero IV, whole process (JVM start included), in one run: each case
-# alternates the two RUNS times (default 5) and prints both medians and their ratio, with the load
+# alternates the two RUNS times (default 5; the mixed case MIXED_RUNS, default 3) and prints both
+# medians and their ratio, with the load
 # average before and after. Nothing is built or written into the repository but the project's own
 # build (target/, by the launcher); traces go to BENCH_DIR (default ${TMPDIR:-/tmp}/sparseprof-bench).
 #
@@ -24,6 +25,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo="$PWD"
 work="${BENCH_DIR:-${TMPDIR:-/tmp}/sparseprof-bench}"
 runs="${RUNS:-5}"
+mixed_runs="${MIXED_RUNS:-3}" # Dinero IV takes ~20-45 s a run there
 mixed_n="${MIXED_N:-20000000}"
 dinero="${DINERO:-$(command -v dineroIV || true)}"
 cases=("$@")
@@ -128,6 +130,15 @@ dinero_three="-informat d -l1-dsize 32k -l1-dbsize 64 -l1-dassoc 8 -l1-drepl l -
 two=(--level L1:32k:8:64 --level L2:256k:8:64)
 dinero_two="-informat d -l1-dsize 32k -l1-dbsize 64 -l1-dassoc 8 -l1-drepl l -l1-dfetch d -l1-dwalloc a -l1-dwback a
  -l2-usize 256k -l2-ubsize 64 -l2-uassoc 8 -l2-urepl l -l2-ufetch d -l2-uwalloc a -l2-uwback a"
+# generate FILE WHAT [ARGS]: GenBenchInputs WHAT into FILE, once (written whole: .part, then renamed)
+generate() {
+  local file="$1" what="$2"
+  shift 2
+  [[ -f "$file" ]] && return
+  echo "generating $file ..." >&2
+  "$JAVA_HOME/bin/java" -Xmx1g "$gen_java" "$what" "$file.part" "$@"
+  mv "$file.part" "$file"
+}
 run_dinero() { # args trace
   # shellcheck disable=SC2086
   "$dinero" $dinero_args <"$1"
@@ -176,11 +187,7 @@ for c in "${cases[@]}"; do
       ;;
     spmm)
       spmm="$work/spmm-4096-d5-n8.din"
-      if [[ ! -f "$spmm" ]]; then
-        echo "generating $spmm ..." >&2
-        "$JAVA_HOME/bin/java" -Xmx1g "$gen_java" spmm "$spmm.part"
-        mv "$spmm.part" "$spmm"
-      fi
+      generate "$spmm" spmm
       dinero_args="$dinero_three"
       side_by_side "spmm: scalar CSR SpMM stream, 4096x4096 at 5% density, N = 8, three levels" "$(wc -l <"$spmm")" "$spmm" "$spmm" "${three[@]}"
       ;;
@@ -197,13 +204,9 @@ for c in "${cases[@]}"; do
       ;;
     mixed)
       mixed="$work/mixed-$mixed_n.din"
-      if [[ ! -f "$mixed" ]]; then
-        echo "generating $mixed ..." >&2
-        "$JAVA_HOME/bin/java" -Xmx1g "$gen_java" mixed "$mixed.part" "$mixed_n"
-        mv "$mixed.part" "$mixed"
-      fi
+      generate "$mixed" mixed "$mixed_n"
       dinero_args="$dinero_three"
-      side_by_side "mixed: 60% streaming, 40% uniform over 64 MiB, 30% writes, three levels" "$mixed_n" "$mixed" "$mixed" "${three[@]}"
+      runs="$mixed_runs" side_by_side "mixed: 60% streaming, 40% uniform over 64 MiB, 30% writes, three levels" "$mixed_n" "$mixed" "$mixed" "${three[@]}"
       ;;
     inproc)
       if [[ -f target/test-classes/dev/sparseprof/bench/CacheSimCpuRate.class ]]; then

@@ -102,15 +102,7 @@ final class ReadAheadInputStream extends InputStream {
     /** Stops the thread, then closes the inner stream. */
     @Override
     public void close() throws IOException {
-        thread.interrupt();
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
+        boolean interrupted = ReadAheadReader.stop(thread);
         inner.close();
         if (interrupted) Thread.currentThread().interrupt();
     }

@@ -109,16 +109,22 @@ public final class ReadAheadReader implements TraceReader {
     /** Stops the read-ahead thread, then closes the inner reader. */
     @Override
     public void close() {
-        thread.interrupt();
+        boolean interrupted = stop(thread);
+        inner.close();
+        if (interrupted) Thread.currentThread().interrupt();
+    }
+
+    /** Interrupts a read-ahead thread and waits for it to end; true if the caller was interrupted meanwhile (to restore). */
+    static boolean stop(Thread t) {
+        t.interrupt();
         boolean interrupted = false;
-        while (thread.isAlive()) {
+        while (t.isAlive()) {
             try {
-                thread.join();
+                t.join();
             } catch (InterruptedException e) {
                 interrupted = true;
             }
         }
-        inner.close();
-        if (interrupted) Thread.currentThread().interrupt();
+        return interrupted;
     }
 }
