@@ -35,13 +35,12 @@ source .ci/java-home.sh
 ./sparseprof --version >/dev/null # builds when needed, before anything is timed
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-# wall seconds of one run of "$@" (output discarded)
-wall() {
-  local s e
-  s=$(date +%s%N)
-  "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; return 1; }
-  e=$(date +%s%N)
-  awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", (e - s) / 1e9 }'
+# "WALL CPU" seconds of one run of "$@" (output discarded); CPU is user + system of the process and
+# its children, the figure that moves less with other work on the machine
+measure() {
+  local TIMEFORMAT='%R %U %S' t
+  t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || { echo "failed: $*" >&2; return 1; }
+  awk '{ printf "%.3f %.3f", $1, $2 + $3 }' <<<"$t"
 }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -148,20 +147,20 @@ run_dinero() { # args trace
 side_by_side() {
   local name="$1" n="$2" strace="$3" dtrace="$4"
   shift 4
-  local sp=() di=() t
+  local sp=() spc=() di=() dic=() t
   echo "== $name: $n accesses, $runs runs each, alternating (load average $(load))"
   ./sparseprof cachesim --trace "$strace" "$@" >/dev/null # first run after a build writes the class-data archive
   for ((i = 0; i < runs; i++)); do
-    t=$(wall ./sparseprof cachesim --trace "$strace" "$@"); sp+=("$t")
-    if [[ -n "$dinero" ]]; then t=$(wall run_dinero "$dtrace"); di+=("$t"); fi
+    read -r w c <<<"$(measure ./sparseprof cachesim --trace "$strace" "$@")"; sp+=("$w"); spc+=("$c")
+    if [[ -n "$dinero" ]]; then read -r w c <<<"$(measure run_dinero "$dtrace")"; di+=("$w"); dic+=("$c"); fi
   done
-  local ms md
-  ms=$(median "${sp[@]}")
-  echo "   sparseprof cachesim: ${sp[*]} s; median $ms s = $(awk -v n="$n" -v t="$ms" 'BEGIN { printf "%.1f", n / t / 1e6 }') M accesses/s"
+  local ms md msc mdc
+  ms=$(median "${sp[@]}"); msc=$(median "${spc[@]}")
+  echo "   sparseprof cachesim: wall ${sp[*]} s; median $ms s = $(awk -v n="$n" -v t="$ms" 'BEGIN { printf "%.1f", n / t / 1e6 }') M accesses/s; CPU median $msc s"
   if [[ -n "$dinero" ]]; then
-    md=$(median "${di[@]}")
-    echo "   Dinero IV:           ${di[*]} s; median $md s = $(awk -v n="$n" -v t="$md" 'BEGIN { printf "%.1f", n / t / 1e6 }') M accesses/s"
-    echo "   ratio (Dinero time / sparseprof time, medians): $(awk -v a="$md" -v b="$ms" 'BEGIN { printf "%.2f", a / b }')x; load average after: $(load)"
+    md=$(median "${di[@]}"); mdc=$(median "${dic[@]}")
+    echo "   Dinero IV:           wall ${di[*]} s; median $md s = $(awk -v n="$n" -v t="$md" 'BEGIN { printf "%.1f", n / t / 1e6 }') M accesses/s; CPU median $mdc s"
+    echo "   ratio (Dinero / sparseprof, medians): wall $(awk -v a="$md" -v b="$ms" 'BEGIN { printf "%.2f", a / b }')x, CPU $(awk -v a="$mdc" -v b="$msc" 'BEGIN { printf "%.2f", a / b }')x; load average after: $(load)"
   fi
 }
 
@@ -171,9 +170,13 @@ for c in "${cases[@]}"; do
       echo "== start-up: median of 10 each (load average $(load))"
       ./sparseprof --help >/dev/null
       for what in "--version" "--help"; do
-        ts=(); js=()
-        for ((i = 0; i < 10; i++)); do ts+=("$(wall ./sparseprof "$what")"); js+=("$(wall "$JAVA_HOME/bin/java" -version)"); done
-        echo "   ./sparseprof $what: median $(median "${ts[@]}") s (${ts[*]}); java -version beside it: median $(median "${js[@]}") s"
+        ts=(); tc=(); js=(); jc=()
+        for ((i = 0; i < 10; i++)); do
+          read -r w c <<<"$(measure ./sparseprof "$what")"; ts+=("$w"); tc+=("$c")
+          read -r w c <<<"$(measure "$JAVA_HOME/bin/java" -version)"; js+=("$w"); jc+=("$c")
+        done
+        echo "   ./sparseprof $what: median $(median "${ts[@]}") s wall (${ts[*]}), $(median "${tc[@]}") s CPU;" \
+          "java -version beside it: $(median "${js[@]}") s wall, $(median "${jc[@]}") s CPU"
       done
       echo "   load average after: $(load)"
       ;;

@@ -130,6 +130,23 @@ class LauncherTest {
     }
 
     @Test
+    void anArchiveOlderThanTheJarIsMadeAgain() throws Exception {
+        run("--version"); // builds
+        Path jar = root.resolve("target/sparseprof-0.1.0-SNAPSHOT.jar");
+        Path cds = Files.createDirectories(root.resolve("target/cds"));
+        Path stale = cds.resolve("version.jsa");
+        Path fresh = cds.resolve("help.jsa");
+        Files.writeString(stale, "old");
+        Files.writeString(fresh, "new");
+        Files.setLastModifiedTime(stale, FileTime.from(Instant.now().minusSeconds(60)));
+        Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(30)));
+        run("--version");
+        assertFalse(Files.exists(stale), "an archive from before the build is removed, for the JVM to write again");
+        run("--help");
+        assertTrue(Files.exists(fresh), "a newer archive is kept");
+    }
+
+    @Test
     void classpathOverrideNeitherBuildsNorArchives() throws Exception {
         Result r = run(List.of("SPARSEPROF_CLASSPATH=/some/classes"), "cachesim");
         assertEquals(0, builds());
