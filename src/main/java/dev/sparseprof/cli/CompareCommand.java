@@ -66,7 +66,7 @@ final class CompareCommand implements Callable<Integer> {
         if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");
         Comparison c;
         try (Model m = inputs.openModel()) {
-            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, inputs.dtypeOrNull(),
+            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, inputs.dtypeFor(m, null, null, "compare", command.commandLine().getErr()),
                     SimulateCommand.trafficModel(traffic), TerminalProgressBar.forTerminal("compare: estimating layers"));
         }
         if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));

@@ -22,6 +22,27 @@ final class PredictionInputs {
         return Models.open(model, shapes.readOptions());
     }
 
+    /**
+     * The value type for {@code m}: --dtype when given, else the weights' stored dtype when it is a
+     * narrow one ({@link Model#storedWeightDType}), else null (the caller's hardware default). A
+     * stored default is announced on {@code err}, with why, so the table's dtype is never a surprise.
+     */
+    DType dtypeFor(Model m, DType hardwareDefault, String machine, String command, java.io.PrintWriter err) {
+        DType given = dtypeOrNull();
+        if (given != null) return given;
+        DType stored = m.storedWeightDType();
+        if (stored != null) {
+            err.println(command + ": value type " + stored.label() + ", the dtype the weights are stored in (--dtype overrides)");
+            return stored;
+        }
+        if (hardwareDefault == null) {
+            err.println(command + ": value type: each machine's default (fp16 on a GPU, fp32 on a CPU); the weights are stored in fp32 or wider");
+        } else {
+            err.println(command + ": value type " + hardwareDefault.label() + ", " + machine + "'s default; the weights are stored in fp32 or wider (--dtype overrides)");
+        }
+        return hardwareDefault;
+    }
+
     /** The --dtype value, or null when none was given (the caller picks the default). */
     DType dtypeOrNull() {
         return dtype == null ? null : SimulateCommand.option("--dtype", () -> DType.parse(dtype));
