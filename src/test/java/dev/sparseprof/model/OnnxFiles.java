@@ -62,6 +62,21 @@ final class OnnxFiles {
         return new ProtoWriter().string(1, name).packedVarints(8, values).varint(20, 7);
     }
 
+    static ProtoWriter stringAttribute(String name, String value) {
+        return new ProtoWriter().string(1, name).string(4, value).varint(20, 3);
+    }
+
+    static ProtoWriter graphAttribute(String name, ProtoWriter graph) {
+        return new ProtoWriter().string(1, name).message(6, graph).varint(20, 5);
+    }
+
+    /** SparseTensorProto{values=1, indices=2 (int64, linear), dims=3} for GraphProto.sparse_initializer (15). */
+    static ProtoWriter sparseTensor(String name, float[] values, long[] linearIndices, long... dims) {
+        ProtoWriter indices = new ProtoWriter().packedVarints(1, linearIndices.length).varint(2, 7).packedVarints(7, linearIndices);
+        return new ProtoWriter().message(1, rawTensor(name, FLOAT, ProtoWriter.floatsLE(values), values.length))
+                .message(2, indices).packedVarints(3, dims);
+    }
+
     static ProtoWriter tensorAttribute(String name, ProtoWriter tensor) {
         return new ProtoWriter().string(1, name).message(5, tensor).varint(20, 4);
     }
