@@ -62,6 +62,19 @@ record OnnxGraph(List<OnnxNode> nodes, List<OnnxTensorProto> initializers, List<
                     p.expect(ProtoReader.LENGTH_DELIMITED);
                     graph = parseGraph(p.message());
                 }
+                case 14 -> {
+                    // metadata_props: StringStringEntryProto{key=1, value=2}
+                    p.expect(ProtoReader.LENGTH_DELIMITED);
+                    ProtoReader entry = p.message();
+                    String key = null;
+                    String value = "";
+                    while (entry.next()) {
+                        if (entry.field() == 1 && entry.wireType() == ProtoReader.LENGTH_DELIMITED) key = entry.string();
+                        else if (entry.field() == 2 && entry.wireType() == ProtoReader.LENGTH_DELIMITED) value = entry.string();
+                        else entry.skip();
+                    }
+                    if (key != null) metadata.put(key, value);
+                }
                 default -> p.skip();
             }
         }

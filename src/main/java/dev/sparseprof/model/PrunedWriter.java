@@ -94,9 +94,17 @@ public final class PrunedWriter {
         }
     }
 
+    /**
+     * The source's metadata plus {@code added}; {@code format} keeps the file's own value (Hugging
+     * Face's loader wants {@code "pt"}), and a reader's label in its place becomes {@code "pt"}.
+     */
     private static Map<String, String> merged(Map<String, String> source, Map<String, String> added) {
         Map<String, String> all = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : source.entrySet()) if (!e.getKey().equals("format")) all.put(e.getKey(), e.getValue());
+        for (Map.Entry<String, String> e : source.entrySet()) {
+            if (!e.getKey().startsWith("sparseprof.") && !e.getKey().startsWith("hf.")) all.put(e.getKey(), e.getValue());
+        }
+        String format = all.get("format");
+        if (format == null || Set.of("safetensors", "npy", "npz", "mtx", "tfjs", "hf", "torch", "gguf").contains(format)) all.put("format", "pt");
         all.putAll(added);
         return all;
     }
@@ -233,8 +241,7 @@ public final class PrunedWriter {
             throw new ModelFormatException("--out " + out + ": cannot create folder (" + e.getMessage() + ")");
         }
         long total = 0;
-        Map<String, String> shardMetadata = new LinkedHashMap<>(metadata);
-        shardMetadata.put("format", "pt");
+        Map<String, String> shardMetadata = merged(m.metadata(), metadata);
         for (Map.Entry<String, List<Tensor>> s : shards.entrySet()) {
             writeSafetensors(out.resolve(s.getKey()), s.getValue(), shardMetadata, edited, editor);
             for (Tensor t : s.getValue()) total += t.sizeBytes();
