@@ -22,8 +22,8 @@ import java.util.TreeMap;
 
 /**
  * Writes a model back in the kind of file it came from, with some tensors' stored bytes edited (the
- * pruned weights zeroed), streaming tensor by tensor: at most one tensor's bytes are held at a time
- * (off-heap, in a confined arena freed after each tensor), everything else is copied in 1 MiB chunks.
+ * pruned weights zeroed), streaming tensor by tensor: at most one tensor's stored bytes are held at a
+ * time (a heap array dropped after each tensor), everything else is copied in 1 MiB chunks.
  *
  * <ul>
  * <li>{@link Kind#ONNX}: the source ModelProto re-emitted byte for byte, each edited tensor's
@@ -142,12 +142,9 @@ public final class PrunedWriter {
                 for (Map.Entry<Long, Tensor> r : regions.entrySet()) {
                     copy(bytes, at, r.getKey() - at, chunk, stream);
                     Tensor t = r.getValue();
-                    try (Arena one = Arena.ofConfined()) {
-                        MemorySegment target = one.allocate(Math.max(1, t.sizeBytes()), 8).asSlice(0, t.sizeBytes());
-                        MemorySegment.copy(bytes, r.getKey(), target, 0, t.sizeBytes());
-                        editor.edit(t, target);
-                        copy(target, 0, t.sizeBytes(), chunk, stream);
-                    }
+                    MemorySegment target = heapCopy(bytes, r.getKey(), t);
+                    editor.edit(t, target);
+                    copy(target, 0, t.sizeBytes(), chunk, stream);
                     at = r.getKey() + t.sizeBytes();
                 }
                 copy(bytes, at, bytes.byteSize() - at, chunk, stream);
@@ -205,12 +202,9 @@ public final class PrunedWriter {
                     copy(t.data(), 0, t.sizeBytes(), chunk, stream);
                     continue;
                 }
-                try (Arena one = Arena.ofConfined()) {
-                    MemorySegment target = one.allocate(Math.max(1, t.sizeBytes()), 8).asSlice(0, t.sizeBytes());
-                    MemorySegment.copy(t.data(), 0, target, 0, t.sizeBytes());
-                    editor.edit(t, target);
-                    copy(target, 0, t.sizeBytes(), chunk, stream);
-                }
+                MemorySegment target = heapCopy(t.data(), 0, t);
+                editor.edit(t, target);
+                copy(target, 0, t.sizeBytes(), chunk, stream);
             }
         });
     }
@@ -294,6 +288,14 @@ public final class PrunedWriter {
         } catch (IOException e) {
             throw ModelFormatException.in(file, "cannot read (" + e.getMessage() + ")");
         }
+    }
+
+    /** One tensor's stored bytes copied onto the heap (the only tensor-sized buffer the writer holds). */
+    private static MemorySegment heapCopy(MemorySegment from, long offset, Tensor t) {
+        if (t.sizeBytes() > Integer.MAX_VALUE - 8) throw new ModelFormatException("tensor '" + t.name() + "' of " + t.sizeBytes() + " bytes is over 2 GiB; cannot rewrite it");
+        MemorySegment target = MemorySegment.ofArray(new byte[(int) t.sizeBytes()]);
+        MemorySegment.copy(from, offset, target, 0, t.sizeBytes());
+        return target;
     }
 
     private static void copy(MemorySegment data, long from, long length, byte[] chunk, OutputStream out) throws IOException {

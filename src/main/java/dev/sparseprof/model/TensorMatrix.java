@@ -147,19 +147,43 @@ final class TensorMatrix implements MatrixView {
     long writeZeros(float[] pruned, MemorySegment target) {
         if (pruned.length != (long) rows * cols) throw new IllegalArgumentException(pruned.length + " values for " + rows + "x" + cols);
         if (target.byteSize() != data.byteSize()) throw new IllegalArgumentException("target holds " + target.byteSize() + " bytes, not " + data.byteSize());
-        int size = tensor.dtype().sizeBytes();
+        // Edit on the heap: element accesses to a heap segment carry no arena liveness check, which
+        // dominates on a mapped or arena segment (a native target is copied to the heap and back).
+        MemorySegment heap = target;
+        if (target.isNative()) {
+            heap = MemorySegment.ofArray(new byte[Math.toIntExact(target.byteSize())]);
+            MemorySegment.copy(target, 0, heap, 0, target.byteSize());
+        }
+        DType dtype = tensor.dtype();
+        int size = dtype.sizeBytes();
+        boolean floating = dtype.isFloatingPoint();
+        long absMask = size == 8 ? Long.MAX_VALUE : (1L << (8 * size - 1)) - 1;
+        long codeMask = size == 8 ? -1L : (1L << (8 * size)) - 1;
         int k = colDims.length;
+        if (k == 1 && colStrides[0] == 1 && size == 2) {
+            long zeroed = writeZerosContiguous16(pruned, heap, floating);
+            if (heap != target) MemorySegment.copy(heap, 0, target, 0, target.byteSize());
+            return zeroed;
+        }
         long[] digit = new long[k];
         long zeroed = 0;
         for (int r = 0; r < rows; r++) {
-            long zero = rowQuantization != null ? rowQuantization.zeroPoint(r) : tensor.dtype().isFloatingPoint() ? 0 : tensor.zeroPoint();
+            long zeroCode = floating ? 0 : (rowQuantization != null ? rowQuantization.zeroPoint(r) : tensor.zeroPoint()) & codeMask;
             long index = rowBase(r);
             java.util.Arrays.fill(digit, 0);
             int at = r * cols;
             for (int c = 0; c < cols; c++) {
-                if (pruned[at + c] == 0.0f && !storedZero(index, zero)) {
-                    putRaw(target, index, size, zero);
-                    zeroed++;
+                if (pruned[at + c] == 0.0f) {
+                    long code = getRaw(heap, index, size) & codeMask;
+                    boolean zero = floating ? (code & absMask) == 0 : code == zeroCode;
+                    if (!zero) {
+                        putRaw(heap, index, size, zeroCode);
+                        zeroed++;
+                    }
+                }
+                if (k == 1) {
+                    index += colStrides[0];
+                    continue;
                 }
                 int d = k - 1;
                 while (d >= 0) {
@@ -172,11 +196,35 @@ final class TensorMatrix implements MatrixView {
                 }
             }
         }
+        if (heap != target) MemorySegment.copy(heap, 0, target, 0, target.byteSize());
         return zeroed;
     }
 
-    private boolean storedZero(long i, long zero) {
-        return tensor.dtype().isFloatingPoint() ? tensor.isZero(i) : tensor.rawLong(i) == zero;
+    /** The hot case (fp16/bf16 rows stored contiguously) without branches on the scattered zeros. */
+    private long writeZerosContiguous16(float[] pruned, MemorySegment heap, boolean floating) {
+        long zeroed = 0;
+        for (int r = 0; r < rows; r++) {
+            short zeroCode = (short) (floating ? 0 : (rowQuantization != null ? rowQuantization.zeroPoint(r) : tensor.zeroPoint()));
+            int mask = floating ? 0x7fff : 0xffff;
+            long base = rowBase(r);
+            int at = r * cols;
+            for (int c = 0; c < cols; c++) {
+                short code = heap.getAtIndex(LittleEndian.I16, base + c);
+                boolean clear = pruned[at + c] == 0.0f && (code & mask) != (zeroCode & mask);
+                heap.setAtIndex(LittleEndian.I16, base + c, clear ? zeroCode : code);
+                zeroed += clear ? 1 : 0;
+            }
+        }
+        return zeroed;
+    }
+
+    private static long getRaw(MemorySegment s, long i, int size) {
+        return switch (size) {
+            case 1 -> s.get(ValueLayout.JAVA_BYTE, i);
+            case 2 -> s.getAtIndex(LittleEndian.I16, i);
+            case 4 -> s.getAtIndex(LittleEndian.I32, i);
+            default -> s.getAtIndex(LittleEndian.I64, i);
+        };
     }
 
     private static void putRaw(MemorySegment target, long i, int size, long value) {
@@ -193,10 +241,16 @@ final class TensorMatrix implements MatrixView {
         switch (dtype) {
             case F32, TF32 -> MemorySegment.copy(data, LittleEndian.F32, base * 4, dst, offset, cols);
             case F16 -> {
-                for (int c = 0; c < cols; c++) dst[offset + c] = Float.float16ToFloat(data.getAtIndex(LittleEndian.I16, base + c));
+                // one bulk copy, then the conversion on a heap array (a per-element read of a shared
+                // mapping pays the arena's liveness check each time)
+                short[] raw = new short[cols];
+                MemorySegment.copy(data, LittleEndian.I16, base * 2, raw, 0, cols);
+                for (int c = 0; c < cols; c++) dst[offset + c] = Float.float16ToFloat(raw[c]);
             }
             case BF16 -> {
-                for (int c = 0; c < cols; c++) dst[offset + c] = Float.intBitsToFloat((data.getAtIndex(LittleEndian.I16, base + c) & 0xffff) << 16);
+                short[] raw = new short[cols];
+                MemorySegment.copy(data, LittleEndian.I16, base * 2, raw, 0, cols);
+                for (int c = 0; c < cols; c++) dst[offset + c] = Float.intBitsToFloat((raw[c] & 0xffff) << 16);
             }
             case I8 -> {
                 float scale = (float) tensor.scale();
