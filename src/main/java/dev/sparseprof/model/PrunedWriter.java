@@ -125,27 +125,46 @@ public final class PrunedWriter {
             }
             Map<String, Tensor> byName = new HashMap<>();
             for (Tensor t : m.tensors()) byName.put(t.name(), t);
-            TreeMap<Long, Tensor> regions = new TreeMap<>();
+            TreeMap<Long, Region> regions = new TreeMap<>();
             for (String name : edited) {
                 OnnxTensorProto p = protos.get(name);
                 Tensor t = byName.get(name);
                 if (p == null || t == null) throw ModelFormatException.in(m.source(), "tensor '" + name + "' is not an initializer or Constant of the graph; cannot rewrite it");
-                if (p.external() || p.rawStart() < 0 || p.rawLength() != t.sizeBytes()) {
-                    throw ModelFormatException.in(m.source(), "tensor '" + name + "' is not stored as raw_data in the file ("
-                            + (p.external() ? "external data" : "typed values or a sparse initializer") + "); sparseprof rewrites raw_data in place only");
+                if (!p.external() && p.rawStart() >= 0 && p.rawLength() == t.sizeBytes()) {
+                    regions.put(p.rawStart(), new Region(t, 0));
+                } else if (!p.external() && p.floatsStart() >= 0 && t.dtype() == dev.sparseprof.util.DType.F32) {
+                    regions.put(p.floatsStart(), new Region(t, p.floatsStride() == 4 ? 0 : p.floatsStride()));
+                } else {
+                    throw ModelFormatException.in(m.source(), "tensor '" + name + "' is not stored in place in the file ("
+                            + (p.external() ? "external data" : "varint-typed values or a sparse initializer")
+                            + "); sparseprof rewrites raw_data and float_data in place only");
                 }
-                regions.put(p.rawStart(), t);
             }
             AtomicFiles.write(out, stream -> {
                 byte[] chunk = new byte[CHUNK_BYTES];
                 long at = 0;
-                for (Map.Entry<Long, Tensor> r : regions.entrySet()) {
-                    copy(bytes, at, r.getKey() - at, chunk, stream);
-                    Tensor t = r.getValue();
-                    MemorySegment target = heapCopy(bytes, r.getKey(), t);
-                    editor.edit(t, target);
-                    copy(target, 0, t.sizeBytes(), chunk, stream);
-                    at = r.getKey() + t.sizeBytes();
+                for (Map.Entry<Long, Region> r : regions.entrySet()) {
+                    long start = r.getKey();
+                    copy(bytes, at, start - at, chunk, stream);
+                    Tensor t = r.getValue().tensor();
+                    long stride = r.getValue().stride();
+                    if (stride == 0) {
+                        MemorySegment target = heapCopy(bytes, start, t);
+                        editor.edit(t, target);
+                        copy(target, 0, t.sizeBytes(), chunk, stream);
+                        at = start + t.sizeBytes();
+                    } else {
+                        // one key byte before each 4-byte value: gather the values, edit, scatter back
+                        long n = t.elementCount();
+                        long length = n * stride - (stride - 4);
+                        MemorySegment region = heapCopy(bytes, start, length, t.name());
+                        MemorySegment target = MemorySegment.ofArray(new byte[Math.toIntExact(t.sizeBytes())]);
+                        for (long i = 0; i < n; i++) MemorySegment.copy(region, i * stride, target, i * 4, 4);
+                        editor.edit(t, target);
+                        for (long i = 0; i < n; i++) MemorySegment.copy(target, i * 4, region, i * stride, 4);
+                        copy(region, 0, length, chunk, stream);
+                        at = start + length;
+                    }
                 }
                 copy(bytes, at, bytes.byteSize() - at, chunk, stream);
                 stream.write(metadataProps(metadata));
@@ -290,11 +309,18 @@ public final class PrunedWriter {
         }
     }
 
+    /** Where an edited ONNX tensor's values sit: contiguous ({@code stride} 0) or every {@code stride} bytes. */
+    private record Region(Tensor tensor, long stride) {}
+
     /** One tensor's stored bytes copied onto the heap (the only tensor-sized buffer the writer holds). */
     private static MemorySegment heapCopy(MemorySegment from, long offset, Tensor t) {
-        if (t.sizeBytes() > Integer.MAX_VALUE - 8) throw new ModelFormatException("tensor '" + t.name() + "' of " + t.sizeBytes() + " bytes is over 2 GiB; cannot rewrite it");
-        MemorySegment target = MemorySegment.ofArray(new byte[(int) t.sizeBytes()]);
-        MemorySegment.copy(from, offset, target, 0, t.sizeBytes());
+        return heapCopy(from, offset, t.sizeBytes(), t.name());
+    }
+
+    private static MemorySegment heapCopy(MemorySegment from, long offset, long length, String name) {
+        if (length > Integer.MAX_VALUE - 8) throw new ModelFormatException("tensor '" + name + "' of " + length + " bytes is over 2 GiB; cannot rewrite it");
+        MemorySegment target = MemorySegment.ofArray(new byte[(int) length]);
+        MemorySegment.copy(from, offset, target, 0, length);
         return target;
     }
 

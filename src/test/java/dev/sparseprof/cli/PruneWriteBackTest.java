@@ -245,6 +245,19 @@ class PruneWriteBackTest {
     }
 
     @Test
+    void floatDataPackedOrOneKeyPerElementIsRewrittenInPlace() {
+        // models/tiny-cnn.onnx keeps w1 as unpacked float_data, w2 as packed float_data, w3 as raw_data
+        Path pruned = dir.resolve("tiny-24.onnx");
+        Result p = run("prune", "models/tiny-cnn.onnx", "--nm", "2:4", "--out", pruned.toString());
+        assertEquals(0, p.code(), p.err());
+        Result r = run("profile", pruned.toString(), "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        List<Map<String, Object>> ls = layers(Json.parseObject(r.out()));
+        assertEquals(4, ls.size());
+        for (Map<String, Object> l : ls) assertEquals(1.0, (Double) map(l.get("nm")).get("2:4"), l.get("name").toString());
+    }
+
+    @Test
     void theInt8ModelIsPrunedInInt8WithItsZeroPointsAsZeros() {
         Path pruned = dir.resolve("q50.onnx");
         Result p = run("prune", "minilm-int8", "--sparsity", "0.5", "--out", pruned.toString());
