@@ -181,19 +181,7 @@ final class TensorMatrix implements MatrixView {
                         zeroed++;
                     }
                 }
-                if (k == 1) {
-                    index += colStrides[0];
-                    continue;
-                }
-                int d = k - 1;
-                while (d >= 0) {
-                    digit[d]++;
-                    index += colStrides[d];
-                    if (digit[d] < colDims[d]) break;
-                    index -= digit[d] * colStrides[d];
-                    digit[d] = 0;
-                    d--;
-                }
+                index = k == 1 ? index + colStrides[0] : next(digit, index);
             }
         }
         if (heap != target) MemorySegment.copy(heap, 0, target, 0, target.byteSize());
@@ -216,6 +204,20 @@ final class TensorMatrix implements MatrixView {
             }
         }
         return zeroed;
+    }
+
+    /** The flat index of the next column: {@code digit} (column c in the mixed radix {@code colDims}) counts up by one. */
+    private long next(long[] digit, long index) {
+        int d = digit.length - 1;
+        while (d >= 0) {
+            digit[d]++;
+            index += colStrides[d];
+            if (digit[d] < colDims[d]) break;
+            index -= digit[d] * colStrides[d];
+            digit[d] = 0;
+            d--;
+        }
+        return index;
     }
 
     private static long getRaw(MemorySegment s, long i, int size) {
@@ -280,15 +282,7 @@ final class TensorMatrix implements MatrixView {
         long index = base;
         for (int c = 0; c < cols; c++) {
             dst[offset + c] = decode(index, rowScale, rowZero);
-            int d = k - 1;
-            while (d >= 0) {
-                digit[d]++;
-                index += colStrides[d];
-                if (digit[d] < colDims[d]) break;
-                index -= digit[d] * colStrides[d];
-                digit[d] = 0;
-                d--;
-            }
+            index = next(digit, index);
         }
     }
 
