@@ -63,8 +63,8 @@ final class FormatsCommand implements Callable<Integer> {
         try (Model m = model.open()) {
             DType stored = m.storedWeightDType();
             DType valueType = given != null ? given : stored != null ? stored : DType.F32;
-            spec.commandLine().getErr().println("formats: value type " + valueType.label() + (given != null ? " (--dtype)"
-                    : stored != null ? ", the dtype the weights are stored in (--dtype overrides)" : ", the weights are stored in fp32 or wider (--dtype overrides)"));
+            String why = given != null ? null : stored != null ? ", the dtype the weights are stored in (--dtype overrides)"
+                    : ", the weights are stored in fp32 or wider (--dtype overrides)";
             List<MatrixStats> stats = ProfileCommand.scan(m, "formats", Formats.scanOptionsFor(formats, ScanOptions.DEFAULT));
             List<GemmLayer> layers = new ArrayList<>();
             List<List<Cell>> rows = new ArrayList<>();
@@ -78,6 +78,7 @@ final class FormatsCommand implements Callable<Integer> {
             }
             if (!Outputs.jsonOnStdout(json)) out.print(table(m, valueType, formats, rows));
             Outputs.write(json, json(m, valueType, formats, rows), out);
+            if (why != null) spec.commandLine().getErr().println("formats: value type " + valueType.label() + why);
         }
         return Main.EXIT_OK;
     }

@@ -22,25 +22,26 @@ final class PredictionInputs {
         return Models.open(model, shapes.readOptions());
     }
 
+    /** The value type a command runs with, and why: printed once the run has succeeded, so errors stay one line. */
+    record DTypeChoice(DType dtype, String why) {
+        void announce(String command, java.io.PrintWriter err) {
+            if (why != null) err.println(command + ": value type " + why);
+        }
+    }
+
     /**
      * The value type for {@code m}: --dtype when given, else the weights' stored dtype when it is a
-     * narrow one ({@link Model#storedWeightDType}), else null (the caller's hardware default). A
-     * stored default is announced on {@code err}, with why, so the table's dtype is never a surprise.
+     * narrow one ({@link Model#storedWeightDType}), else {@code hardwareDefault} (null: each machine's).
      */
-    DType dtypeFor(Model m, DType hardwareDefault, String machine, String command, java.io.PrintWriter err) {
+    DTypeChoice dtypeFor(Model m, DType hardwareDefault, String machine) {
         DType given = dtypeOrNull();
-        if (given != null) return given;
+        if (given != null) return new DTypeChoice(given, null);
         DType stored = m.storedWeightDType();
-        if (stored != null) {
-            err.println(command + ": value type " + stored.label() + ", the dtype the weights are stored in (--dtype overrides)");
-            return stored;
-        }
+        if (stored != null) return new DTypeChoice(stored, stored.label() + ", the dtype the weights are stored in (--dtype overrides)");
         if (hardwareDefault == null) {
-            err.println(command + ": value type: each machine's default (fp16 on a GPU, fp32 on a CPU); the weights are stored in fp32 or wider");
-        } else {
-            err.println(command + ": value type " + hardwareDefault.label() + ", " + machine + "'s default; the weights are stored in fp32 or wider (--dtype overrides)");
+            return new DTypeChoice(null, "each machine's default (fp16 on a GPU, fp32 on a CPU); the weights are stored in fp32 or wider");
         }
-        return hardwareDefault;
+        return new DTypeChoice(hardwareDefault, hardwareDefault.label() + ", " + machine + "'s default; the weights are stored in fp32 or wider (--dtype overrides)");
     }
 
     /** The --dtype value, or null when none was given (the caller picks the default). */

@@ -97,8 +97,10 @@ final class SimulateCommand implements Callable<Integer> {
         Checks.positive(batch, "--batch");
         HardwareSpec spec = HardwareSpecs.load(hw);
         Simulation.Result result;
+        PredictionInputs.DTypeChoice choice;
         try (Model m = inputs.openModel()) {
-            DType d = inputs.dtypeFor(m, Simulation.defaultDType(spec), spec.name(), "simulate", command.commandLine().getErr());
+            choice = inputs.dtypeFor(m, Simulation.defaultDType(spec), spec.name());
+            DType d = choice.dtype();
             String f = format;
             if (spec.isGpu() && (f.equals("2:4") || f.equals("1:2")) && !Formats.ampereFor(d).name().equals(f)) {
                 // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (hardware-facts.md section 2).
@@ -123,6 +125,7 @@ final class SimulateCommand implements Callable<Integer> {
             result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options,
                     TerminalProgressBar.forTerminal("simulate: estimating layers"));
         }
+        choice.announce("simulate", command.commandLine().getErr());
         if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result, wide));
         Outputs.write(json, SimulationReport.json(result), out);
         if (html != null) HtmlReport.writeSimulation(Path.of(html), result);

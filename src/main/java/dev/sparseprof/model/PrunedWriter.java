@@ -33,8 +33,10 @@ import java.util.TreeMap;
  * order, {@code __metadata__} = the source's plus the given entries.</li>
  * <li>{@link Kind#FOLDER}: a sharded Hugging Face folder: the source's shards (from its index's
  * {@code weight_map}, else one {@code model.safetensors}) rewritten as safetensors files of the same
- * names holding the same tensors, the index with the metadata added to its {@code metadata}, and
- * the source folder's other small JSON/text files ({@code config.json}, tokenizer files) copied.</li>
+ * names (a torch shard {@code x.bin} becomes {@code x.safetensors}) holding the same tensors, the
+ * index ({@code model.safetensors.index.json}) with the metadata added to its {@code metadata}, and
+ * the source folder's other small JSON/text files ({@code config.json}, tokenizer files) copied.
+ * The folder is written into a hidden sibling and moved into place when complete: whole or nothing.</li>
  * </ul>
  * A kind that cannot hold the source (an ONNX graph into safetensors, a weights file into ONNX) is
  * refused in one line before anything is written.
@@ -231,7 +233,11 @@ public final class PrunedWriter {
     // ---- sharded folder
 
     private static void writeFolder(Model m, Path out, Set<String> edited, Editor editor, Map<String, String> metadata) {
-        Path index = m.metadata().containsKey("hf.index") ? Path.of(m.metadata().get("hf.index")) : null;
+        // A Hugging Face checkpoint (format "hf") names its index file in "hf.index"; its source is the folder or the index.
+        Path src = Path.of(m.source());
+        Path folder = m.format().equals("hf") ? (Files.isDirectory(src) ? src : src.toAbsolutePath().getParent()) : null;
+        String indexName = m.metadata().get("hf.index");
+        Path index = folder != null && indexName != null ? folder.resolve(indexName) : null;
         Map<String, String> weightMap = new LinkedHashMap<>();
         Map<String, Object> indexMetadata = new LinkedHashMap<>();
         if (index != null && Files.isRegularFile(index)) {
@@ -248,11 +254,23 @@ public final class PrunedWriter {
             String shard = weightMap.getOrDefault(t.name(), "model.safetensors");
             shards.computeIfAbsent(safeShardName(m.source(), shard), k -> new ArrayList<>()).add(t);
         }
+        // everything goes into a hidden sibling folder first, moved into place only when complete
+        Path done = out.toAbsolutePath();
+        Path tmp = done.resolveSibling("." + done.getFileName() + ".part-" + ProcessHandle.current().pid());
         try {
-            Files.createDirectories(out);
+            Files.createDirectories(tmp);
+            writeShards(m, tmp, edited, editor, metadata, shards, indexMetadata, index, folder);
+            if (Files.isDirectory(done)) Files.delete(done); // check() made sure it is empty
+            Files.move(tmp, done, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new ModelFormatException("--out " + out + ": cannot create folder (" + e.getMessage() + ")");
+            throw new ModelFormatException("--out " + out + ": cannot write the folder (" + e.getMessage() + ")");
+        } finally {
+            deleteTree(tmp);
         }
+    }
+
+    private static void writeShards(Model m, Path out, Set<String> edited, Editor editor, Map<String, String> metadata,
+                                    Map<String, List<Tensor>> shards, Map<String, Object> indexMetadata, Path index, Path folder) {
         long total = 0;
         Map<String, String> shardMetadata = merged(m.metadata(), metadata);
         for (Map.Entry<String, List<Tensor>> s : shards.entrySet()) {
@@ -270,9 +288,21 @@ public final class PrunedWriter {
         for (Map.Entry<String, List<Tensor>> s : shards.entrySet()) {
             for (Tensor t : s.getValue()) w.field(t.name(), s.getKey());
         }
-        AtomicFiles.writeString(out.resolve(index != null ? index.getFileName().toString() : "model.safetensors.index.json"),
-                w.endObject().endObject().toString());
-        if (index != null) copySideFiles(index.getParent(), out, index.getFileName().toString());
+        // torch shards come back as safetensors, so their index is named for safetensors too
+        String outIndex = index != null && index.getFileName().toString().endsWith(".safetensors.index.json")
+                ? index.getFileName().toString() : "model.safetensors.index.json";
+        AtomicFiles.writeString(out.resolve(outIndex), w.endObject().endObject().toString());
+        if (folder != null) copySideFiles(folder, out, outIndex);
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+        try (var files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) Files.deleteIfExists(f);
+            Files.deleteIfExists(dir);
+        } catch (IOException ignored) {
+            // best-effort cleanup of our own temporary folder; the error that matters is already thrown
+        }
     }
 
     /** A shard name from an index: a plain file name in the folder (no separators, no {@code ..}). */
@@ -291,7 +321,8 @@ public final class PrunedWriter {
         try (var files = Files.list(from)) {
             for (Path f : (Iterable<Path>) files::iterator) {
                 String n = f.getFileName().toString().toLowerCase(Locale.ROOT);
-                boolean side = (n.endsWith(".json") || n.endsWith(".txt") || n.endsWith(".model") || n.endsWith(".md")) && !n.equals(indexName.toLowerCase(Locale.ROOT));
+                boolean side = (n.endsWith(".json") || n.endsWith(".txt") || n.endsWith(".model") || n.endsWith(".md")) && !n.endsWith(".index.json")
+                        && !n.equals(indexName.toLowerCase(Locale.ROOT));
                 if (side && Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.size(f) <= 64L << 20) {
                     Files.copy(f, to.resolve(f.getFileName()));
                 }

@@ -279,6 +279,17 @@ class PruneWriteBackTest {
         assertTrue(f.err().contains("value type int8, the dtype the weights are stored in"), f.err());
     }
 
+    @Test
+    void theInt8ModelIsSimulatedAsInt8UnlessTold() {
+        Result r = run("simulate", "--hw", "a100-80gb", "--model", "minilm-int8", "--format", "csr", "--traffic", "analytical", "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("simulate: value type int8, the dtype the weights are stored in (--dtype overrides)"), r.err());
+        assertTrue(r.out().contains("\"int8\""), "the report's dtype");
+        Result told = run("simulate", "--hw", "a100-80gb", "--model", "minilm-int8", "--format", "csr", "--traffic", "analytical", "--dtype", "fp16");
+        assertEquals(0, told.code(), told.err());
+        assertFalse(told.err().contains("value type"), told.err());
+    }
+
     private Path fp16Checkpoint() {
         Random r = new Random(5);
         List<Tensor> tensors = List.of(fp16("model.layers.0.mlp.up_proj.weight", r, 64, 32), fp16("model.layers.0.mlp.down_proj.weight", r, 32, 64),
@@ -328,6 +339,10 @@ class PruneWriteBackTest {
         assertEquals(0, p.code(), p.err());
         try (Stream<Path> s = Files.list(out)) {
             assertEquals(List.of("model.safetensors", "model.safetensors.index.json"), s.map(f -> f.getFileName().toString()).sorted().toList());
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(Set.of("ckpt.safetensors", "pruned-folder"), s.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet()),
+                    "the folder was written aside and moved into place: no temporary folder left");
         }
         Map<String, Object> index = Json.parseObject(Files.readString(out.resolve("model.safetensors.index.json")));
         Map<String, Object> weightMap = map(index.get("weight_map"));
