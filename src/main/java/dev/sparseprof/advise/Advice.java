@@ -39,9 +39,17 @@ public final class Advice {
         return out;
     }
 
-    /** The plan for one spec and token count, in the spec's default value type (as {@code simulate} picks it). */
+    /** The plan for one spec and token count, in the spec's default value type. */
     public static Plan plan(HardwareSpec spec, String specName, long tokens, List<LayerCandidates> layers, Planner.Goal goal) {
-        DType dtype = Simulation.defaultDType(spec);
+        return plan(spec, specName, tokens, layers, goal, null);
+    }
+
+    /**
+     * The plan in {@code dtype}; null: the spec's default ({@code simulate} picks the weights' stored
+     * dtype when it is a narrow one, else this).
+     */
+    public static Plan plan(HardwareSpec spec, String specName, long tokens, List<LayerCandidates> layers, Planner.Goal goal, DType dtype) {
+        if (dtype == null) dtype = Simulation.defaultDType(spec);
         PerfModel model = new PerfModel(spec, TrafficModel.ANALYTICAL);
         List<FormatModel> formats = LayerCurve.allFormats();
         List<LayerCurve> curves = new ArrayList<>(layers.size());

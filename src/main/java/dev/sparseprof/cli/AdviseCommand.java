@@ -11,6 +11,7 @@ import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
 import dev.sparseprof.report.AdviseReport;
+import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
 import java.io.PrintWriter;
@@ -87,8 +88,10 @@ final class AdviseCommand implements Callable<Integer> {
         try (Model m = Models.open(modelName)) {
             List<LayerCandidates> layers = Advice.candidates(m.layers(), candidates, Advice.GRID,
                     TerminalProgressBar.forTerminal("advise: pruning and scanning layers"));
+            // The value type simulate picks by default: the weights' stored dtype when narrow, else each machine's.
+            DType stored = m.storedWeightDType();
             for (int i = 0; i < specs.size(); i++) {
-                for (long n : tokens) plans.add(Advice.plan(specs.get(i), hw.get(i), n, layers, goal));
+                for (long n : tokens) plans.add(Advice.plan(specs.get(i), hw.get(i), n, layers, goal, stored));
             }
         }
         String note = null;
