@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sparseprof.model.SafetensorsWriter;
 import dev.sparseprof.model.Tensor;
 import dev.sparseprof.util.Json;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,13 +26,8 @@ class AdviseCommandTest {
     @TempDir static Path dir;
     static Path llama;
 
-    record Run(int code, String out, String err) {}
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
+    static SimulateCommandTest.Run run(String... args) {
+        return SimulateCommandTest.run(args);
     }
 
     /** Two LLaMA-shaped decoder blocks (hidden 256, grouped KV 128, MLP 684) with Gaussian weights. */
@@ -73,15 +66,15 @@ class AdviseCommandTest {
         List<String> args = new ArrayList<>(List.of("advise", "--hw", spec, "--tokens", tokens, "--patterns", "unstructured,2:4,bsr4x4,bsr16x16",
                 goal, value, "--recipe", recipe.toString(), "--json", "-"));
         if (model != null) args.addAll(1, List.of(model));
-        Run a = run(args.toArray(new String[0]));
+        SimulateCommandTest.Run a = run(args.toArray(new String[0]));
         assertEquals(0, a.code(), a.err());
         Map<String, Object> plan = plan(a.out());
         double promised = ((Number) plan.get("predictedSpeedup")).doubleValue();
         List<String> prune = new ArrayList<>(List.of("prune", "--recipe", recipe.toString(), "--out", pruned.toString()));
         if (model != null) prune.addAll(1, List.of(model));
-        Run p = run(prune.toArray(new String[0]));
+        SimulateCommandTest.Run p = run(prune.toArray(new String[0]));
         assertEquals(0, p.code(), p.err());
-        Run s = run("simulate", "--model", pruned.toString(), "--hw", spec, "--batch", tokens, "--format", "auto", "--json", "-");
+        SimulateCommandTest.Run s = run("simulate", "--model", pruned.toString(), "--hw", spec, "--batch", tokens, "--format", "auto", "--json", "-");
         assertEquals(0, s.code(), s.err());
         @SuppressWarnings("unchecked")
         Map<String, Object> totals = (Map<String, Object>) Json.parseObject(s.out()).get("totals");
@@ -110,7 +103,7 @@ class AdviseCommandTest {
 
     @Test
     void jsonHoldsThePlanFieldsAndTheCurves() {
-        Run a = run("advise", llama.toString(), "--hw", "epyc-zen5-2c,a100-80gb", "--tokens", "1,64", "--json", "-");
+        SimulateCommandTest.Run a = run("advise", llama.toString(), "--hw", "epyc-zen5-2c,a100-80gb", "--tokens", "1,64", "--json", "-");
         assertEquals(0, a.code(), a.err());
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> plans = (List<Map<String, Object>>) Json.parseObject(a.out()).get("plans");
@@ -131,12 +124,12 @@ class AdviseCommandTest {
 
     @Test
     void tableFitsIn120ColumnsWithASummaryLine() {
-        Run a = run("advise", llama.toString(), "--hw", "epyc-zen5-2c", "--tokens", "32");
+        SimulateCommandTest.Run a = run("advise", llama.toString(), "--hw", "epyc-zen5-2c", "--tokens", "32");
         assertEquals(0, a.code(), a.err());
         assertTrue(a.out().startsWith("epyc-zen5-2c at 32 tokens: "), a.out());
         for (String line : a.out().split("\n")) assertTrue(line.length() <= 120, line.length() + ": " + line);
         // On xeon-spr these small layers lose to dense at every pattern: each group says so, and why.
-        Run x = run("advise", llama.toString(), "--hw", "xeon-spr", "--tokens", "16");
+        SimulateCommandTest.Run x = run("advise", llama.toString(), "--hw", "xeon-spr", "--tokens", "16");
         assertEquals(0, x.code(), x.err());
         assertTrue(x.out().startsWith("xeon-spr at 16 tokens: 1.00x predicted"), x.out());
         assertEquals(7, x.out().lines().filter(l -> l.contains("not worth pruning here: too small")).count(), x.out());
@@ -144,7 +137,7 @@ class AdviseCommandTest {
 
     @Test
     void unreachableTargetIsOneLineWithTheBestReachable() {
-        Run a = run("advise", llama.toString(), "--hw", "a100-80gb", "--tokens", "64", "--target-speedup", "1000",
+        SimulateCommandTest.Run a = run("advise", llama.toString(), "--hw", "a100-80gb", "--tokens", "64", "--target-speedup", "1000",
                 "--recipe", dir.resolve("never.yaml").toString());
         assertEquals(2, a.code());
         assertEquals(1, a.err().strip().lines().count(), a.err());
@@ -169,13 +162,13 @@ class AdviseCommandTest {
             Path recipe = dir.resolve(c[0]);
             Files.writeString(recipe, c[1]);
             Path out = dir.resolve(c[0] + ".safetensors");
-            Run r = run("prune", odd.toString(), "--recipe", recipe.toString(), "--out", out.toString());
+            SimulateCommandTest.Run r = run("prune", odd.toString(), "--recipe", recipe.toString(), "--out", out.toString());
             assertEquals(2, r.code(), c[0] + ": " + r.err());
             assertEquals(1, r.err().strip().lines().count(), r.err());
             assertTrue(r.err().contains(c[2]), c[0] + ": " + r.err());
             assertFalse(Files.exists(out), c[0]);
         }
-        Run both = run("prune", odd.toString(), "--recipe", dir.resolve("k9.yaml").toString(), "--nm", "2:4", "--out", dir.resolve("x.safetensors").toString());
+        SimulateCommandTest.Run both = run("prune", odd.toString(), "--recipe", dir.resolve("k9.yaml").toString(), "--nm", "2:4", "--out", dir.resolve("x.safetensors").toString());
         assertEquals(2, both.code());
     }
 }
