@@ -106,20 +106,20 @@ public record LayerCurve(LayerCandidates layer, List<Point> points) {
         Workload w = p.candidate().workload().withColumns(layer.layer().denseColumns(tokens)).withDType(dtype);
         LayerEstimate e = model.estimate(w, FormatModels.byName(p.sparseFormat()));
         String as = p.sparseFormat().equals(p.candidate().patternLabel()) ? "" : " as " + p.sparseFormat();
-        String best = String.format(java.util.Locale.ROOT, "best is %s at %s%s: %.2fx", p.candidate().patternLabel(),
+        String best = String.format(java.util.Locale.ROOT, "best %s %s%s: %.2fx", p.candidate().patternLabel(),
                 Plan.pct(p.candidate().sparsity()), as, e.speedup());
         Prediction pr = e.predicted();
-        if (pr.overheadSeconds() >= e.denseSeconds()) return "too small: the sparse kernel's fixed costs exceed the dense time (" + best + ")";
+        if (pr.overheadSeconds() >= e.denseSeconds()) return "too small, fixed costs > dense time; " + best;
         int part = e.gap().largestPart();
         String why = switch (part) {
-            case 0 -> pr.bottleneck().equals("compute") ? "compute-bound on a slower unit than dense's"
+            case 0 -> pr.bottleneck().equals("compute") ? "compute-bound, a slower unit"
                     : pr.bottleneck().equals("overhead") ? "overhead-bound" : "memory-bound (" + pr.bottleneck() + ")";
-            case 1 -> "memory-bound (index and metadata bytes)";
-            case 2 -> "memory-bound (gather/scatter misses)";
-            case 3 -> "tail effect (load imbalance over cores/SMs)";
-            case 4 -> "overhead-bound (launch and per-row costs)";
+            case 1 -> "memory-bound (index bytes)";
+            case 2 -> "memory-bound (gather misses)";
+            case 3 -> "tail effect (imbalance)";
+            case 4 -> "overhead-bound";
             default -> "no gap part dominates";
         };
-        return why + " (" + best + ")";
+        return why + "; " + best;
     }
 }

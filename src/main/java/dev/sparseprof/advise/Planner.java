@@ -112,10 +112,10 @@ public final class Planner {
             String reason = null;
             if (p.candidate().kept()) {
                 if (hulls[i].length > 1) {
-                    reason = String.format(Locale.ROOT, "not needed: other layers save more time per unit of loss within the goal (up to %.2fx here, %s)",
+                    reason = String.format(Locale.ROOT, "not needed: others save more per unit loss; up to %.2fx here (%s)",
                             c.fastest().speedup(), c.fastest().candidate().patternLabel() + " " + Plan.pct(c.fastest().candidate().sparsity()));
                 } else {
-                    reason = "not worth pruning here: " + c.whyNotWorth(model, dtype, tokens);
+                    reason = "not worth it: " + c.whyNotWorth(model, dtype, tokens);
                 }
             }
             choices.add(new Plan.Choice(c.layer().name(), p, reason));

@@ -132,7 +132,8 @@ class AdviseCommandTest {
         SimulateCommandTest.Run x = run("advise", llama.toString(), "--hw", "xeon-spr", "--tokens", "16");
         assertEquals(0, x.code(), x.err());
         assertTrue(x.out().startsWith("xeon-spr at 16 tokens: 1.00x predicted"), x.out());
-        assertEquals(7, x.out().lines().filter(l -> l.contains("not worth pruning here: too small")).count(), x.out());
+        assertEquals(7, x.out().lines().filter(l -> l.contains("not worth it: too small")).count(), x.out());
+        for (String line : x.out().split("\n")) assertTrue(line.length() <= 120, line.length() + ": " + line);
     }
 
     @Test
