@@ -97,7 +97,8 @@ public final class AdviseReport {
             j.name("layers").beginArray();
             for (Plan.Choice c : p.layers()) {
                 j.beginObject().field("name", c.name()).field("pattern", c.pattern()).field("sparsity", c.sparsity())
-                        .field("format", c.format()).field("speedup", c.speedup()).field("proxyLoss", c.proxyLoss());
+                        .field("format", c.format()).field("speedup", c.speedup()).field("proxyLoss", c.proxyLoss())
+                        .field("predictedSeconds", c.point().seconds()).field("denseSeconds", c.point().denseSeconds());
                 if (c.reason() == null) j.name("reason").nullValue();
                 else j.field("reason", c.reason());
                 j.endObject();
