@@ -18,7 +18,7 @@ public final class Roofline {
     private Roofline() {}
 
     public static Prediction predict(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features) {
-        Traffic traffic = memory.traffic(w, plan, spec, features);
+        Traffic traffic = (TiledGemm.ownsTraffic(plan, spec) ? TrafficModel.ANALYTICAL : memory).traffic(w, plan, spec, features);
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
         double compute = plan.executedFlops() / (spec.peaks().flopsPerSecond(plan.unit(), plan.computeDType()) * plan.computeEfficiency())
                 * imbalance;
