@@ -65,4 +65,30 @@ class ValidatePublishedTest {
         assertEquals(1, r[2].lines().count(), r[2]);
         assertTrue(r[2].contains("bad.yaml") && r[2].contains("runtime.launch: must not be negative"), r[2]);
     }
+
+    @Test
+    void runtimeChoicesAndFaultsOnSimulate(@TempDir Path dir) throws Exception {
+        String[] ok = run("simulate", "--hw", "a100-80gb", "--runtime", "torch-cutlass", "--format", "2:4",
+                "--json", "-");
+        assertEquals("0", ok[0], ok[2]);
+        assertTrue(ok[1].contains("torch-cutlass"), "the plan names its runtime");
+        String[][] bad = {
+            {"--hw", "a100-80gb", "--runtime", "tensorrt-9"}, {"--hw", "xeon-spr", "--runtime", "cutlass"},
+        };
+        for (String[] b : bad) {
+            String[] args = new String[b.length + 1];
+            args[0] = "simulate";
+            System.arraycopy(b, 0, args, 1, b.length);
+            String[] r = run(args);
+            assertEquals("2", r[0], String.join(" ", b) + ": " + r[2]);
+            assertEquals(1, r[2].lines().count(), r[2]);
+            assertTrue(r[2].startsWith("sparseprof: --runtime"), r[2]);
+        }
+        Path spec = dir.resolve("rt.yaml");
+        Files.writeString(spec, "version: 1\npreset: a100-80gb\nruntime:\n  sparseHost: 5 parsecs\n");
+        String[] r = run("simulate", "--hw", spec.toString());
+        assertEquals("2", r[0], r[2]);
+        assertEquals(1, r[2].lines().count(), r[2]);
+        assertTrue(r[2].contains("rt.yaml: runtime.sparseHost:"), r[2]);
+    }
 }

@@ -117,4 +117,16 @@ class GpuGemmTest {
             }
         }
     }
+
+    @Test
+    void peaksPerDtypeComeFromTheSpec() {
+        // fp8 on H100 has twice the fp16 tensor peak (1979 vs 989 TFLOPS) and half the bytes: a large GEMM nearly halves.
+        GemmPlan half = dense(H100, 8192, 8192, 8192);
+        GemmPlan fp8 = GpuGemm.plan(H100, 8192, 8192, 8192, DType.F8_E4M3, ComputeUnit.TENSOR, 1, 0);
+        assertTrue(fp8.seconds() < 0.6 * half.seconds() && fp8.seconds() > 0.45 * half.seconds(), fp8.seconds() + " vs " + half.seconds());
+        // int8 on A100 (624 TOPS) likewise against fp16 (312 TFLOPS); the same tiles hold twice the K.
+        GemmPlan i8 = GpuGemm.plan(A100, 8192, 8192, 8192, DType.I8, ComputeUnit.TENSOR, 1, 0);
+        assertTrue(i8.seconds() < 0.6 * dense(A100, 8192, 8192, 8192).seconds(), i8.schedule());
+        assertTrue(i8.tileLabel().contains("x64/") || i8.tileLabel().contains("x128/"), "K doubles for 8-bit: " + i8.tileLabel());
+    }
 }
