@@ -2,6 +2,7 @@ package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import java.util.List;
 
@@ -48,6 +49,11 @@ public final class Roofline {
             bottleneck = "latency";
         }
         double overhead = features.overheads() ? plan.overheadSeconds() : 0;
+        if (features.overheads() && spec instanceof GpuSpec g && !TiledGemm.ownsTraffic(plan, spec)) {
+            // The framework's host time per call floors every GPU kernel's call, as it does the GEMMs'
+            // (whose plans carry it themselves); 0 under the default runtime.
+            overhead = Math.max(overhead, g.runtime().denseHostSeconds() - roof);
+        }
         if (overhead > roof) bottleneck = "overhead";
         return new Prediction(plan, traffic, roof + overhead, compute, levelSeconds, latency, overhead, imbalance, bottleneck);
     }
