@@ -58,13 +58,15 @@ public final class GpuGemm {
         RuntimeSpec rt = g.runtime();
         boolean sparse = unit == ComputeUnit.SPARSE_TENSOR;
         int e = dtype.sizeBytes();
-        boolean hopperKernels = g.hopper() && unit != ComputeUnit.VECTOR && !(sparse && rt.legacySparseKernels());
+        // A stack's single fixed sparse tile is an SM80 CUTLASS GemmSparse instantiation (PyTorch's runs on 8.x only).
+        boolean fixedSparseTile = sparse && !rt.sparseTile().equals("menu");
+        boolean hopperKernels = g.hopper() && unit != ComputeUnit.VECTOR && !(sparse && (rt.legacySparseKernels() || fixedSparseTile));
         double peak = g.peaks().flopsPerSecond(unit, dtype);
         if (g.hopper() && !hopperKernels && unit != ComputeUnit.VECTOR) peak *= rt.legacyMmaFraction();
         long padColumns = sparse ? Math.max(1, rt.sparsePadBytes() / e) : 1;
         long nPad = (n + padColumns - 1) / padColumns * padColumns;
         Costing c = new Costing(g, rt, m, nPad, k, e, sparse, aBytesPerElement, metaBytesPerElement, peak, hopperKernels);
-        List<CtaTile> menu = sparse && !rt.sparseTile().equals("menu") ? List.of(TileMenus.fixed(rt.sparseTile()))
+        List<CtaTile> menu = fixedSparseTile ? List.of(TileMenus.fixed(rt.sparseTile()))
                 : TileMenus.menu(hopperKernels, sparse);
         boolean split = sparse ? rt.sparseSplitK() : rt.splitK();
         GemmPlan best = null;
