@@ -59,8 +59,7 @@ final class TiledGemm {
     private static KernelPlan gpuPlan(String format, String kernel, Workload w, GpuSpec g, ComputeUnit unit, DType computeDType,
                                       double executedFlops, double aValueBytes, double aMetadataBytes) {
         GemmPlan p = gemm(w, g, unit, computeDType, aValueBytes, aMetadataBytes);
-        double factor = (double) p.smWaves() * g.sms() / p.ctas();
-        Balance tiles = new Balance(p.schedule(), Math.max(1, factor), p.smWaves(), Math.min(p.smWaves(), (double) p.ctas() / g.sms()));
+        Balance tiles = new Balance(p.schedule(), p.waveFactor(), p.smWaves(), p.smWaves() / p.waveFactor());
         double imbalance = g.overheads().penalizedImbalance(tiles.factor());
         double peak = g.peaks().flopsPerSecond(unit, computeDType);
         double efficiency = Math.max(1e-9, Math.min(1, executedFlops * imbalance / (peak * p.smSeconds())));

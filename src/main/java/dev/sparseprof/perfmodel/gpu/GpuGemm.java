@@ -140,6 +140,7 @@ public final class GpuGemm {
             double epilogue = outBytes / l2Share + l2Latency;
             long waves = ceil(ctas, sms);
             double smSeconds;
+            double waveFactor = (double) waves * sms / ctas;
             if (streamK) {
                 // SM90 persistent kernels with a stream-K tile scheduler: the CTAs' K steps are dealt
                 // evenly to the SMs; a tile shared by two SMs pays one fp32 partial through the L2.
@@ -148,6 +149,7 @@ public final class GpuGemm {
                 boolean partial = units % sms != 0 || ctas < sms;
                 double fixup = partial ? 2.0 * t.rows() * t.cols() * 4 / l2Share : 0;
                 smSeconds = perSm * step + fill + epilogue + fixup;
+                waveFactor = (double) perSm * sms / units;
             } else {
                 smSeconds = waves * mainloop + (resident >= 2 ? 1 : waves) * (fill + epilogue);
             }
@@ -195,7 +197,7 @@ public final class GpuGemm {
             extra += kernels * rt.launchSeconds();
             double host = sparse ? rt.sparseHostSeconds() : rt.denseHostSeconds();
             double seconds = Math.max(kernel + extra, host);
-            return new GemmPlan(t, t.label(e), split, nPad, ctas, resident, waves, smSeconds, l2Bytes, dramA, dramA * metaB / aB,
+            return new GemmPlan(t, t.label(e), split, nPad, ctas, resident, waves, waveFactor, smSeconds, l2Bytes, dramA, dramA * metaB / aB,
                     dramB, dramC, kernel, extra, kernels, host, seconds);
         }
     }

@@ -129,4 +129,19 @@ class GpuGemmTest {
         assertTrue(i8.seconds() < 0.6 * dense(A100, 8192, 8192, 8192).seconds(), i8.schedule());
         assertTrue(i8.tileLabel().contains("x64/") || i8.tileLabel().contains("x128/"), "K doubles for 8-bit: " + i8.tileLabel());
     }
+
+    @Test
+    void theDenseBaselineIsTheTileScheduleWhateverTheTrafficModel() {
+        // Through the whole model: the h100-sxm decode GEMM is DRAM-bound at ~7.5 us plus one launch,
+        // with the simulated traffic model asked for (the GEMM keeps its tile-schedule traffic).
+        dev.sparseprof.perfmodel.Workload w = dev.sparseprof.perfmodel.Workload.dense("decode", 5632, 2048, 128, DType.F16);
+        for (dev.sparseprof.perfmodel.TrafficModel t : new dev.sparseprof.perfmodel.TrafficModel[] {
+            dev.sparseprof.perfmodel.TrafficModel.ANALYTICAL, new dev.sparseprof.perfmodel.SimulatedTraffic(40_000)}) {
+            dev.sparseprof.perfmodel.LayerEstimate e = new dev.sparseprof.perfmodel.PerfModel(H100, t)
+                    .estimate(w, dev.sparseprof.perfmodel.FormatModels.byName("dense"));
+            assertEquals("DRAM", e.predicted().bottleneck(), e.predicted().plan().balance().schedule());
+            assertTrue(e.predictedSeconds() > 7e-6 && e.predictedSeconds() < 12e-6, "" + e.predictedSeconds());
+            assertTrue(!e.predicted().traffic().simulated(), e.predicted().traffic().source());
+        }
+    }
 }
