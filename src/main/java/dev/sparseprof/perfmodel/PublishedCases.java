@@ -56,8 +56,11 @@ public final class PublishedCases {
     static final String SPEEDUP = "2:4 speedup";
     static final String SPEEDUP_RANGE = "2:4 speedup range";
 
-    private static final String[] CASE_KEYS = {"ref", "group", "kind", "source", "spec", "runtime", "dtype", "format", "gemm",
-        "denseTime", "sparseTime", "speedup", "speedupLow", "speedupHigh", "crossoverSparsity"};
+    static final int VERSION = 2;
+    private static final String[] CASE_KEYS = {"ref", "group", "kind", "source", "spec", "runtime", "dtype", "format", "gemm", "gemms",
+        "pattern", "denseTime", "sparseTime", "speedup", "speedupLow", "speedupHigh", "crossoverSparsity"};
+    private static final String[] LEGACY_KEYS = {"name", "kind", "source", "spec", "dtype", "format", "gemms", "pattern", "denseTime",
+        "sparseTime", "speedup", "speedupLow", "speedupHigh", "crossoverSparsity"};
 
     private PublishedCases() {}
 
@@ -70,21 +73,39 @@ public final class PublishedCases {
 
     public static List<Row> evaluate(Path file) {
         try {
-            ConfigMap root = ConfigLoader.load(ConfigSource.of(file), (p, from) -> {
-                throw new ConfigException(from.shortName() + ": preset: not supported in a validation file");
-            }, 2);
+            ConfigMap root;
+            try {
+                root = load(file, VERSION);
+            } catch (ConfigException e) {
+                if (!e.getMessage().contains("version: is 1,")) throw e;
+                root = load(file, 1);
+            }
             root.allow("version", "cases");
+            boolean legacy = root.count("version") == 1;
+            String legacyGroup = "published " + file.getFileName();
             List<Row> rows = new ArrayList<>();
-            for (ConfigMap c : root.list("cases")) rows.addAll(evaluate(c.allow(CASE_KEYS)));
+            for (ConfigMap c : root.list("cases")) rows.addAll(evaluate(c.allow(legacy ? LEGACY_KEYS : CASE_KEYS), legacy, legacyGroup));
             return rows;
         } catch (ConfigException e) {
             throw new SparseprofException(e.getMessage(), e);
         }
     }
 
-    private static List<Row> evaluate(ConfigMap c) {
-        String ref = c.string("ref");
-        String group = c.string("group");
+    private static ConfigMap load(Path file, int version) {
+        return ConfigLoader.load(ConfigSource.of(file), (p, from) -> {
+            throw new ConfigException(from.shortName() + ": preset: not supported in a validation file");
+        }, version);
+    }
+
+    /**
+     * One case. Version 2: {@code ref}, {@code group}, {@code runtime}, one {@code gemm} (a crossover
+     * may give {@code gemms}: the mean of their crossovers). Version 1 (the first layout, still
+     * read): {@code name} for the ref, the file's name for the group, {@code gemms} with counts (a
+     * speedup sums their times), the spec's own runtime.
+     */
+    private static List<Row> evaluate(ConfigMap c, boolean legacy, String legacyGroup) {
+        String ref = c.string(legacy ? "name" : "ref");
+        String group = legacy ? legacyGroup : c.string("group");
         String source = c.string("source");
         boolean fit = fitHalf(ref);
         HardwareSpec spec = HardwareSpecs.load(c.string("spec"));
@@ -94,18 +115,21 @@ public final class PublishedCases {
         }
         DType dtype = c.parse("dtype", DType::parse, SparseprofException.class);
         PerfModel model = new PerfModel(spec, TrafficModel.ANALYTICAL);
-        ConfigMap g = c.map("gemm").allow("m", "k", "n");
-        int m = g.positiveInt("m");
-        int k = g.positiveInt("k");
-        int n = g.positiveInt("n");
+        List<ConfigMap> gemms = c.has("gemm") || !c.has("gemms") ? List.of(c.map("gemm")) : c.list("gemms");
         List<Row> rows = new ArrayList<>();
         String kind = c.string("kind", "speedup");
         switch (kind) {
             case "speedup" -> {
-                Workload w = Workload.uniformSparse(ref, m, k, n, dtype, 0.5, true);
-                LayerEstimate e = model.estimate(w, FormatModels.byName(Formats.ampereFor(dtype).name()));
-                double dense = e.denseSeconds();
-                double sparse = e.predictedSeconds();
+                double dense = 0;
+                double sparse = 0;
+                for (ConfigMap g : gemms) {
+                    g.allow("m", "k", "n", "count");
+                    Workload w = Workload.uniformSparse(ref, g.positiveInt("m"), g.positiveInt("k"), g.positiveInt("n"), dtype, 0.5, true);
+                    LayerEstimate e = model.estimate(w, FormatModels.byName(Formats.ampereFor(dtype).name()));
+                    int count = g.positiveInt("count", 1);
+                    dense += count * e.denseSeconds();
+                    sparse += count * e.predictedSeconds();
+                }
                 double speedup = dense / sparse;
                 double pubDense = c.has("denseTime") ? seconds(c, "denseTime") : Double.NaN;
                 double pubSparse = c.has("sparseTime") ? seconds(c, "sparseTime") : Double.NaN;
@@ -127,8 +151,15 @@ public final class PublishedCases {
                 }
             }
             case "crossover" -> {
+                // Over several GEMMs (a source's sweep of shapes), the mean of their crossovers.
                 FormatModel format = FormatModels.byName(c.string("format"));
-                double predicted = crossover(model, format, m, k, n, dtype);
+                String pattern = c.string("pattern", "unstructured");
+                if (!pattern.equals("unstructured")) throw c.error("pattern", "only unstructured crossovers are modelled here, got '" + pattern + "'");
+                double predicted = 0;
+                for (ConfigMap g : gemms) {
+                    g.allow("m", "k", "n", "count");
+                    predicted += crossover(model, format, g.positiveInt("m"), g.positiveInt("k"), g.positiveInt("n"), dtype) / gemms.size();
+                }
                 double pub = c.number("crossoverSparsity");
                 rows.add(new Row(ref, format.name() + " beats dense from sparsity", pct(pub), pct(predicted), predicted - pub, source, group,
                         fit, pub, predicted, "sparsity", null, null));

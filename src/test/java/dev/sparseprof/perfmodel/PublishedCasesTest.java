@@ -97,4 +97,38 @@ class PublishedCasesTest {
             assertEquals(1, e.getMessage().lines().count());
         }
     }
+
+    @Test
+    void theFirstLayoutIsStillRead(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("v1.yaml");
+        Files.writeString(f, """
+                version: 1
+                cases:
+                  - name: bert-like
+                    kind: speedup
+                    source: test
+                    spec: a100-80gb
+                    dtype: fp16
+                    gemms:
+                      - {m: 768, k: 768, n: 1536, count: 4}
+                      - {m: 3072, k: 768, n: 1536}
+                    speedup: 1.2
+                  - name: lstm
+                    kind: crossover
+                    source: test
+                    spec: a100-80gb
+                    dtype: fp32
+                    format: csr
+                    gemms:
+                      - {m: 1024, k: 512, n: 64}
+                      - {m: 512, k: 1024, n: 64}
+                    crossoverSparsity: 0.7
+                """);
+        List<PublishedCases.Row> rows = PublishedCases.evaluate(f);
+        assertEquals(2, rows.size());
+        assertEquals("published v1.yaml", rows.get(0).group());
+        assertEquals("bert-like", rows.get(0).caseName());
+        assertEquals("sparsity", rows.get(1).unit());
+        assertTrue(Double.isFinite(rows.get(1).error()) || Double.isNaN(rows.get(1).predictedValue()));
+    }
 }
