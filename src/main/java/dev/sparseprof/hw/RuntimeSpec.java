@@ -21,6 +21,7 @@ package dev.sparseprof.hw;
  * @param legacyMmaFraction    on an SM90 GPU, the fraction of the tensor peak that SM80-style {@code mma.sync} kernels reach
  * @param sparsePadBytes       the sparse path pads N (tokens) to a multiple of this many bytes of one column
  * @param sparseBiasFused      the sparse kernel adds the bias in its epilogue (else one more kernel reads and writes C)
+ * @param sparseInputCopy      the framework copies the activations into the layout the sparse kernel takes (x^T contiguous)
  * @param sparseOutputCopy     the framework copies the sparse kernel's transposed output ((W x^T)^T) into place
  * @param splitK               the dense library splits K when M x N gives too few tiles for the SMs
  * @param sparseSplitK         the sparse library does (cuSPARSELt's split-K attributes; PyTorch's CUTLASS path does not)
@@ -29,7 +30,7 @@ package dev.sparseprof.hw;
  */
 public record RuntimeSpec(String name, double denseHostSeconds, double sparseHostSeconds, double launchSeconds,
                           double mainloopEfficiency, double sparseMainloopEfficiency, String sparseKernels,
-                          double legacyMmaFraction, long sparsePadBytes, boolean sparseBiasFused, boolean sparseOutputCopy,
+                          double legacyMmaFraction, long sparsePadBytes, boolean sparseBiasFused, boolean sparseInputCopy, boolean sparseOutputCopy,
                           boolean splitK, boolean sparseSplitK, String sparseTile) {
     public RuntimeSpec {
         if (name == null || name.isBlank()) throw new SpecException("runtime: a runtime needs a name");

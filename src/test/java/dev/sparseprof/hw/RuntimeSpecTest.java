@@ -28,6 +28,8 @@ class RuntimeSpecTest {
         assertEquals(150e-6, r.sparseHostSeconds(), 1e-15);
         assertFalse(r.sparseBiasFused());
         assertEquals("128x128", r.sparseTile(), "the preset's other keys stay");
+        assertFalse(r.sparseInputCopy());
+        assertTrue(gpu("runtime: {preset: torch-cutlass, sparseInputCopy: true}\n").runtime().sparseInputCopy());
         assertTrue(Runtimes.byName("cutlass").legacySparseKernels() == false);
         assertTrue(gpu("runtime: {preset: cutlass, sparseKernels: sm80}\n").runtime().legacySparseKernels());
     }

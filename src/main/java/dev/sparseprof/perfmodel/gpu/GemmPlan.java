@@ -18,7 +18,7 @@ package dev.sparseprof.perfmodel.gpu;
  * @param dramBytesB      B read from DRAM
  * @param dramBytesC      C written (and split-K partials that do not stay in the L2)
  * @param kernelSeconds   the GEMM kernel: the largest of the SM, L2 and DRAM times
- * @param extraSeconds    the other kernels of the call (N padding copy, unfused bias, output copy)
+ * @param extraSeconds    the other kernels of the call (N padding copy, input layout copy, unfused bias, output copy)
  *                        and every kernel's launch
  * @param kernels         kernels per call
  * @param hostSeconds     the runtime's host time per call

@@ -31,8 +31,8 @@ import java.util.List;
  *     else each wave (rasterised as a near-square block of tiles, as CUTLASS's swizzle does) reads
  *     its A and B strips afresh; C is written once; split-K partials stay in the L2 when they fit;</li>
  * <li>the kernel takes the largest of the SM, L2 and DRAM times; the call adds its other kernels
- *     (the sparse path's copy of B padded to the library's N multiple, an unfused
- *     bias, an output copy), one launch each, and runs at the slower of the device and the host.</li>
+ *     (the sparse path's copy of B padded to the library's N multiple, a copy of the
+ *     activations into the kernel's layout, an unfused bias, an output copy), one launch each, and runs at the slower of the device and the host.</li>
  * </ol>
  */
 public final class GpuGemm {
@@ -185,6 +185,10 @@ public final class GpuGemm {
             if (sparse && nPad != n) {
                 kernels++; // B copied into a zero-padded buffer (F.pad) before the sparse kernel
                 extra += ((double) k * n * e + bBytes) / dramBw;
+            }
+            if (sparse && rt.sparseInputCopy()) {
+                kernels++; // x (n x k) copied to the k x n layout the sparse first-operand kernel takes
+                extra += 2.0 * k * n * e / dramBw;
             }
             if (sparse && !rt.sparseBiasFused()) {
                 kernels++;
