@@ -45,7 +45,7 @@ final class CompareCommand implements Callable<Integer> {
     long batch;
 
     @Option(names = "--runtime", paramLabel = "NAME",
-            description = "GPU software stack of the dense and 2:4 GEMMs (a runtime: preset; default: the spec's runtime: section, else torch-cusparselt).")
+            description = "GPU software stack of the dense and 2:4 GEMMs (a runtime: preset; default: the spec's runtime: section, else cusparselt).")
     String runtime;
 
     @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",

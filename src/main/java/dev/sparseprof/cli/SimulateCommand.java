@@ -68,7 +68,7 @@ final class SimulateCommand implements Callable<Integer> {
     boolean wide;
 
     @Option(names = "--runtime", paramLabel = "NAME",
-            description = "GPU software stack of the dense and 2:4 GEMMs (a runtime: preset; default: the spec's runtime: section, else torch-cusparselt).")
+            description = "GPU software stack of the dense and 2:4 GEMMs (a runtime: preset; default: the spec's runtime: section, else cusparselt).")
     String runtime;
 
     @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
