@@ -9,6 +9,7 @@ import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.hw.Runtimes;
 import dev.sparseprof.sparse.Formats;
+import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.Units;
@@ -26,7 +27,8 @@ import java.util.zip.CRC32;
  * and the model's predictions for them, side by side. A case is one GEMM on a shipped spec under a
  * named runtime ({@code runtime:} as in a spec: a preset plus overrides): its published dense time,
  * 2:4 time, speedup or speedup range, each compared with the prediction ({@code kind: speedup}, the
- * default), or the uniform sparsity from which a format beats dense ({@code kind: crossover}). Every
+ * default), or the sparsity from which a format beats dense ({@code kind: crossover}: uniform, or
+ * {@code pattern: block} for whole blocks of a BSR format's shape; the mean over its GEMMs). Every
  * case names its reference id ({@code ref}), its group and its source. Cases are split for fitting
  * by {@link #fitHalf}: a fixed function of the ref, so a parameter fitted on the fit half is judged
  * on the check half.
@@ -234,8 +236,8 @@ public final class PublishedCases {
 
     /**
      * Bisection on sparsity for the point where the format's speedup over dense crosses 1 (NaN if
-     * it never does): uniform random sparsity ({@code block}: whole blocks of a BSR format's shape,
-     * which the block-sparse workload of the GPU SpMM models provides; refused here without it).
+     * it never does): uniform random sparsity, or with {@code block} whole blocks of the BSR
+     * format's shape kept ({@link Workload#blockSparse}).
      */
     static double crossover(PerfModel model, FormatModel format, int m, int k, long n, DType dtype, boolean block) {
         double lo = 0;
@@ -251,8 +253,8 @@ public final class PublishedCases {
     }
 
     private static double speedup(PerfModel model, FormatModel format, int m, int k, long n, DType dtype, double sparsity, boolean block) {
-        if (block) throw new SparseprofException("pattern: block: no block-sparse workload in this build");
-        Workload w = Workload.uniformSparse("crossover", m, k, n, dtype, 1 - sparsity, false);
+        Workload w = block ? Workload.blockSparse("crossover", m, k, n, dtype, BlockShape.parse(format.name().substring(3)), 1 - sparsity)
+                : Workload.uniformSparse("crossover", m, k, n, dtype, 1 - sparsity, false);
         return model.estimate(w, format).speedup();
     }
 

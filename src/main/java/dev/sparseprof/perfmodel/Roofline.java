@@ -13,13 +13,17 @@ import java.util.List;
  * over cores/SMs, so compute and the private levels are stretched by the imbalance factor (the
  * schedule's, weighed by the spec's {@code imbalancePenalty}); shared levels are not. Compute runs at the plan's efficiency (a dense GEMM's achievable fraction of
  * peak); on a CPU the gathers add a latency roof (memory-level parallelism, see
- * {@link #latencySeconds}). Fixed overheads add on top (they do not overlap the roofs in this model).
+ * {@link #latencySeconds}); a GPU sparse kernel's chains of dependent loads are a latency roof of
+ * their own ({@link KernelPlan#chainSeconds}). Fixed overheads add on top (they do not overlap the roofs in this model).
  */
 public final class Roofline {
     private Roofline() {}
 
     public static Prediction predict(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features) {
-        Traffic traffic = (TiledGemm.ownsTraffic(plan, spec) ? TrafficModel.ANALYTICAL : memory).traffic(w, plan, spec, features);
+        Traffic traffic = memory.traffic(w, plan, spec, features);
+        // A GPU GEMM's bytes are its tile schedule's whatever the memory model: a replay may check
+        // them (the default checked model keeps its check), never replace them.
+        if (traffic.simulated() && TiledGemm.ownsTraffic(plan, spec)) traffic = TrafficModel.ANALYTICAL.traffic(w, plan, spec, features);
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
         double compute = plan.executedFlops() / (spec.peaks().flopsPerSecond(plan.unit(), plan.computeDType()) * plan.computeEfficiency())
                 * imbalance;
@@ -44,6 +48,7 @@ public final class Roofline {
             }
         }
         double latency = features.cacheMisses() ? latencySeconds(plan, spec, traffic) * imbalance : 0;
+        latency = Math.max(latency, plan.chainSeconds()); // a warp's own chain: neither stretched nor hidden
         if (latency > roof) {
             roof = latency;
             bottleneck = "latency";

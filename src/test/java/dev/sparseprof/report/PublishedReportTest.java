@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class PublishedReportTest {
     @Test
     void committedTableIsCurrent() throws Exception {
-        for (String name : new String[] {"a100", "h100", "crossovers"}) {
+        for (String name : new String[] {"a100", "h100", "crossovers", "spmm"}) {
             String now = PublishedReport.table(PublishedCases.evaluate(Path.of("validation/published/" + name + ".yaml")));
             assertEquals(Files.readString(Path.of("validation/published/" + name + "-predicted.txt")), now, name);
         }
