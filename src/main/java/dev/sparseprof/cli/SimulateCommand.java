@@ -100,7 +100,7 @@ final class SimulateCommand implements Callable<Integer> {
         DType d = given == null ? Simulation.defaultDType(spec) : given;
         String f = format;
         if (spec.isGpu() && (f.equals("2:4") || f.equals("1:2")) && !Formats.ampereFor(d).name().equals(f)) {
-            // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (hardware-facts.md section 2).
+            // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (docs/sources.md section 2).
             f = Formats.ampereFor(d).name();
             command.commandLine().getErr().println("simulate: the sparse tensor cores run " + f + " for " + d.label()
                     + ", not " + format + ": modelling " + f);
