@@ -4,7 +4,6 @@ import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.perfmodel.Comparison;
-import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.report.ComparisonReport;
 import dev.sparseprof.report.HtmlReport;
 import dev.sparseprof.util.Checks;
@@ -31,6 +30,7 @@ final class CompareCommand implements Callable<Integer> {
     List<String> hw;
 
     @Mixin PredictionInputs inputs;
+    @Mixin TableOptions tableOptions;
 
     @Option(names = "--formats", required = true, split = ",", paramLabel = "F",
             description = "Formats to compare, comma-separated (dense, csr, coo, bsr4x4, 2:4).")
@@ -43,7 +43,7 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--batch", defaultValue = "128", paramLabel = "N", description = "Tokens (columns of B); default ${DEFAULT-VALUE}.")
     long batch;
 
-    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
+    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "simulated|analytical",
             description = "Memory traffic: simulated (memsim replay where a traced kernel exists) or analytical; default ${DEFAULT-VALUE}.")
     String traffic;
 
@@ -61,7 +61,7 @@ final class CompareCommand implements Callable<Integer> {
         Checks.positive(batch, "--batch");
         List<HardwareSpec> specs = new ArrayList<>();
         for (String h : hw) specs.add(HardwareSpecs.load(h));
-        for (String f : formats) SimulateCommand.option("--formats", () -> FormatModels.byName(f));
+        for (String f : formats) FormatNames.requirePredictable(f, "--formats");
         for (double s : sparsities) Checks.fraction(s, "--sparsity");
         if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");
         Comparison c;
@@ -69,7 +69,7 @@ final class CompareCommand implements Callable<Integer> {
             c = Comparison.run(specs, m.layers(), formats, sparsities, batch, inputs.dtypeOrNull(),
                     SimulateCommand.trafficModel(traffic), TerminalProgressBar.forTerminal("compare: estimating layers"));
         }
-        if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));
+        if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c, tableOptions.wide));
         Outputs.write(json, ComparisonReport.json(c), out);
         if (html != null) HtmlReport.writeComparison(Path.of(html), c);
         return Main.EXIT_OK;

@@ -3,7 +3,6 @@ package dev.sparseprof.cli;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.Models;
 import dev.sparseprof.perfmodel.FormatModel;
 import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.perfmodel.PerfModel;
@@ -57,6 +56,10 @@ final class SimulateCommand implements Callable<Integer> {
             description = "Magnitude-prune every layer to S (0..1) in memory first. With --format 2:4 and no S, layers are 2:4-pruned.")
     Double sparsity;
 
+    @Option(names = "--nm", paramLabel = "N:M",
+            description = "N:M-prune every layer along K in memory first (2:4, or 1:2, the sparse tensor cores' patterns), then predict every format on it.")
+    String nm;
+
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the report as JSON ('-' for standard output alone).")
     String json;
 
@@ -66,7 +69,7 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--wide", description = "Add miss rates, DRAM bytes, imbalance and each layer's best sparse format to the table.")
     boolean wide;
 
-    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
+    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "simulated|analytical",
             description = "Memory traffic: simulated (replay the traced kernel through memsim where one exists) or analytical; default ${DEFAULT-VALUE}.")
     String traffic;
 
@@ -106,10 +109,19 @@ final class SimulateCommand implements Callable<Integer> {
                     + ", not " + format + ": modelling " + f);
         }
         String chosen = f;
-        List<FormatModel> formats = option("--format", () -> formats(chosen));
+        List<FormatModel> formats = formats(chosen);
         Workloads.Pruning pruning = Workloads.Pruning.NONE;
         double s = 0;
-        if (sparsity != null) {
+        if (sparsity != null && nm != null) throw new SparseprofException("--sparsity and --nm: choose one pruning");
+        if (nm != null) {
+            NmPattern p = option("--nm", () -> NmPattern.parse(nm));
+            if (!p.equals(NmPattern.TWO_FOUR) && !p.equals(NmPattern.ONE_TWO)) {
+                throw new SparseprofException("--nm " + nm + ": simulate prunes to 2:4 or 1:2 (the sparse tensor cores' patterns); "
+                        + "'sparseprof measure --nm " + nm + "' times the CPU kernels on any N:M");
+            }
+            pruning = Workloads.Pruning.structured(p);
+            s = 0.5;
+        } else if (sparsity != null) {
             s = Checks.fraction(sparsity, "--sparsity");
             pruning = Workloads.Pruning.MAGNITUDE;
         } else if (f.equals("2:4") || f.equals("1:2")) {
@@ -120,7 +132,7 @@ final class SimulateCommand implements Callable<Integer> {
         Simulation.Result result;
         try (Model m = inputs.openModel()) {
             List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
-            if (workloads.isEmpty()) throw new SparseprofException((inputs.model == null ? Models.DEFAULT_NAME : inputs.model) + ": no GEMM layers");
+            if (workloads.isEmpty()) throw new SparseprofException(inputs.model.label() + ": no GEMM layers");
             result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options,
                     TerminalProgressBar.forTerminal("simulate: estimating layers"));
         }
@@ -150,7 +162,10 @@ final class SimulateCommand implements Callable<Integer> {
 
     /** {@code auto} means every registered format; else one name. */
     static List<FormatModel> formats(String name) {
-        if (!name.equals("auto")) return List.of(FormatModels.byName(name));
+        if (!name.equals("auto")) {
+            FormatNames.requirePredictable(name, "--format");
+            return List.of(FormatModels.byName(name));
+        }
         List<FormatModel> all = new ArrayList<>();
         for (String n : FormatModels.names()) all.add(FormatModels.byName(n));
         return all;
