@@ -5,6 +5,7 @@ import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.sparse.Formats;
 import dev.sparseprof.util.SparseprofException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -18,28 +19,27 @@ final class FormatNames {
 
     /** Checks that {@code name} has a performance model; otherwise one line naming what else takes it. */
     static void requirePredictable(String name, String option) {
-        if (FormatModels.names().contains(name)) return;
-        List<String> elsewhere = new ArrayList<>();
-        if (isFormat(name)) elsewhere.add("'sparseprof formats' prices it");
-        if (Kernels.names().contains(name)) elsewhere.add("'sparseprof measure --formats " + name + "' times it on this CPU");
-        if (elsewhere.isEmpty()) {
-            throw new SparseprofException(option + ": unknown format '" + name + "' (known: " + String.join(", ", FormatModels.names()) + ")");
-        }
-        throw new SparseprofException(option + ": no performance model for " + name + " (predicted: "
-                + String.join(", ", FormatModels.names()) + "); " + String.join(", ", elsewhere));
+        require(name, option, FormatModels.names(), "performance model", true);
     }
 
     /** Checks that {@code name} has a CPU kernel; otherwise one line naming what else takes it. */
     static void requireKernel(String name, String option) {
-        if (Kernels.names().contains(name)) return;
+        require(name, option, Kernels.names(), "CPU kernel", false);
+    }
+
+    private static void require(String name, String option, Collection<String> known, String what, boolean predicting) {
+        if (known.contains(name)) return;
         List<String> elsewhere = new ArrayList<>();
         if (isFormat(name)) elsewhere.add("'sparseprof formats' prices it");
-        if (FormatModels.names().contains(name)) elsewhere.add("'sparseprof simulate --format " + name + "' predicts it");
-        if (elsewhere.isEmpty()) {
-            throw new SparseprofException(option + ": unknown format '" + name + "' (known: " + String.join(", ", Kernels.names()) + ")");
+        if (!predicting && FormatModels.names().contains(name)) {
+            elsewhere.add("'sparseprof simulate --format " + name + "' predicts it");
         }
-        throw new SparseprofException(option + ": no CPU kernel for " + name + " (kernels: "
-                + String.join(", ", Kernels.names()) + "); " + String.join(", ", elsewhere));
+        if (predicting && Kernels.names().contains(name)) {
+            elsewhere.add("'sparseprof measure --formats " + name + "' times it on this CPU");
+        }
+        String list = " (known: " + String.join(", ", known) + ")";
+        if (elsewhere.isEmpty()) throw new SparseprofException(option + ": unknown format '" + name + "'" + list);
+        throw new SparseprofException(option + ": no " + what + " for " + name + list + "; " + String.join(", ", elsewhere));
     }
 
     private static boolean isFormat(String name) {

@@ -88,6 +88,7 @@ final class TraceCommand implements Callable<Integer> {
             throw new SparseprofException("--out " + e.getMessage(), e);
         }
         Outputs.checkFolder("--out", out.toString());
+        FormatNames.requireKernel(format, "--format");
         SpmmKernel<?> kernel = Kernels.byName(format);
         TracedRun.Settings settings = new TracedRun.Settings(batch, threads, Partitions.byName(partition), parseAddress(base), alignBytes);
         PrintWriter w = spec.commandLine().getOut();

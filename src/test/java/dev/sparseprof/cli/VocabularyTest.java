@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.util.Json;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,16 +15,11 @@ import org.junit.jupiter.api.Test;
  * format, preset names that match the spec files, and default tables that fit 120 columns.
  */
 class VocabularyTest {
-    record Run(int code, String out, String err) {}
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
+    private static MeasureCommandTest.Run run(String... args) {
+        return MeasureCommandTest.run(args);
     }
 
-    private static void oneLine(Run r, String... parts) {
+    private static void oneLine(MeasureCommandTest.Run r, String... parts) {
         assertEquals(2, r.code(), r.out() + r.err());
         assertEquals(1, r.err().lines().count(), r.err());
         for (String p : parts) assertTrue(r.err().contains(p), p + " in: " + r.err());
@@ -41,9 +34,9 @@ class VocabularyTest {
 
     @Test
     void theModelIsPositionalOrAnOptionInEveryModelCommand() {
-        Run positional = run("simulate", "--hw", "a100-80gb", "minilm", "--traffic", "analytical", "--json", "-");
+        MeasureCommandTest.Run positional = run("simulate", "--hw", "a100-80gb", "minilm", "--traffic", "analytical", "--json", "-");
         assertEquals(0, positional.code(), positional.err());
-        Run option = run("simulate", "--hw", "a100-80gb", "--model", "minilm", "--traffic", "analytical", "--json", "-");
+        MeasureCommandTest.Run option = run("simulate", "--hw", "a100-80gb", "--model", "minilm", "--traffic", "analytical", "--json", "-");
         assertEquals(positional.out(), option.out());
         assertEquals(0, run("profile", "--model", "minilm", "--json", "-").code());
         assertEquals(0, run("formats", "--model", "minilm", "--json", "-").code());
@@ -56,13 +49,13 @@ class VocabularyTest {
 
     @Test
     void layerNamesThatSimulatePrintsAreTheOnesMeasureTakes() {
-        Run sim = run("simulate", "--hw", "a100", "--traffic", "analytical", "--json", "-");
+        MeasureCommandTest.Run sim = run("simulate", "--hw", "a100", "--traffic", "analytical", "--json", "-");
         assertEquals(0, sim.code(), sim.err());
         Map<String, Object> root = Json.parseObject(sim.out());
         String name = (String) ((Map<?, ?>) ((List<?>) root.get("layers")).get(0)).get("name");
         assertTrue(run("simulate", "--hw", "a100", "--traffic", "analytical").out().contains(name + " "));
         assertTrue(run("profile").out().contains(name + " "));
-        Run m = run("measure", "--formats", "csr", "--batch", "2", "--reps", "1", "--layers", name);
+        MeasureCommandTest.Run m = run("measure", "--formats", "csr", "--batch", "2", "--reps", "1", "--layers", name);
         assertEquals(0, m.code(), m.err());
         assertTrue(m.out().contains(name + " "), m.out());
     }
@@ -78,7 +71,7 @@ class VocabularyTest {
 
     @Test
     void presetsAnswerToTheirFileNamesAndNmPrunesInSimulate() {
-        Run byFile = run("simulate", "--hw", "a100", "--traffic", "analytical", "--nm", "2:4");
+        MeasureCommandTest.Run byFile = run("simulate", "--hw", "a100", "--traffic", "analytical", "--nm", "2:4");
         assertEquals(0, byFile.code(), byFile.err());
         assertTrue(byFile.out().startsWith("NVIDIA A100 80GB SXM4 (a100.yaml), batch 128, fp16, 2:4-pruned"), byFile.out());
         assertTrue(byFile.out().contains("50.0%"), byFile.out());
@@ -90,15 +83,15 @@ class VocabularyTest {
 
     @Test
     void defaultTablesFit120ColumnsAndWideShowsMore() {
-        Run profile = run("profile");
+        MeasureCommandTest.Run profile = run("profile");
         fits(profile.out());
         assertTrue(profile.out().contains("(--wide adds: "), profile.out());
-        Run wide = run("profile", "--wide");
+        MeasureCommandTest.Run wide = run("profile", "--wide");
         assertTrue(wide.out().lines().anyMatch(l -> l.length() > 120) && wide.out().contains("row nnz min/mean/max"));
         fits(run("formats").out());
         fits(run("simulate", "--hw", "a100", "--traffic", "analytical").out());
         fits(run("simulate", "--hw", "a100", "--traffic", "analytical", "--sparsity", "0.9").out());
-        Run compare = run("compare", "--hw", "a100,epyc-zen5-2c", "--formats", "csr,bsr4x4,2:4", "--sparsity", "0.9", "--traffic", "analytical");
+        MeasureCommandTest.Run compare = run("compare", "--hw", "a100,epyc-zen5-2c", "--formats", "csr,bsr4x4,2:4", "--sparsity", "0.9", "--traffic", "analytical");
         fits(compare.out());
         assertFalse(compare.out().matches("(?s).*\\d\\.\\d{3} ms.*"), "three significant digits: " + compare.out());
         assertTrue(run("simulate", "--help").out().contains("--traffic=simulated|analytical"));
