@@ -38,8 +38,6 @@ class VocabularyTest {
         assertEquals(0, positional.code(), positional.err());
         MeasureCommandTest.Run option = run("simulate", "--hw", "a100-80gb", "--model", "minilm", "--traffic", "analytical", "--json", "-");
         assertEquals(positional.out(), option.out());
-        assertEquals(0, run("profile", "--model", "minilm", "--json", "-").code());
-        assertEquals(0, run("formats", "--model", "minilm", "--json", "-").code());
         for (String command : List.of("profile", "formats", "prune", "trace", "simulate", "compare", "measure", "calibrate")) {
             String help = run(command, "--help").out();
             assertTrue(help.contains("[MODEL]") && help.contains("--model=MODEL"), command + ": " + help);
@@ -53,8 +51,7 @@ class VocabularyTest {
         assertEquals(0, sim.code(), sim.err());
         Map<String, Object> root = Json.parseObject(sim.out());
         String name = (String) ((Map<?, ?>) ((List<?>) root.get("layers")).get(0)).get("name");
-        assertTrue(run("simulate", "--hw", "a100", "--traffic", "analytical").out().contains(name + " "));
-        assertTrue(run("profile").out().contains(name + " "));
+        assertTrue(run("profile", "--model", "minilm").out().contains(name + " "));
         MeasureCommandTest.Run m = run("measure", "--formats", "csr", "--batch", "2", "--reps", "1", "--layers", name);
         assertEquals(0, m.code(), m.err());
         assertTrue(m.out().contains(name + " "), m.out());
@@ -89,9 +86,8 @@ class VocabularyTest {
         MeasureCommandTest.Run wide = run("profile", "--wide");
         assertTrue(wide.out().lines().anyMatch(l -> l.length() > 120) && wide.out().contains("row nnz min/mean/max"));
         fits(run("formats").out());
-        fits(run("simulate", "--hw", "a100", "--traffic", "analytical").out());
         fits(run("simulate", "--hw", "a100", "--traffic", "analytical", "--sparsity", "0.9").out());
-        MeasureCommandTest.Run compare = run("compare", "--hw", "a100,epyc-zen5-2c", "--formats", "csr,bsr4x4,2:4", "--sparsity", "0.9", "--traffic", "analytical");
+        MeasureCommandTest.Run compare = run("compare", "--hw", "epyc-zen5-2c", "--formats", "csr,bsr4x4,2:4", "--sparsity", "0.9", "--traffic", "analytical");
         fits(compare.out());
         assertFalse(compare.out().matches("(?s).*\\d\\.\\d{3} ms.*"), "three significant digits: " + compare.out());
         assertTrue(run("simulate", "--help").out().contains("--traffic=simulated|analytical"));
