@@ -38,8 +38,32 @@
     return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   }
 
+  // Static exports for documents: SVG (the renderer's own output) and PNG (that SVG drawn at 2x).
   function toolbox() {
-    return { right: 10, feature: { saveAsImage: { title: 'save as SVG', name: 'sparseprof-chart' } } };
+    return { right: 10, feature: {
+      saveAsImage: { title: 'save as SVG', name: 'sparseprof-chart' },
+      myPng: { show: true, title: 'save as PNG', icon: 'path://M4,4H28V28H4Z M8,20L14,12L19,18L22,15L26,20Z',
+        onclick: function (model, api) { savePng(echarts.getInstanceByDom(api.getDom())); } }
+    } };
+  }
+
+  function savePng(chart) {
+    if (!chart) return;
+    var img = new Image();
+    img.onload = function () {
+      var canvas = document.createElement('canvas');
+      canvas.width = img.width * 2;
+      canvas.height = img.height * 2;
+      var g = canvas.getContext('2d');
+      g.fillStyle = '#fff';
+      g.fillRect(0, 0, canvas.width, canvas.height);
+      g.drawImage(img, 0, 0, canvas.width, canvas.height);
+      var a = document.createElement('a');
+      a.download = 'sparseprof-chart.png';
+      a.href = canvas.toDataURL('image/png');
+      a.click();
+    };
+    img.src = chart.getDataURL({ type: 'svg' });
   }
 
   function roofline(c) {

@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * One self-contained, interactive HTML file for a simulate or compare run, written atomically:
  * Apache ECharts (inlined from the {@code org.webjars.npm:echarts} jar on the class path), the
  * page script that draws the charts from the run's data (inlined JSON), and sortable tables. The
- * page loads nothing from the network; each chart saves itself as SVG (its toolbox button).
+ * page loads nothing from the network; each chart saves itself as SVG or PNG (its toolbox buttons).
  */
 public final class HtmlReport {
     /** The ECharts release bundled by the build (pom.xml: org.webjars.npm:echarts). */
