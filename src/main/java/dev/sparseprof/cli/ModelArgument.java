@@ -3,6 +3,7 @@ package dev.sparseprof.cli;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
 import dev.sparseprof.util.SparseprofException;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -36,8 +37,10 @@ final class ModelArgument {
         return n == null ? Models.DEFAULT_NAME : n;
     }
 
+    @Mixin ModelShapeOptions shapes;
+
     /** Opens the named model, or the bundled default when none was given. */
     Model open() {
-        return Models.open(name());
+        return Models.open(name(), shapes.readOptions());
     }
 }

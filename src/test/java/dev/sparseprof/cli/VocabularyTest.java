@@ -90,6 +90,6 @@ class VocabularyTest {
         MeasureCommandTest.Run compare = run("compare", "--hw", "epyc-zen5-2c", "--formats", "csr,bsr4x4,2:4", "--sparsity", "0.9", "--traffic", "analytical");
         fits(compare.out());
         assertFalse(compare.out().matches("(?s).*\\d\\.\\d{3} ms.*"), "three significant digits: " + compare.out());
-        assertTrue(run("simulate", "--help").out().contains("--traffic=simulated|analytical"));
+        assertTrue(run("simulate", "--help").out().contains("--traffic=checked|analytical|simulated"));
     }
 }
