@@ -56,6 +56,7 @@ final class ProfileCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Mixin ModelArgument model;
+    @Mixin TableOptions tableOptions;
 
     @Option(names = "--batch", defaultValue = "128", paramLabel = "N",
             description = "Tokens (samples) per GEMM: the dense operand's width N (times output pixels for convolutions). Default ${DEFAULT-VALUE}.")
@@ -241,7 +242,7 @@ final class ProfileCommand implements Callable<Integer> {
     private String table(Model m, ActivationDensity density, List<LayerProfile> layers, Totals t) {
         TextTable table = new TextTable("layer", "kind", "shape", "params", "nnz", "sparsity", "2:4", "1:2", "4:8",
                 "row nnz min/mean/max", "row cv", "blk16 dens", "N", "speedup", "");
-        table.rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
+        table.rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13).optional(3, 7, 8, 9, 11, 12);
         for (LayerProfile p : layers) {
             MatrixStats s = p.stats();
             LengthSummary r = s.rowSummary();
@@ -258,7 +259,7 @@ final class ProfileCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         sb.append(m.source()).append(" (").append(m.format()).append("): ").append(layers.size()).append(layers.size() == 1 ? " layer" : " layers").append(", batch N = ")
                 .append(batch).append(" tokens, activation density ").append(density.label()).append('\n');
-        sb.append(table.render());
+        sb.append(table.render(tableOptions.wide));
         sb.append(String.format(Locale.ROOT, "dense %.3f GFLOP, sparse %.3f GFLOP (2 x nnz x N x activation density), theoretical speedup %s%n",
                 t.denseFlops() / 1e9, t.sparseFlops() / 1e9, speedup(t.speedup())));
         sb.append(String.format(Locale.ROOT, "critical: a GEMM layer at least %.0f points below the model's weighted sparsity (%s), when that is >= %.0f%%%n",
