@@ -24,8 +24,10 @@ final class ProfileGroups {
     private final List<String> names;
     private final boolean grouped;
     private final int[] order;
+    private final List<String> skipped;
 
-    private ProfileGroups(List<LayerLabel> labels, List<String> names, boolean grouped) {
+    private ProfileGroups(List<LayerLabel> labels, List<String> names, boolean grouped, List<String> skipped) {
+        this.skipped = skipped;
         this.labels = labels;
         this.names = names;
         this.grouped = grouped;
@@ -44,7 +46,10 @@ final class ProfileGroups {
         boolean anyBlock = false;
         for (LayerLabel l : labels) anyBlock |= l.block() >= 0;
         if (!checkpoint) for (int i = 0; i < names.size(); i++) labels.add(LayerLabel.NONE);
-        return new ProfileGroups(labels, names, checkpoint && anyBlock);
+        List<String> skipped = new ArrayList<>();
+        for (var e : m.metadata().entrySet()) if (e.getKey().endsWith(".skipped")) skipped.add(e.getValue());
+        skipped.sort(null);
+        return new ProfileGroups(labels, names, checkpoint && anyBlock, skipped);
     }
 
     private static int compare(LayerLabel x, LayerLabel y, int a, int b) {
@@ -88,9 +93,12 @@ final class ProfileGroups {
         return l.disagreement() != null ? name + " (!)" : name;
     }
 
+    /** The reader's notes on what it left out (GGUF quantization types it does not decode), then the grouping's legend. */
     String notes() {
-        if (!grouped) return "";
-        StringBuilder sb = new StringBuilder("layers: bN ROLE is block N's ROLE (q k v o attention, gate up down FFN, eE. expert E); "
+        StringBuilder sb = new StringBuilder();
+        for (String s : skipped) sb.append("note: ").append(s).append('\n');
+        if (!grouped) return sb.toString();
+        sb.append("layers: bN ROLE is block N's ROLE (q k v o attention, gate up down FFN, eE. expert E); "
                 + "--json and --csv give the parameter names\n");
         int disagree = 0;
         String first = null;

@@ -45,6 +45,7 @@ public final class Models {
         m.put("npz", NpzReader::new);
         m.put("mtx", MatrixMarketReader::new);
         m.put("tfjs", TfjsReader::new);
+        m.put("gguf", GgufReader::new);
         m.put("hf", HfCheckpointReader::new);
         return m;
     }
@@ -82,7 +83,7 @@ public final class Models {
             if (r.accepts(file)) return r.read(file);
         }
         throw ModelFormatException.in(file, "unknown model format (known: .onnx, .safetensors, .npy, .npz, .mtx, "
-                + "TF.js *-weights_manifest.json or model.json, a Hugging Face folder or *.index.json)");
+                + "TF.js *-weights_manifest.json or model.json, .gguf, a Hugging Face folder or *.index.json)");
     }
 
     /**

@@ -56,4 +56,14 @@ class ProfileCheckpointTest {
         assertTrue(r.err().contains("refusing file reference '../../etc/passwd'"), r.err());
         assertEquals(1, r.err().strip().split("\n").length, r.err());
     }
+
+    @Test
+    void aGgufNamesTheTypesItLeftOutOfTheNumbers() throws IOException {
+        Path file = dir.resolve("tiny.gguf");
+        Files.write(file, dev.sparseprof.model.GgufFixtures.llama());
+        Result r = run("profile", file.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("note: 1 tensors of types not decoded, left out of the layers: 1 x Q4_K (first: blk.0.ffn_up.weight)"), r.out());
+        assertTrue(r.out().contains("b0 down "), r.out());
+    }
 }
