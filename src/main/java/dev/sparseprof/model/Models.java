@@ -46,6 +46,7 @@ public final class Models {
         m.put("mtx", MatrixMarketReader::new);
         m.put("tfjs", TfjsReader::new);
         m.put("gguf", GgufReader::new);
+        m.put("torch", TorchZipReader::new);
         m.put("hf", HfCheckpointReader::new);
         return m;
     }
@@ -83,7 +84,7 @@ public final class Models {
             if (r.accepts(file)) return r.read(file);
         }
         throw ModelFormatException.in(file, "unknown model format (known: .onnx, .safetensors, .npy, .npz, .mtx, "
-                + "TF.js *-weights_manifest.json or model.json, .gguf, a Hugging Face folder or *.index.json)");
+                + "TF.js *-weights_manifest.json or model.json, .gguf, torch.save .bin/.pt/.pth, a Hugging Face folder or *.index.json)");
     }
 
     /**
