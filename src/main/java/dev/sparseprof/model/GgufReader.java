@@ -130,7 +130,8 @@ final class GgufReader implements ModelReader {
             layers.add(new GemmLayer(info.name, info.name, kind, (int) rows, (int) info.dims[0], 1, view));
         }
         if (!skipped.isEmpty()) {
-            metadata.put("gguf.skipped", skipped.size() + " tensors of types not decoded, left out of the layers: " + summary(skipped));
+            metadata.put("gguf.skipped", skipped.size() + (skipped.size() == 1 ? " tensor" : " tensors")
+                    + " of a quantization type not decoded, left out of the layers: " + summary(skipped));
         }
         return new Model(source, "gguf", tensors, layers, metadata, arena);
     }
