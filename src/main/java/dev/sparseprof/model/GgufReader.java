@@ -30,7 +30,8 @@ import java.util.Map;
  *
  * <p>Values: F32, F16 and BF16 tensors are read in place (C-order shape = dims reversed); Q8_0 and
  * Q4_0 weights are dequantized row by row ({@link GgufBlockMatrix}, a zero quant is exactly 0.0f) and
- * appear among the tensors as their raw U8 bytes; I8/I16/I32/I64/F64 tensors are kept but are not
+ * appear among the tensors as their raw U8 bytes; 3-D weights (stacked experts,
+ * {@code ffn_*_exps}) are one LINEAR layer of all experts' rows; I8/I16/I32/I64/F64 tensors are kept but are not
  * layers; every other quantization type (Q4_K, Q6_K, IQ*, ...) is listed in the metadata
  * ({@code gguf.skipped}) and left out of the layers, never misread. Layers follow
  * {@link TensorLayers}, {@code token_embd} being the embedding gather; the metadata has every
@@ -106,7 +107,7 @@ final class GgufReader implements ModelReader {
             if (plain != null) {
                 Tensor t = new Tensor(info.name, plain, shape, slice);
                 tensors.add(t);
-                GemmLayer l = TensorLayers.of(t);
+                GemmLayer l = info.dims.length == 3 ? stacked(t, info) : TensorLayers.of(t);
                 if (l != null && info.name.startsWith("token_embd")) {
                     l = new GemmLayer(l.name(), l.tensorName(), LayerKind.EMBEDDING_GATHER, l.rows(), l.cols(), 1, l.matrix());
                 }
@@ -126,7 +127,7 @@ final class GgufReader implements ModelReader {
             }
             GgufBlockMatrix view = new GgufBlockMatrix(slice, info.type, (int) rows, (int) info.dims[0]);
             LayerKind kind = info.name.startsWith("token_embd") || info.name.contains("embed") ? LayerKind.EMBEDDING_GATHER
-                    : info.dims.length > 2 ? LayerKind.CONV : LayerKind.LINEAR;
+                    : info.dims.length > 3 ? LayerKind.CONV : LayerKind.LINEAR;
             layers.add(new GemmLayer(info.name, info.name, kind, (int) rows, (int) info.dims[0], 1, view));
         }
         if (!skipped.isEmpty()) {
@@ -134,6 +135,19 @@ final class GgufReader implements ModelReader {
                     + " of a quantization type not decoded, left out of the layers: " + summary(skipped));
         }
         return new Model(source, "gguf", tensors, layers, metadata, arena);
+    }
+
+    /**
+     * A 3-D weight {@code [ne0, ne1, ne2]} (llama.cpp's stacked experts, {@code ffn_*_exps}: ne2
+     * experts of {@code [ne1 out, ne0 in]}) as one LINEAR layer of all experts' rows.
+     */
+    private static GemmLayer stacked(Tensor t, Info info) {
+        long rows = info.dims[1] * info.dims[2];
+        if (t.dtype().isFloatingPoint() && rows > 0 && info.dims[0] > 0 && rows <= Integer.MAX_VALUE && info.dims[0] <= Integer.MAX_VALUE) {
+            return new GemmLayer(t.name(), t.name(), LayerKind.LINEAR, (int) rows, (int) info.dims[0], 1,
+                    TensorMatrix.rowMajor(t, (int) rows, (int) info.dims[0]));
+        }
+        return null;
     }
 
     private static String summary(List<String> skipped) {

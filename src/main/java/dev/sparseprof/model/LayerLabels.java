@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * <p>With {@link HfConfig} facts the shapes are checked for the role (PyTorch order
  * {@code [out, in]}): q {@code [heads·headDim, hidden]}, k and v {@code [kvHeads·headDim, hidden]},
  * o {@code [hidden, heads·headDim]}, gate and up {@code [ffn, hidden]}, down {@code [hidden, ffn]}
- * (ffn = the expert FFN width for experts when the config gives one), block below the block
+ * (ffn = the expert FFN width for experts when the config gives one; GGUF's stacked
+ * {@code ffn_*_exps} hold every expert's rows), block below the block
  * count, expert below the expert count; a disagreement is recorded in the label, not hidden.
  */
 public final class LayerLabels {
@@ -44,7 +45,7 @@ public final class LayerLabels {
         int expert = index(EXPERT, n);
         String role = role(n, block >= 0);
         if (role.isEmpty() && block < 0) return LayerLabel.NONE;
-        return new LayerLabel(block, role, expert, config == null ? null : disagreement(role, block, expert, rows, cols, config));
+        return new LayerLabel(block, role, expert, config == null ? null : disagreement(role, block, expert, rows, cols, config, n.endsWith("_exps")));
     }
 
     private static int index(Pattern p, String name) {
@@ -90,11 +91,15 @@ public final class LayerLabels {
         }
     }
 
-    private static String disagreement(String role, int block, int expert, long rows, long cols, HfConfig c) {
+    private static String disagreement(String role, int block, int expert, long rows, long cols, HfConfig c, boolean stacked) {
         if (block >= 0 && c.blocks() > 0 && block >= c.blocks()) return "block " + block + " of " + c.blocks();
         if (expert >= 0 && c.experts() > 0 && expert >= c.experts()) return "expert " + expert + " of " + c.experts();
         long hidden = c.hiddenSize();
-        long ffn = expert >= 0 && c.expertIntermediateSize() > 0 ? c.expertIntermediateSize() : c.intermediateSize();
+        long ffn = (expert >= 0 || stacked) && c.expertIntermediateSize() > 0 ? c.expertIntermediateSize() : c.intermediateSize();
+        if (stacked && c.experts() > 0) {
+            if (rows % c.experts() != 0) return rows + " rows are not " + c.experts() + " experts' worth";
+            rows /= c.experts(); // GGUF's ffn_*_exps: every expert's rows in one tensor
+        }
         return switch (role) {
             case "q" -> shape(rows, cols, c.qRows(), hidden);
             case "k", "v" -> shape(rows, cols, c.kvRows(), hidden);

@@ -132,6 +132,20 @@ class GgufTest {
     }
 
     @Test
+    void stackedExpertsAreOneLayerOfEveryExpertsRows() throws IOException {
+        GgufWriter w = llama().u32("llama.expert_count", 2).tensor("blk.0.ffn_up_exps.weight", new long[] {HIDDEN, FFN, 2}, 0,
+                GgufWriter.f32(new float[HIDDEN * FFN * 2]));
+        try (Model m = Models.open(write("moe.gguf", w.bytes()))) {
+            GemmLayer up = m.layers().get(m.layers().size() - 1);
+            assertEquals("blk.0.ffn_up_exps.weight", up.name());
+            assertEquals(LayerKind.LINEAR, up.kind());
+            assertEquals(2 * FFN, up.rows());
+            assertEquals(HIDDEN, up.cols());
+            assertEquals(new LayerLabel(0, "up", -1, null), LayerLabels.of(m).get(m.layers().size() - 1));
+        }
+    }
+
+    @Test
     void aGgufWhoseCountsOffsetsOrDimsLieIsOneLine() throws IOException {
         byte[] good = llama().bytes();
         GgufWriter w = llama();
