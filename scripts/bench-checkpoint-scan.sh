@@ -6,7 +6,8 @@
 # then the scan inside one JVM (dev.sparseprof.bench.CheckpointScanBench: its first pass, JIT cold,
 # is what one profile run does; the later passes are the steady state). With --cold and a writable
 # /proc/sys/vm/drop_caches (root), one more cat and one more profile each after dropping the page cache.
-# Prints GB/s and the ratios to cat, medians, the machine and the load average.
+# Prints GB/s and the ratios to cat, medians, the machine and the load average, and the CPU time
+# (user+sys) of each, which a shared machine's load disturbs far less than the wall time.
 # Usage: scripts/bench-checkpoint-scan.sh [MODEL (default /tmp/sparseprof-llama7b, generated: bf16, 32 blocks,
 #          sharded)] [REPEATS (3)] [--cold]
 set -euo pipefail
@@ -28,14 +29,18 @@ export SPARSEPROF_JAVA_OPTS="-Xmx2g"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 cat "${files[@]}" > /dev/null
 ./sparseprof profile "$model" > /dev/null
-cat_t=(); prof_t=()
+cat_t=(); prof_t=(); cat_cpu=(); prof_cpu=()
+cpu() { /usr/bin/time -f '%U %S' -o "$tmp" "$@" > /dev/null; awk '{print $1 + $2}' "$tmp"; }
+tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
 for _ in $(seq "$repeats"); do
-  t0=$(now); cat "${files[@]}" > /dev/null; t1=$(now); cat_t+=("$(echo "$t1 - $t0" | bc -l)")
-  t0=$(now); ./sparseprof profile "$model" > /dev/null; t1=$(now); prof_t+=("$(echo "$t1 - $t0" | bc -l)")
+  t0=$(now); c=$(cpu cat "${files[@]}"); t1=$(now); cat_t+=("$(echo "$t1 - $t0" | bc -l)"); cat_cpu+=("$c")
+  t0=$(now); c=$(cpu ./sparseprof profile "$model"); t1=$(now); prof_t+=("$(echo "$t1 - $t0" | bc -l)"); prof_cpu+=("$c")
 done
 t0=$(now); ./sparseprof --version > /dev/null 2>&1 || ./sparseprof --help > /dev/null; t1=$(now); start_s=$(echo "$t1 - $t0" | bc -l)
 cat_s=$(printf '%s\n' "${cat_t[@]}" | median)
 prof_s=$(printf '%s\n' "${prof_t[@]}" | median)
+cat_c=$(printf '%s\n' "${cat_cpu[@]}" | median)
+prof_c=$(printf '%s\n' "${prof_cpu[@]}" | median)
 jvm=$("$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -Xmx2g \
   -cp "target/classes:target/test-classes:target/lib/*" dev.sparseprof.bench.CheckpointScanBench "$model" "$repeats" 2>&1 | grep -v 'incubator modules')
 first_s=$(echo "$jvm" | sed -n 's/^FIRST_SECONDS=//p')
@@ -48,6 +53,8 @@ printf 'sparseprof profile MODEL:        %6.2f GB/s (median of %d: %s s; JVM sta
 echo "$jvm" | grep -v '_SECONDS='
 printf 'ratio to cat: profile command %.2f, in-JVM first pass %.2f, in-JVM steady %.2f\n' \
   "$(echo "$cat_s / $prof_s" | bc -l)" "$(echo "$cat_s / $first_s" | bc -l)" "$(echo "$cat_s / $scan_s" | bc -l)"
+printf 'CPU time (user+sys, medians): cat %.2f s, profile %.2f s (%d cores): profile needs %.2fx the CPU of cat; on idle cores its wall time would be at best %.2f s, ratio %.2f\n' \
+  "$cat_c" "$prof_c" "$(nproc)" "$(echo "$prof_c / $cat_c" | bc -l)" "$(echo "$prof_c / $(nproc)" | bc -l)" "$(echo "$cat_c * $(nproc) / $prof_c" | bc -l)"
 if [[ "$cold" == "--cold" ]]; then
   if [[ -w /proc/sys/vm/drop_caches ]]; then
     sync; echo 3 > /proc/sys/vm/drop_caches; t0=$(now); cat "${files[@]}" > /dev/null; t1=$(now); ccat=$(echo "$t1 - $t0" | bc -l)
