@@ -18,7 +18,7 @@ class StoredBitsTest {
     private static final int[] SPECIAL32 = {0, 0x80000000, 0x7fc00000, 0x7f800000, 0x00000001, 0x80000001, 0x3f800000};
 
     @ParameterizedTest
-    @CsvSource({"F16, 37, 1", "F16, 37, 31", "F16, 20, 64", "BF16, 33, 100", "BF16, 9, 4100", "F32, 37, 17", "F32, 16, 64", "F32, 5, 1000"})
+    @CsvSource({"F16, 37, 1", "F16, 37, 31", "F16, 20, 64", "BF16, 33, 100", "BF16, 9, 4100", "F32, 37, 17", "F32, 16, 64", "F32, 5, 1000", "BF16, 140000, 2"})
     void theBitmapOfStoredBitsIsTheBitmapOfTheDecodedRow(DType dtype, int rows, int cols) {
         SplittableRandom r = new SplittableRandom(rows * 31L + cols);
         int size = dtype.sizeBytes();

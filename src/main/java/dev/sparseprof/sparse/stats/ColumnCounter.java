@@ -8,7 +8,7 @@ package dev.sparseprof.sparse.stats;
  * {@code 2^PLANES - 1} rows the planes are added into the int counts and cleared.
  */
 final class ColumnCounter {
-    private static final int PLANES = 8;
+    private static final int PLANES = 16;
     private static final int FLUSH_ROWS = (1 << PLANES) - 1;
     private final int cols;
     private final int nWords;
