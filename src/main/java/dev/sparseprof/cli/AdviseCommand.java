@@ -9,7 +9,6 @@ import dev.sparseprof.advise.Recipe;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.Models;
 import dev.sparseprof.report.AdviseReport;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
@@ -38,10 +37,7 @@ final class AdviseCommand implements Callable<Integer> {
 
     @Mixin CommonOptions common;
     @Spec CommandSpec command;
-    @Mixin ModelArgument positional;
-
-    @Option(names = "--model", paramLabel = "MODEL", description = ModelArgument.HELP)
-    String model;
+    @Mixin ModelArgument model;
 
     @Option(names = "--hw", required = true, split = ",", paramLabel = "SPEC", description = "Hardware specs (YAML files or presets), comma-separated.")
     List<String> hw;
@@ -69,7 +65,6 @@ final class AdviseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (targetSpeedup != null && lossBudget != null) throw new SparseprofException("advise: give --target-speedup or --loss-budget, not both");
-        if (positional.model != null && model != null) throw new SparseprofException("advise: give the model once (MODEL or --model)");
         Planner.Goal goal = targetSpeedup != null ? Planner.Goal.speedup(targetSpeedup)
                 : Planner.Goal.budget(lossBudget != null ? lossBudget : DEFAULT_LOSS_BUDGET);
         for (long n : tokens) if (n <= 0) throw new SparseprofException("--tokens: must be positive, got " + n);
@@ -82,10 +77,10 @@ final class AdviseCommand implements Callable<Integer> {
         }
         List<HardwareSpec> specs = new ArrayList<>();
         for (String h : hw) specs.add(HardwareSpecs.load(h));
-        String modelName = model != null ? model : positional.model;
+        String modelName = model.label();
         PrintWriter out = command.commandLine().getOut();
         List<Plan> plans = new ArrayList<>();
-        try (Model m = Models.open(modelName)) {
+        try (Model m = model.open()) {
             List<LayerCandidates> layers = Advice.candidates(m.layers(), candidates, Advice.GRID,
                     TerminalProgressBar.forTerminal("advise: pruning and scanning layers"));
             // The value type simulate picks by default: the weights' stored dtype when narrow, else each machine's.
@@ -101,10 +96,10 @@ final class AdviseCommand implements Callable<Integer> {
         }
         if (!Outputs.jsonOnStdout(json)) out.print(AdviseReport.table(plans));
         if (recipe != null) {
-            Outputs.write(recipe, Recipe.yaml(plans.get(0), modelName == null ? Models.DEFAULT_NAME : modelName), out);
+            Outputs.write(recipe, Recipe.yaml(plans.get(0), modelName), out);
             command.commandLine().getErr().println("advise: " + (note != null ? note : "wrote " + recipe));
         }
-        Outputs.write(json, AdviseReport.json(plans, modelName == null ? Models.DEFAULT_NAME : modelName, note), out);
+        Outputs.write(json, AdviseReport.json(plans, modelName, note), out);
         return Main.EXIT_OK;
     }
 }

@@ -5,6 +5,7 @@ import dev.sparseprof.advise.Pattern;
 import dev.sparseprof.advise.Plan;
 import dev.sparseprof.advise.Point;
 import dev.sparseprof.util.JsonWriter;
+import dev.sparseprof.util.Units;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -28,8 +29,8 @@ public final class AdviseReport {
         StringBuilder b = new StringBuilder();
         for (Plan p : plans) {
             b.append(String.format(Locale.ROOT, "%s at %d tokens: %s predicted (dense %s -> %s), proxy loss %.3f (||W-W'||/||W||, not an accuracy)%n",
-                    p.spec(), p.tokens(), SimulationReport.times(p.predictedSpeedup()), SimulationReport.shortSeconds(p.denseSeconds()),
-                    SimulationReport.shortSeconds(p.predictedSeconds()), p.proxyLoss()));
+                    p.spec(), p.tokens(), SimulationReport.times(p.predictedSpeedup()), Units.formatSeconds(p.denseSeconds()),
+                    Units.formatSeconds(p.predictedSeconds()), p.proxyLoss()));
             TextTable t = new TextTable("layers", "n", "shape", "pattern", "s", "format", "speedup", "proxy", "break-even", "best alone");
             t.rightAlign(1, 4, 6, 7, 8);
             List<String> notes = new ArrayList<>();

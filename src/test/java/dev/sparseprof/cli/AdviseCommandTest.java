@@ -98,7 +98,7 @@ class AdviseCommandTest {
     @Test
     void llamaShapedPlanIsKeptOnACpuAndAGpu() throws Exception {
         assertFaithful(llama.toString(), "epyc-zen5-2c", "128", "--loss-budget", "0.5");
-        assertFaithful(llama.toString(), "h100-sxm", "512", "--loss-budget", "0.6");
+        assertFaithful(llama.toString(), "a100-80gb", "2048", "--loss-budget", "0.6");
     }
 
     @Test
