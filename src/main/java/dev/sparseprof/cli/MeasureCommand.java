@@ -6,6 +6,7 @@ import dev.sparseprof.measure.CpuMeasureRun;
 import dev.sparseprof.measure.Measurement;
 import dev.sparseprof.measure.MeasurementsFile;
 import dev.sparseprof.measure.MeasurementsHeader;
+import dev.sparseprof.measure.NoiseCriteria;
 import dev.sparseprof.measure.Pruning;
 import dev.sparseprof.measure.TimingConfig;
 import dev.sparseprof.measure.gpu.GpuLayerRun;
@@ -78,6 +79,18 @@ final class MeasureCommand implements Callable<Integer> {
     @Option(names = "--reps", defaultValue = "15", paramLabel = "R", description = "Timed repetitions per kernel. Default ${DEFAULT-VALUE}.")
     int reps;
 
+    @Option(names = "--max-spread", defaultValue = "0.10", paramLabel = "F",
+            description = "A case whose repetitions' IQR over their median passes F is noisy and re-run. Default ${DEFAULT-VALUE}.")
+    double maxSpread;
+
+    @Option(names = "--max-range", defaultValue = "2.0", paramLabel = "X",
+            description = "A case whose slowest over fastest repetition passes X is noisy and re-run. Default ${DEFAULT-VALUE}.")
+    double maxRange;
+
+    @Option(names = "--retries", defaultValue = "2", paramLabel = "R",
+            description = "How many times a layer with a noisy case is measured again (the least noisy attempt is kept). Default ${DEFAULT-VALUE}.")
+    int retries;
+
     @Option(names = "--device", defaultValue = "cpu", paramLabel = "cpu|gpu",
             description = "cpu: the Vector API kernels; gpu: the project's CUDA kernels through JCuda (formats dense, dense-f16, csr, bsr4x4, 2:4). Default ${DEFAULT-VALUE}.")
     String device;
@@ -99,7 +112,8 @@ final class MeasureCommand implements Callable<Integer> {
         if (!device.equals("cpu")) throw new SparseprofException("--device " + device + ": cpu or gpu");
         TimingConfig timing = TimingConfig.defaults().withRepetitions(reps);
         CpuMeasureRun.kernels(formats); // unknown format names fail before the model is read
-        CpuMeasureRun.Settings settings = new CpuMeasureRun.Settings(batch, threads, Partitions.byName(partition), timing);
+        NoiseCriteria noise = new NoiseCriteria(maxSpread, maxRange, NoiseCriteria.DEFAULT.maxDrift(), retries);
+        CpuMeasureRun.Settings settings = new CpuMeasureRun.Settings(batch, threads, Partitions.byName(partition), timing, noise);
         if (sparsity != null) Checks.fraction(sparsity, "--sparsity");
         if (sparsity != null && nm != null) throw new SparseprofException("--sparsity and --nm: choose one pruning");
         NmPattern pattern = nm == null ? null : NmPattern.parse(nm);
@@ -120,7 +134,10 @@ final class MeasureCommand implements Callable<Integer> {
             }
             MeasurementsHeader header = MeasurementsHeader.now(m.source(), commandLine());
             MeasurementsFile file = new MeasurementsFile(header, results);
-            if (!Outputs.jsonOnStdout(json)) out.print(table(results));
+            if (!Outputs.jsonOnStdout(json)) {
+                out.print(table(results));
+                out.println(noiseSummary(results, noise));
+            }
             Outputs.write(json, file.toJson(), out);
         }
         return Main.EXIT_OK;
@@ -166,21 +183,49 @@ final class MeasureCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
+    /** One line: how many cases were re-run and how many are still noisy, naming the worst. */
+    static String noiseSummary(List<Measurement> results, NoiseCriteria noise) {
+        int rerun = 0;
+        int noisy = 0;
+        int unsettled = 0;
+        String example = "";
+        for (Measurement r : results) {
+            if (r.stability().attempts() > 1) rerun++;
+            if (!r.stability().warmupSettled()) unsettled++;
+            if (r.stability().noisy()) {
+                noisy++;
+                if (example.isEmpty()) example = " (first: " + r.layer() + " " + r.format() + ", " + r.stability().reason() + ")";
+            }
+        }
+        return String.format(Locale.ROOT, "measure: %d of %d cases noisy after up to %d re-runs%s; %d re-run; %d with an unsettled warm-up"
+                + " (noisy: IQR/median > %.0f%%, max/min > %.3g or drift > %.3g)", noisy, results.size(), noise.retries(), example, rerun, unsettled,
+                100 * noise.maxSpread(), noise.maxRange(), noise.maxDrift());
+    }
+
     static String table(List<Measurement> results) {
         TextTable t = new TextTable("layer", "format", "shape", "sparsity", "N", "thr", "median", "min..max",
-                "GFLOP/s", "GB/s", "imbal", "vs dense").rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11);
+                "GFLOP/s", "GB/s", "imbal", "vs dense", "noise").rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11);
         for (Measurement r : results) {
             t.row(r.layer(), r.format(), r.rows() + "x" + r.cols(), String.format(Locale.ROOT, "%.3f", r.sparsity()),
                     r.batch(), r.threads(), ms(r.medianSeconds()),
                     ms(r.timing().minSeconds()) + ".." + ms(r.timing().maxSeconds()),
                     String.format(Locale.ROOT, "%.1f", r.gflops()), String.format(Locale.ROOT, "%.1f", r.effectiveGBps()),
-                    String.format(Locale.ROOT, "%.2f", r.timing().imbalance()), String.format(Locale.ROOT, "%.2fx", r.speedupOverDense()));
+                    String.format(Locale.ROOT, "%.2f", r.timing().imbalance()), String.format(Locale.ROOT, "%.2fx", r.speedupOverDense()),
+                    r.stability().label());
         }
         return t.render();
     }
 
-    private static String ms(double seconds) {
-        return String.format(Locale.ROOT, "%.3fms", seconds * 1e3);
+    /** Three significant digits in one unit style: {@code 4.12 us}, {@code 1.11 ms}, {@code 12.3 ms}, {@code 1.05 s}. */
+    static String ms(double seconds) {
+        double a = Math.abs(seconds);
+        String unit = a >= 1 ? "s" : a >= 1e-3 ? "ms" : a >= 1e-6 ? "us" : "ns";
+        double v = a >= 1 ? seconds : a >= 1e-3 ? seconds * 1e3 : a >= 1e-6 ? seconds * 1e6 : seconds * 1e9;
+        double av = Math.abs(v);
+        // 999.6 us rounds to 1000: print it as 1.00 ms
+        if (av >= 999.5 && !unit.equals("s")) return ms(Math.signum(seconds) * (unit.equals("ns") ? 1e-6 : unit.equals("us") ? 1e-3 : 1));
+        String digits = av >= 99.95 ? "%.0f" : av >= 9.995 ? "%.1f" : "%.2f";
+        return String.format(Locale.ROOT, digits + " %s", v, unit);
     }
 
 }

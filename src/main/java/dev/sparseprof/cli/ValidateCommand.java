@@ -135,12 +135,18 @@ final class ValidateCommand implements Callable<Integer> {
                 }
                 try (Model model = Models.open(set.model())) {
                     if (hw != null) {
-                        MeasuredValidation.evaluate(set.name(), "--hw " + hw, files, model, cpuSpec(hw), cases, groups);
+                        CpuSpec given = cpuSpec(hw);
+                        if (!sameMachine(files, given)) {
+                            spec.commandLine().getErr().println("validate: set " + set.label() + " left out: measured on "
+                                    + files.get(0).identity().label() + ", --hw " + hw + " was probed on " + given.model());
+                            continue;
+                        }
+                        MeasuredValidation.evaluate(set.label(), "--hw " + hw, files, model, given, cases, groups);
                     } else {
-                        MeasuredValidation.evaluate(set.name(), "uncalibrated", files, model, cpuSpec(set.uncalibrated()),
+                        MeasuredValidation.evaluate(set.label(), "uncalibrated", files, model, checked(files, set.uncalibrated()),
                                 cases, groups);
                         if (set.calibrated() != null) {
-                            MeasuredValidation.evaluate(set.name(), "calibrated", files, model, cpuSpec(set.calibrated().toString()),
+                            MeasuredValidation.evaluate(set.label(), "calibrated", files, model, checked(files, set.calibrated().toString()),
                                     cases, groups);
                         }
                     }
@@ -161,6 +167,20 @@ final class ValidateCommand implements Callable<Integer> {
             throw new SparseprofException("--cases " + casesDir + ": no measured/sets.yaml and no published/*.yaml (run from the repository root?)");
         }
         return new ValidationReport(cases, groups);
+    }
+
+    /** Whether every file of a set was measured on the kind of machine {@code spec} was probed on (true when the spec names none). */
+    private static boolean sameMachine(List<MeasuredRuns> files, CpuSpec spec) {
+        if (spec.model().isEmpty()) return true;
+        for (MeasuredRuns f : files) if (!f.identity().sameKind(spec.model(), spec.simdBits())) return false;
+        return true;
+    }
+
+    /** A set's own spec, which must describe the set's machine (a set is refused by name otherwise). */
+    private static CpuSpec checked(List<MeasuredRuns> files, String specFile) {
+        CpuSpec s = cpuSpec(specFile);
+        for (MeasuredRuns f : files) f.checkMachine(s, specFile);
+        return s;
     }
 
     private static CpuSpec cpuSpec(String spec) {

@@ -3,6 +3,7 @@ package dev.sparseprof.perfmodel;
 import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.perfmodel.cpu.EcmModel;
 import java.util.List;
 
 /**
@@ -18,6 +19,8 @@ public final class Roofline {
     private Roofline() {}
 
     public static Prediction predict(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features) {
+        // A CPU spec with probed in-core rates takes the ECM model (perfmodel.cpu), whose every rate is probed.
+        if (spec instanceof CpuSpec cpu && cpu.inCore().present()) return EcmModel.predict(w, plan, cpu, memory, features);
         Traffic traffic = memory.traffic(w, plan, spec, features);
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
         double compute = plan.executedFlops() / (spec.peaks().flopsPerSecond(plan.unit(), plan.computeDType()) * plan.computeEfficiency())
