@@ -79,7 +79,7 @@ public final class CalibratedOverlay {
                 }
             }
             if (k.l3CoreBytesPerSecond() > 0) inCore.put("l3PerCore", Quantities.gigabytesPerSecond(k.l3CoreBytesPerSecond()));
-            inCore.put("transfers", k.transfers().key());
+            inCore.put("overlap", String.format(Locale.ROOT, "%.6f", k.overlap()));
             cpu.put("inCore", inCore);
             notes.put("cpu.inCore", wasCore.toString());
         }

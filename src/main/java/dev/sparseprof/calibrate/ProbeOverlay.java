@@ -90,9 +90,9 @@ public final class ProbeOverlay {
             cpu.put("inCore", inCore(k, clock, point(probe, MemoryLevel.L2, StreamKernel.READ, 1).bestBytesPerSecond(),
                     point(probe, MemoryLevel.L3, StreamKernel.READ, 1).bestBytesPerSecond()));
             notes.put("cpu.inCore", String.format(Locale.ROOT,
-                    "probed: the project's kernels on in-L1 matrices, cycles at the %s effective clock, %d-bit vectors; transfers %s: "
+                    "probed: the project's kernels on in-L1 matrices, cycles at the %s effective clock, %d-bit vectors; overlap %.2f: "
                             + "CSR with B in L2 measured %.3g ns per entry, in-core %.3g + L2 %.3g ns (sum %.3g, max %.3g)",
-                    Quantities.gigahertz(clock), k.vectorBits(), k.serialTransfers() ? "serial" : "overlapped",
+                    Quantities.gigahertz(clock), k.vectorBits(), k.overlap(),
                     k.l2MeasuredSeconds() * 1e9, k.l2CoreSeconds() * 1e9, k.l2TransferSeconds() * 1e9,
                     (k.l2CoreSeconds() + k.l2TransferSeconds()) * 1e9, Math.max(k.l2CoreSeconds(), k.l2TransferSeconds()) * 1e9));
             Map<String, Object> overheads = new LinkedHashMap<>();
@@ -113,6 +113,7 @@ public final class ProbeOverlay {
         m.put("entry", Quantities.cycles(k.entrySeconds() * clockHertz));
         m.put("vector", Quantities.cycles(k.vectorSeconds() * clockHertz));
         m.put("rowBlock", Quantities.cycles(k.rowBlockSeconds() * clockHertz));
+        m.put("oneVector", Quantities.cycles(k.oneVectorSeconds() * clockHertz));
         m.put("cooEntry", Quantities.cycles(k.cooEntrySeconds() * clockHertz));
         m.put("cooRow", Quantities.cycles(k.cooRowSeconds() * clockHertz));
         m.put("bsrWide", Quantities.cycles(k.bsrWideSeconds() * clockHertz));
@@ -120,7 +121,7 @@ public final class ProbeOverlay {
         m.put("nmSlot", Quantities.cycles(k.nmSlotSeconds() * clockHertz));
         m.put("l2PerCore", Quantities.gigabytesPerSecond(l2CoreBytesPerSecond));
         m.put("l3PerCore", Quantities.gigabytesPerSecond(l3CoreBytesPerSecond));
-        m.put("transfers", k.serialTransfers() ? "serial" : "overlapped");
+        m.put("overlap", String.format(Locale.ROOT, "%.3f", k.overlap()));
         return m;
     }
 

@@ -13,7 +13,8 @@ package dev.sparseprof.hw;
  * <li>{@code entryCycles}: the broadcast-and-FMA row body (csr, coo, N:M) per stored entry and
  *     column block (value broadcast, index load, address), {@code vectorCycles} per entry and
  *     vector of the block (a B load and an FMA), {@code rowBlockCycles} per row and column block
- *     (accumulators cleared and stored, loop exit);
+ *     (accumulators cleared and stored, loop exit); {@code oneVectorCycles} per entry of a one-vector
+ *     block (N = one vector, or the last vector of N: 4 accumulators in turn, no per-block setup);
  * <li>{@code cooEntryCycles}: COO's run search per triple (vector compares over the row indices),
  *     {@code cooRowCycles} per row (the branch that ends a run);
  * <li>{@code bsrWideCycles}: a BSR block per wide strip (4 rows x 4 vectors), {@code bsrNarrowCycles}
@@ -26,38 +27,22 @@ package dev.sparseprof.hw;
  * <li>{@code l3CoreBytesPerSecond}: what one core reads from the shared L3 (the 1-thread read
  *     stream; 0 when not known): a run on fewer threads than cores cannot draw the L3's all-cores
  *     bandwidth, and the cores running draw at most this each;
- * <li>{@code transfers}: how the transfers between levels add to T_core on this machine
- *     ({@link Transfers}), chosen by the probe from the same micro-kernel with B in L2.
+ * <li>{@code overlap}: how much of the transfers between levels hides behind the in-core time on
+ *     this machine, from 0 (serial: {@code T = T_core + T_L1L2 + T_L2L3 + T_L3Mem}, Kerncraft's
+ *     model for Intel cores, no transfer overlaps the loads that use it) to 1 (overlapped:
+ *     {@code T = max(T_core, T_L1L2, ...)}, as on AMD Zen cores): {@code T = serial - overlap x
+ *     (serial - overlapped)}. The probe measures it with the CSR micro-kernel with B in L2.
  * </ul>
  * {@link #NONE} (vectorBits 0): not probed; the roofline model with fitted overheads applies.
  */
 public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNarrowFmaCycles, double entryCycles, double vectorCycles,
-                          double rowBlockCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
-                          double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, Transfers transfers) {
-    /**
-     * How the ECM model composes the in-core time and the transfers: {@code SERIAL}, Kerncraft's
-     * model for Intel cores, {@code T = T_core + T_L1L2 + T_L2L3 + T_L3Mem} (no transfer overlaps
-     * the loads that use it); {@code OVERLAPPED}, {@code T = max(T_core, T_L1L2, T_L2L3, T_L3Mem)}
-     * (every transfer hides behind the others, as measured on AMD Zen cores).
-     */
-    public enum Transfers {
-        SERIAL, OVERLAPPED;
-
-        public String key() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-
-        public static Transfers parse(String s) {
-            for (Transfers t : values()) if (t.key().equals(s)) return t;
-            throw new SpecException("cpu.inCore.transfers must be serial or overlapped, got '" + s + "'");
-        }
-    }
-
-    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, Transfers.SERIAL);
+                          double rowBlockCycles, double oneVectorCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
+                          double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap) {
+    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     public InCoreRates {
         if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);
-        double[] all = {denseFmaCycles, denseNarrowFmaCycles, entryCycles, vectorCycles, rowBlockCycles, cooEntryCycles, cooRowCycles,
+        double[] all = {denseFmaCycles, denseNarrowFmaCycles, entryCycles, vectorCycles, rowBlockCycles, oneVectorCycles, cooEntryCycles, cooRowCycles,
             bsrWideCycles, bsrNarrowCycles, nmSlotCycles, l2CoreBytesPerSecond, l3CoreBytesPerSecond};
         for (double v : all) {
             if (!(v >= 0) || Double.isInfinite(v)) throw new SpecException("cpu.inCore: cycles must not be negative, got " + v);
@@ -65,7 +50,7 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
         if (vectorBits > 0 && !(denseFmaCycles > 0 && vectorCycles > 0)) {
             throw new SpecException("cpu.inCore: denseFma and vector cycles must be positive");
         }
-        if (transfers == null) throw new SpecException("cpu.inCore.transfers is required");
+        if (!(overlap >= 0 && overlap <= 1)) throw new SpecException("cpu.inCore.overlap must be in [0, 1], got " + overlap);
     }
 
     /** Whether the spec carries probed in-core rates. */

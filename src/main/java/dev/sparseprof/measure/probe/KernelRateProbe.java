@@ -18,8 +18,8 @@ import jdk.incubator.vector.FloatVector;
  * loop nest's in-core time (ECM's T_core) and nothing else. Each rate comes from the difference of
  * two row counts (M and M/2: the call's fixed costs cancel) and, where a rate is per row and per
  * entry, from two row lengths; the CSR body's per-entry and per-vector cycles from N = 1, 2, 4
- * and 8 vectors (least squares). Then the same CSR kernel with B sized into L2 shows how the L2
- * transfer adds to the in-core time. A tiny matrix on 1 thread and on all gives the call's fixed
+ * and 8 vectors (least squares). Then the same CSR kernel with B sized into L2 shows how much of
+ * the L2 transfer hides behind the in-core time (the overlap). A tiny matrix on 1 thread and on all gives the call's fixed
  * costs (launch, fork/join). Every rate is in seconds per unit.
  * About 10 s on a 2-vCPU VM.
  */
@@ -30,6 +30,10 @@ public final class KernelRateProbe {
     static final int LONG_ROW = 16;
     static final int SHORT_ROW = 2;
     static final int DENSE_K = 64;
+    static final int COO_K = 128;
+    static final int COO_ROWS = 64;
+    static final int COO_LONG = 64;
+    static final int COO_SHORT = 8;
     private final int trials;
     private final double minTrialSeconds;
     private final int lanes = FloatVector.SPECIES_PREFERRED.length();
@@ -59,12 +63,14 @@ public final class KernelRateProbe {
 
     private KernelRates measureAll(long l2Bytes, double l2ReadBytesPerSecond, int threads, long t0) {
         try (WorkerPool one = new WorkerPool(1)) {
-            // CSR body: per row (long and short rows) at 1, 2, 4, 8 vectors; y = rowBlock + len x entry + len x v x vector
-            int[] vectors = {1, 2, 4, 8};
+            // one-vector rows (N = lanes, 4 accumulators in turn): per entry, from two row lengths
+            double oneLong = perRowSeconds("csr", rowsMatrix(ROWS, K_L1, LONG_ROW, 1), rowsMatrix(ROWS / 2, K_L1, LONG_ROW, 1), ROWS / 2, lanes, one);
+            double oneShort = perRowSeconds("csr", rowsMatrix(ROWS, K_L1, SHORT_ROW, 1), rowsMatrix(ROWS / 2, K_L1, SHORT_ROW, 1), ROWS / 2, lanes, one);
+            double oneVector = Math.max(0, (oneLong - oneShort) / (LONG_ROW - SHORT_ROW));
+            // CSR body: per row (long and short rows) at 2, 4, 8 vectors; y = rowBlock + len x entry + len x v x vector
+            int[] vectors = {2, 4, 8};
             double[][] x = new double[2 * vectors.length][];
             double[] y = new double[2 * vectors.length];
-            double csrLong2 = 0;
-            double csrShort2 = 0;
             for (int i = 0; i < vectors.length; i++) {
                 int n = vectors[i] * lanes;
                 for (int j = 0; j < 2; j++) {
@@ -72,22 +78,21 @@ public final class KernelRateProbe {
                     double perRow = perRowSeconds("csr", rowsMatrix(ROWS, K_L1, len, 1), rowsMatrix(ROWS / 2, K_L1, len, 1), ROWS / 2, n, one);
                     x[2 * i + j] = new double[] {1, len, (double) len * vectors[i]};
                     y[2 * i + j] = perRow;
-                    if (vectors[i] == 2) {
-                        if (j == 0) csrLong2 = perRow;
-                        else csrShort2 = perRow;
-                    }
                 }
             }
             double[] body = nonNegativeLeastSquares(x, y);
             double rowBlock = body[0];
             double entry = body[1];
             double vector = body[2];
-            // COO: its run search over the CSR body, per triple and per row, at 2 vectors
+            // COO: its run search over the CSR body, per triple and per row, on rows as long as a pruned
+            // layer's (64 and 8 of 128 columns; N = one vector keeps B in L1)
             int n2 = 2 * lanes;
-            double cooLong = perRowSeconds("coo", rowsMatrix(ROWS, K_L1, LONG_ROW, 1), rowsMatrix(ROWS / 2, K_L1, LONG_ROW, 1), ROWS / 2, n2, one);
-            double cooShort = perRowSeconds("coo", rowsMatrix(ROWS, K_L1, SHORT_ROW, 1), rowsMatrix(ROWS / 2, K_L1, SHORT_ROW, 1), ROWS / 2, n2, one);
-            double cooEntry = Math.max(0, ((cooLong - csrLong2) - (cooShort - csrShort2)) / (LONG_ROW - SHORT_ROW));
-            double cooRow = Math.max(0, (cooShort - csrShort2) - SHORT_ROW * cooEntry);
+            double cooLong = perRowSeconds("coo", rowsMatrix(COO_ROWS, COO_K, COO_LONG, 1), rowsMatrix(COO_ROWS / 2, COO_K, COO_LONG, 1), COO_ROWS / 2, lanes, one)
+                    - perRowSeconds("csr", rowsMatrix(COO_ROWS, COO_K, COO_LONG, 1), rowsMatrix(COO_ROWS / 2, COO_K, COO_LONG, 1), COO_ROWS / 2, lanes, one);
+            double cooShort = perRowSeconds("coo", rowsMatrix(COO_ROWS, COO_K, COO_SHORT, 1), rowsMatrix(COO_ROWS / 2, COO_K, COO_SHORT, 1), COO_ROWS / 2, lanes, one)
+                    - perRowSeconds("csr", rowsMatrix(COO_ROWS, COO_K, COO_SHORT, 1), rowsMatrix(COO_ROWS / 2, COO_K, COO_SHORT, 1), COO_ROWS / 2, lanes, one);
+            double cooEntry = Math.max(0, (cooLong - cooShort) / (COO_LONG - COO_SHORT));
+            double cooRow = Math.max(0, cooShort - COO_SHORT * cooEntry);
             // 2:4: 2 kept of every 4 columns of 2 x K_L1 (16 slots per row), less the CSR body over as many entries
             double nmRow = perRowSeconds("2:4", twoFour(ROWS, 2 * K_L1), twoFour(ROWS / 2, 2 * K_L1), ROWS / 2, n2, one);
             double csrNm = perRowSeconds("csr", twoFour(ROWS, 2 * K_L1), twoFour(ROWS / 2, 2 * K_L1), ROWS / 2, n2, one);
@@ -113,7 +118,7 @@ public final class KernelRateProbe {
                     / LONG_ROW;
             double core = rowBlock / LONG_ROW + entry + 8 * vector;
             double transfer = (double) n8 * Float.BYTES / l2ReadBytesPerSecond;
-            boolean serial = Math.abs(Math.log(measured / (core + transfer))) < Math.abs(Math.log(measured / Math.max(core, transfer)));
+            double overlap = Math.max(0, Math.min(1, (core + transfer - measured) / Math.min(core, transfer)));
             // fixed costs of a call: one row of one entry, N = one vector
             MatrixView tiny = rowsMatrix(1, K_L1, 1, 1);
             double launch = callSeconds("csr", tiny, lanes, one);
@@ -123,8 +128,8 @@ public final class KernelRateProbe {
                     forkJoin = Math.max(0, (callSeconds("csr", rowsMatrix(threads, K_L1, 1, 1), lanes, all) - launch) / (threads - 1));
                 }
             }
-            return new KernelRates(lanes * 32, denseWide, denseNarrow, entry, vector, rowBlock, cooEntry, cooRow, bsrWide, bsrNarrow, nmSlot,
-                    launch, forkJoin, serial, measured, core, transfer, (System.nanoTime() - t0) * 1e-9);
+            return new KernelRates(lanes * 32, denseWide, denseNarrow, entry, vector, rowBlock, oneVector, cooEntry, cooRow, bsrWide, bsrNarrow, nmSlot,
+                    launch, forkJoin, overlap, measured, core, transfer, (System.nanoTime() - t0) * 1e-9);
         }
     }
 

@@ -23,8 +23,10 @@ import java.util.List;
  *     by the imbalance; the L3: its all-cores figure, at most the 1-core figure times the cores
  *     running; DRAM: the curve at the cores running). L1 traffic is part of T_core (the rates were probed with every
  *     operand in L1);
- * <li>composed as the probe found this machine composes them ({@link InCoreRates.Transfers}):
- *     serial, {@code T = T_core + sum T_i}, or overlapped, {@code T = max(T_core, max T_i)};
+ * <li>composed as the probe found this machine composes them: between serial,
+ *     {@code T = T_core + sum T_i} (Kerncraft's Intel model), and overlapped,
+ *     {@code T = max(T_core, max T_i)}, by the probed overlap: {@code T = serial - overlap x
+ *     (serial - overlapped)};
  * <li>plus the call's fixed costs: launch and fork/join (probed) and the private copies of B
  *     ({@link #bCopySeconds}).
  * </ul>
@@ -69,7 +71,8 @@ public final class EcmModel {
                 bottleneck = traffic.levels().get(i);
             }
         }
-        double time = rates.transfers() == InCoreRates.Transfers.SERIAL ? core + serial : Math.max(core, slowest);
+        double serialTime = core + serial;
+        double time = serialTime - rates.overlap() * (serialTime - Math.max(core, slowest));
         double overhead = features.overheads() ? spec.overheads().launchSeconds(spec.cores()) + bCopySeconds(spec, w, plan.format()) : 0;
         if (overhead > time) bottleneck = "overhead";
         return new Prediction(plan, traffic, time + overhead, core, levelSeconds, 0, overhead, imbalance, bottleneck);

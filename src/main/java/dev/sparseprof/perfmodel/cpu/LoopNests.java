@@ -13,7 +13,9 @@ import dev.sparseprof.util.SparseprofException;
  * <li>{@code csr} ({@code CsrSpmm} over {@code BroadcastRows}): N is cut into column blocks as
  *     {@code ColumnBlocks} cuts it (8-vector blocks while they fit, then one 4-, 2- and 1-vector
  *     block, then a masked partial vector); per block, each entry broadcasts its value, reads its
- *     column index and issues one load + FMA per vector; each row clears and stores the block;
+ *     column index and issues one load + FMA per vector; each row clears and stores the block; a
+ *     one-vector block (and the masked tail) runs its entries into 4 accumulators in turn, at its
+ *     own probed rate per entry;
  * <li>{@code coo} ({@code CooSpmm}, row runs): a vector compare per lane group of row indices to
  *     find each row's run (counted per triple and per row), then the CSR body;
  * <li>{@code N:M} ({@code NmSpmm}): every kept slot of a row (zeros of short groups included) is
@@ -42,10 +44,10 @@ public final class LoopNests {
     public static LoopCounts of(String format, int rows, int cols, long n, long nnz, BlockDensity blocks, double executedFlops, int lanes) {
         if (format.equals("dense")) {
             double fmas = executedFlops / (2.0 * lanes);
-            return n <= lanes ? new LoopCounts(0, fmas, 0, 0, 0, 0, 0, 0, 0, 0) : new LoopCounts(fmas, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return n <= lanes ? new LoopCounts(0, fmas, 0, 0, 0, 0, 0, 0, 0, 0, 0) : new LoopCounts(fmas, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         if (format.equals("csr")) return rowBody(rows, nnz, n, lanes);
-        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes).plus(new LoopCounts(0, 0, 0, 0, 0, nnz, rows, 0, 0, 0));
+        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes).plus(new LoopCounts(0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0));
         if (format.startsWith("bsr")) {
             if (blocks == null) throw new SparseprofException(format + ": no block counts for this layer");
             return bsr(BlockShape.parse(format.substring(3)), rows, blocks.nonEmptyBlocks(), n, lanes);
@@ -53,7 +55,7 @@ public final class LoopNests {
         if (format.contains(":")) {
             NmPattern p = NmPattern.parse(format);
             double slots = (double) rows * (cols / p.m()) * p.n();
-            return rowBody(rows, slots, n, lanes).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, slots));
+            return rowBody(rows, slots, n, lanes).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots));
         }
         throw new SparseprofException("no CPU loop nest for format '" + format + "'");
     }
@@ -62,15 +64,19 @@ public final class LoopNests {
     static LoopCounts rowBody(int rows, double entries, long n, int lanes) {
         double blocks = 0;
         double vectors = 0;
+        double oneVector = 0;
         for (long left = n; left > 0; ) {
             long whole = left / lanes;
             long v = whole >= MAX_BLOCK_VECTORS ? MAX_BLOCK_VECTORS : Long.highestOneBit(whole);
             long width = v == 0 ? left : v * lanes;
-            blocks++;
-            vectors += Math.max(1, v); // the masked tail is one (masked) vector
+            if (v <= 1) oneVector++; // one vector, or the masked tail: 4 accumulators in turn
+            else {
+                blocks++;
+                vectors += v;
+            }
             left -= width;
         }
-        return new LoopCounts(0, 0, entries * blocks, entries * vectors, rows * blocks, 0, 0, 0, 0, 0);
+        return new LoopCounts(0, 0, entries * blocks, entries * vectors, rows * (blocks + oneVector), entries * oneVector, 0, 0, 0, 0, 0);
     }
 
     static LoopCounts bsr(BlockShape shape, int rows, long blocks, long n, int lanes) {
@@ -89,7 +95,7 @@ public final class LoopNests {
         double tiles = Math.ceil(shape.rows() / (double) BSR_TILE_ROWS);
         double columns = shape.cols() / 4.0; // the rates are probed on 4-column blocks
         double perBlock = tiles * columns;
-        return new LoopCounts(0, 0, 0, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0, 0,
+        return new LoopCounts(0, 0, 0, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0, 0, 0,
                 blocks * perBlock * wide, blocks * perBlock * narrow, 0);
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpecs;
-import dev.sparseprof.hw.InCoreRates;
 import dev.sparseprof.perfmodel.Features;
 import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.perfmodel.PerfModel;
@@ -45,6 +44,7 @@ class EcmModelTest {
                     entry: 0.5cycles
                     vector: 1.0cycles
                     rowBlock: 20cycles
+                    oneVector: 1.5cycles
                     cooEntry: 1cycles
                     cooRow: 10cycles
                     bsrWide: 60cycles
@@ -52,7 +52,7 @@ class EcmModelTest {
                     nmSlot: 3cycles
                     l2PerCore: 100GB/s
                     l3PerCore: 30GB/s
-                    transfers: %s
+                    overlap: %s
                 overheads:
                   launch: 0.1us
                   forkJoin: 0.5us
@@ -73,10 +73,12 @@ class EcmModelTest {
         LoopCounts avx2 = LoopNests.rowBody(10, 100, 128, 8);
         assertEquals(200, avx2.entryBlocks());
         assertEquals(1600, avx2.entryVectors());
-        // N = 40 at 16 lanes: a 2-vector block and a masked tail of 8 columns
+        // N = 40 at 16 lanes: a 2-vector block and a masked tail of 8 columns (a one-vector block)
         LoopCounts tail = LoopNests.rowBody(1, 1, 40, 16);
-        assertEquals(2, tail.entryBlocks());
-        assertEquals(3, tail.entryVectors());
+        assertEquals(1, tail.entryBlocks());
+        assertEquals(2, tail.entryVectors());
+        assertEquals(1, tail.oneVectorEntries());
+        assertEquals(2, tail.rowBlocks());
         // BSR N = 80 at 16 lanes: one wide strip (64 columns) and one narrow
         LoopCounts bsr = LoopNests.bsr(dev.sparseprof.sparse.stats.BlockShape.B4X4, 8, 5, 80, 16);
         assertEquals(5, bsr.bsrWide());
@@ -87,17 +89,18 @@ class EcmModelTest {
     @Test
     void theModelFollowsTheSimdWidth() {
         Workload w = Workload.uniformSparse("q", 384, 384, 128, DType.F32, 0.1, false);
-        double t512 = new PerfModel(cpu(512, "serial"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL).computeSeconds();
-        double t256 = new PerfModel(cpu(256, "serial"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL).computeSeconds();
+        double t512 = new PerfModel(cpu(512, "0"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL).computeSeconds();
+        double t256 = new PerfModel(cpu(256, "0"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL).computeSeconds();
         // twice the blocks and vectors at half the width, the same rates per vector
         assertEquals(2.0, t256 / t512, 0.02);
     }
 
     @Test
-    void serialAddsTheTransfersOverlappedTakesTheLargest() {
+    void serialAddsTheTransfersOverlappedTakesTheLargestTheProbedOverlapGoesBetween() {
         Workload w = Workload.uniformSparse("ffn", 1536, 384, 128, DType.F32, 0.1, false);
-        Prediction serial = new PerfModel(cpu(512, "serial"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
-        Prediction overlapped = new PerfModel(cpu(512, "overlapped"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        Prediction serial = new PerfModel(cpu(512, "0"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        Prediction overlapped = new PerfModel(cpu(512, "1"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        Prediction half = new PerfModel(cpu(512, "0.5"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
         double[] level = serial.levelSeconds();
         double sum = 0;
         double max = 0;
@@ -108,6 +111,7 @@ class EcmModelTest {
         assertTrue(sum > 0);
         assertEquals(serial.computeSeconds() + sum + serial.overheadSeconds(), serial.seconds(), 1e-12);
         assertEquals(Math.max(overlapped.computeSeconds(), max) + overlapped.overheadSeconds(), overlapped.seconds(), 1e-12);
+        assertEquals((serial.seconds() + overlapped.seconds()) / 2, half.seconds(), 1e-12);
         // the call's footprint fits the two cores' L2s: in the steady state of repeated calls L3 and DRAM move nothing
         assertEquals(0, level[2]);
         assertEquals(0, level[3]);
@@ -115,16 +119,16 @@ class EcmModelTest {
 
     @Test
     void inCoreRatesAreCheckedWhenTheSpecLoads() {
-        String wrongWidth = spec(512, "serial").replace("vectorBits: 512bits", "vectorBits: 256bits");
+        String wrongWidth = spec(512, "0").replace("vectorBits: 512bits", "vectorBits: 256bits");
         SparseprofException e = assertThrows(SparseprofException.class, () -> HardwareSpecs.parse("w.yaml", wrongWidth));
         assertTrue(e.getMessage().contains("probed at 256 bits, cpu.simdWidth is 512 bits"), e.getMessage());
         SparseprofException t = assertThrows(SparseprofException.class,
-                () -> HardwareSpecs.parse("t.yaml", spec(512, "sideways")));
-        assertTrue(t.getMessage().contains("serial or overlapped"), t.getMessage());
+                () -> HardwareSpecs.parse("t.yaml", spec(512, "1.5")));
+        assertTrue(t.getMessage().contains("overlap must be in [0, 1]"), t.getMessage());
         SparseprofException k = assertThrows(SparseprofException.class,
-                () -> HardwareSpecs.parse("k.yaml", spec(512, "serial").replace("nmSlot:", "nmSlots:")));
+                () -> HardwareSpecs.parse("k.yaml", spec(512, "0").replace("nmSlot:", "nmSlots:")));
         assertTrue(k.getMessage().contains("nmSlots"), k.getMessage());
-        assertEquals(InCoreRates.Transfers.OVERLAPPED, cpu(512, "overlapped").inCore().transfers());
-        assertEquals("Test CPU", cpu(512, "serial").model());
+        assertEquals(1.0, cpu(512, "1").inCore().overlap());
+        assertEquals("Test CPU", cpu(512, "0").model());
     }
 }
