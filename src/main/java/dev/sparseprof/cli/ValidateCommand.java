@@ -13,6 +13,7 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.measure.MachineIdentity;
 import dev.sparseprof.measure.external.NcuCsvReader;
 import dev.sparseprof.measure.gpu.GpuCase;
 import dev.sparseprof.measure.gpu.GpuCaseRunner;
@@ -136,9 +137,11 @@ final class ValidateCommand implements Callable<Integer> {
                 try (Model model = Models.open(set.model())) {
                     if (hw != null) {
                         CpuSpec given = cpuSpec(hw);
-                        if (!sameMachine(files, given)) {
+                        if (!sameMachine(files, given) || !set.machine().isEmpty() && !given.model().isEmpty()
+                                && !set.machine().equals(new MachineIdentity(given.model(), 0, given.simdBits()).folderName())) {
                             spec.commandLine().getErr().println("validate: set " + set.label() + " left out: measured on "
-                                    + files.get(0).identity().label() + ", --hw " + hw + " was probed on " + given.model());
+                                    + set.machine() + " (" + files.get(0).identity().label() + "), --hw " + hw + " was probed on " + given.model()
+                                    + ", " + given.simdBits() + "-bit vectors");
                             continue;
                         }
                         MeasuredValidation.evaluate(set.label(), "--hw " + hw, files, model, given, cases, groups);
