@@ -50,7 +50,7 @@ final class SimulateCommand implements Callable<Integer> {
     long batch;
 
     @Option(names = "--format", defaultValue = "auto", paramLabel = "F",
-            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4, 1:2; 'list' prints them; 2:4 means 1:2 for tf32 on a GPU) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
+            description = "Format to predict (dense, csr, csr-rowsplit, coo, bsr4x4, bsr16x16, bsr32x32, bsr64x64, 2:4, 1:2; 'list' prints them; 2:4 means 1:2 for tf32 on a GPU) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
     String format;
 
     @Option(names = "--sparsity", paramLabel = "S",
@@ -66,8 +66,8 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--wide", description = "Add miss rates, DRAM bytes, imbalance and each layer's best sparse format to the table.")
     boolean wide;
 
-    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
-            description = "Memory traffic: simulated (replay the traced kernel through memsim where one exists) or analytical; default ${DEFAULT-VALUE}.")
+    @Option(names = "--traffic", defaultValue = "checked", paramLabel = "MODEL",
+            description = "Memory traffic: checked (analytical, each traced kernel's memsim replay of a sample reported beside it), analytical (no replays), or simulated (the replay is the traffic where a traced kernel exists); default ${DEFAULT-VALUE}.")
     String traffic;
 
     @Option(names = "--published", paramLabel = "FILE",
@@ -96,34 +96,36 @@ final class SimulateCommand implements Callable<Integer> {
         }
         Checks.positive(batch, "--batch");
         HardwareSpec spec = HardwareSpecs.load(hw);
-        DType given = inputs.dtypeOrNull();
-        DType d = given == null ? Simulation.defaultDType(spec) : given;
-        String f = format;
-        if (spec.isGpu() && (f.equals("2:4") || f.equals("1:2")) && !Formats.ampereFor(d).name().equals(f)) {
-            // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (hardware-facts.md section 2).
-            f = Formats.ampereFor(d).name();
-            command.commandLine().getErr().println("simulate: the sparse tensor cores run " + f + " for " + d.label()
-                    + ", not " + format + ": modelling " + f);
-        }
-        String chosen = f;
-        List<FormatModel> formats = option("--format", () -> formats(chosen));
-        Workloads.Pruning pruning = Workloads.Pruning.NONE;
-        double s = 0;
-        if (sparsity != null) {
-            s = Checks.fraction(sparsity, "--sparsity");
-            pruning = Workloads.Pruning.MAGNITUDE;
-        } else if (f.equals("2:4") || f.equals("1:2")) {
-            pruning = Workloads.Pruning.structured(NmPattern.parse(f));
-            s = 0.5;
-        }
-        Simulation.Options options = new Simulation.Options(batch, d, pruning, s, formats);
         Simulation.Result result;
+        PredictionInputs.DTypeChoice choice;
         try (Model m = inputs.openModel()) {
+            choice = inputs.dtypeFor(m, Simulation.defaultDType(spec), spec.name());
+            DType d = choice.dtype();
+            String f = format;
+            if (spec.isGpu() && (f.equals("2:4") || f.equals("1:2")) && !Formats.ampereFor(d).name().equals(f)) {
+                // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (hardware-facts.md section 2).
+                f = Formats.ampereFor(d).name();
+                command.commandLine().getErr().println("simulate: the sparse tensor cores run " + f + " for " + d.label()
+                        + ", not " + format + ": modelling " + f);
+            }
+            String chosen = f;
+            List<FormatModel> formats = option("--format", () -> formats(chosen));
+            Workloads.Pruning pruning = Workloads.Pruning.NONE;
+            double s = 0;
+            if (sparsity != null) {
+                s = Checks.fraction(sparsity, "--sparsity");
+                pruning = Workloads.Pruning.MAGNITUDE;
+            } else if (f.equals("2:4") || f.equals("1:2")) {
+                pruning = Workloads.Pruning.structured(NmPattern.parse(f));
+                s = 0.5;
+            }
+            Simulation.Options options = new Simulation.Options(batch, d, pruning, s, formats);
             List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
             if (workloads.isEmpty()) throw new SparseprofException((inputs.model == null ? Models.DEFAULT_NAME : inputs.model) + ": no GEMM layers");
             result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options,
                     TerminalProgressBar.forTerminal("simulate: estimating layers"));
         }
+        choice.announce("simulate", command.commandLine().getErr());
         if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result, wide));
         Outputs.write(json, SimulationReport.json(result), out);
         if (html != null) HtmlReport.writeSimulation(Path.of(html), result);
@@ -133,9 +135,10 @@ final class SimulateCommand implements Callable<Integer> {
     /** The memory model by name; a replay pushes at most 300k accesses (big layers are sampled). */
     static TrafficModel trafficModel(String name) {
         return switch (name) {
+            case "checked" -> SimulatedTraffic.checked(300_000);
             case "simulated" -> new SimulatedTraffic(300_000);
             case "analytical" -> TrafficModel.ANALYTICAL;
-            default -> throw new SparseprofException("--traffic: unknown '" + name + "' (known: simulated, analytical)");
+            default -> throw new SparseprofException("--traffic: unknown '" + name + "' (known: checked, analytical, simulated)");
         };
     }
 
