@@ -16,7 +16,6 @@ import dev.sparseprof.measure.gpu.GpuRunSettings;
 import dev.sparseprof.measure.gpu.GpuSpmmRunner;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.Models;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.Checks;
@@ -24,6 +23,7 @@ import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
+import dev.sparseprof.util.Units;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,8 +49,8 @@ final class MeasureCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
-    @Option(names = "--model", paramLabel = "MODEL", description = "Model file; default: the bundled " + Models.DEFAULT_NAME + ".")
-    String model;
+    @Mixin ModelArgument model;
+    @Mixin TableOptions tableOptions;
 
     @Option(names = "--formats", required = true, split = ",", paramLabel = "F,F...",
             description = "Kernels to measure besides dense: ${COMPLETION-CANDIDATES}.", completionCandidates = KernelNames.class)
@@ -111,6 +111,7 @@ final class MeasureCommand implements Callable<Integer> {
         if (device.equals("gpu")) return gpu();
         if (!device.equals("cpu")) throw new SparseprofException("--device " + device + ": cpu or gpu");
         TimingConfig timing = TimingConfig.defaults().withRepetitions(reps);
+        for (String f : formats) FormatNames.requireKernel(f, "--formats");
         CpuMeasureRun.kernels(formats); // unknown format names fail before the model is read
         NoiseCriteria noise = new NoiseCriteria(maxSpread, maxRange, NoiseCriteria.DEFAULT.maxDrift(), retries);
         CpuMeasureRun.Settings settings = new CpuMeasureRun.Settings(batch, threads, Partitions.byName(partition), timing, noise);
@@ -118,7 +119,7 @@ final class MeasureCommand implements Callable<Integer> {
         if (sparsity != null && nm != null) throw new SparseprofException("--sparsity and --nm: choose one pruning");
         NmPattern pattern = nm == null ? null : NmPattern.parse(nm);
         PrintWriter out = spec.commandLine().getOut();
-        try (Model m = Models.open(model)) {
+        try (Model m = model.open()) {
             List<CpuMeasureRun.Layer> selected = new ArrayList<>();
             for (GemmLayer l : LayerSelection.select(m, layers, "--layers")) {
                 MatrixView view = sparsity != null ? Pruning.magnitude(l.name(), l.matrix(), sparsity)
@@ -135,7 +136,7 @@ final class MeasureCommand implements Callable<Integer> {
             MeasurementsHeader header = MeasurementsHeader.now(m.source(), commandLine());
             MeasurementsFile file = new MeasurementsFile(header, results);
             if (!Outputs.jsonOnStdout(json)) {
-                out.print(table(results));
+                out.print(table(results, tableOptions.wide));
                 out.println(noiseSummary(results, noise));
             }
             Outputs.write(json, file.toJson(), out);
@@ -158,7 +159,7 @@ final class MeasureCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         GpuRunSettings settings = new GpuRunSettings(GpuRunSettings.DEFAULT.warmup(), reps, GpuRunSettings.DEFAULT.seed(),
                 GpuRunSettings.DEFAULT.verifyLimitMacs());
-        try (GpuSpmmRunner runner = GpuSpmmRunner.open(settings); Model m = Models.open(model)) {
+        try (GpuSpmmRunner runner = GpuSpmmRunner.open(settings); Model m = model.open()) {
             List<GpuLayerRun.Layer> selected = new ArrayList<>();
             for (GemmLayer l : LayerSelection.select(m, layers, "--layers")) {
                 MatrixView view = sparsity != null ? Pruning.magnitude(l.name(), l.matrix(), sparsity)
@@ -172,7 +173,7 @@ final class MeasureCommand implements Callable<Integer> {
             if (!Outputs.jsonOnStdout(this.json)) {
                 TextTable t = new TextTable("case", "median", "min..max", "GFLOP/s", "rel. error").rightAlign(1, 2, 3, 4);
                 for (GpuMeasurement g : r.measurements()) {
-                    t.row(g.layer() + " " + g.kernel(), ms(g.medianSeconds()), ms(g.timing().minSeconds()) + ".." + ms(g.timing().maxSeconds()),
+                    t.row(g.layer() + " " + g.kernel(), Units.formatSeconds(g.medianSeconds()), Units.formatSeconds(g.timing().minSeconds()) + ".." + Units.formatSeconds(g.timing().maxSeconds()),
                             String.format(Locale.ROOT, "%.1f", g.gflops()),
                             Double.isNaN(g.relativeError()) ? "unchecked" : String.format(Locale.ROOT, "%.1e", g.relativeError()));
                 }
@@ -203,29 +204,22 @@ final class MeasureCommand implements Callable<Integer> {
     }
 
     static String table(List<Measurement> results) {
+        return table(results, false);
+    }
+
+    /** The measurements table; it fits 120 columns unless {@code wide}. */
+    static String table(List<Measurement> results, boolean wide) {
         TextTable t = new TextTable("layer", "format", "shape", "sparsity", "N", "thr", "median", "min..max",
-                "GFLOP/s", "GB/s", "imbal", "vs dense", "noise").rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11);
+                "GFLOP/s", "GB/s", "imbal", "vs dense", "noise").rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11).optional(2, 5, 7, 9, 10);
         for (Measurement r : results) {
-            t.row(r.layer(), r.format(), r.rows() + "x" + r.cols(), String.format(Locale.ROOT, "%.3f", r.sparsity()),
-                    r.batch(), r.threads(), ms(r.medianSeconds()),
-                    ms(r.timing().minSeconds()) + ".." + ms(r.timing().maxSeconds()),
+            t.row(r.layer(), r.format(), r.rows() + "x" + r.cols(), String.format(Locale.ROOT, "%.1f%%", 100 * r.sparsity()),
+                    r.batch(), r.threads(), Units.formatSeconds(r.medianSeconds()),
+                    Units.formatSeconds(r.timing().minSeconds()) + ".." + Units.formatSeconds(r.timing().maxSeconds()),
                     String.format(Locale.ROOT, "%.1f", r.gflops()), String.format(Locale.ROOT, "%.1f", r.effectiveGBps()),
                     String.format(Locale.ROOT, "%.2f", r.timing().imbalance()), String.format(Locale.ROOT, "%.2fx", r.speedupOverDense()),
                     r.stability().label());
         }
-        return t.render();
-    }
-
-    /** Three significant digits in one unit style: {@code 4.12 us}, {@code 1.11 ms}, {@code 12.3 ms}, {@code 1.05 s}. */
-    static String ms(double seconds) {
-        double a = Math.abs(seconds);
-        String unit = a >= 1 ? "s" : a >= 1e-3 ? "ms" : a >= 1e-6 ? "us" : "ns";
-        double v = a >= 1 ? seconds : a >= 1e-3 ? seconds * 1e3 : a >= 1e-6 ? seconds * 1e6 : seconds * 1e9;
-        double av = Math.abs(v);
-        // 999.6 us rounds to 1000: print it as 1.00 ms
-        if (av >= 999.5 && !unit.equals("s")) return ms(Math.signum(seconds) * (unit.equals("ns") ? 1e-6 : unit.equals("us") ? 1e-3 : 1));
-        String digits = av >= 99.95 ? "%.0f" : av >= 9.995 ? "%.1f" : "%.2f";
-        return String.format(Locale.ROOT, digits + " %s", v, unit);
+        return t.render(wide);
     }
 
 }
