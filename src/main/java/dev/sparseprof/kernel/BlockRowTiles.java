@@ -26,7 +26,7 @@ import jdk.incubator.vector.VectorSpecies;
  * registers, not array elements.
  */
 final class BlockRowTiles {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     static final int L = S.length();
     private static final long VECTOR_BYTES = (long) L * Float.BYTES;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();

@@ -21,7 +21,7 @@ import jdk.incubator.vector.VectorSpecies;
  * vector passed to a call it does not inline is boxed.
  */
 final class BroadcastRows {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     static final int L = S.length();
     private static final long VECTOR_BYTES = (long) L * Float.BYTES;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();

@@ -32,7 +32,7 @@ public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
     /** The COO matrix and where each row's triples start (the format itself stores no row pointers). */
     public record Rows(CooMatrix matrix, int[] rowStarts) {}
 
-    private static final VectorSpecies<Integer> IS = IntVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Integer> IS = KernelVectors.INTS;
     private static final int IL = IS.length();
     private final boolean rowRuns;
 

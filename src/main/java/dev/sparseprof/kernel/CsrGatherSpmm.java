@@ -19,7 +19,7 @@ import jdk.incubator.vector.VectorSpecies;
  * not bit for bit.
  */
 public final class CsrGatherSpmm extends SliceKernel {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     private static final int L = S.length();
 
     public CsrGatherSpmm() {

@@ -16,7 +16,7 @@ import jdk.incubator.vector.VectorSpecies;
  * the 16 sums are scattered to C through the permutation. Work rows are chunks.
  */
 public final class SellSpmm implements SpmmKernel<SellMatrix> {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     /** Chunk height: one row per lane. */
     static final int CHUNK = S.length();
 

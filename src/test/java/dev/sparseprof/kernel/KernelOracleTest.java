@@ -15,7 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every kernel, every partition, against the dense oracle; fast path vs traced twin vs threads. */
+/**
+ * Every kernel, every partition, against the dense oracle and EJML's product; fast path vs traced twin
+ * vs threads. Run twice by the build: at the preferred vector width and at 256 bits (AVX2 only).
+ */
 class KernelOracleTest {
     record Case(int m, int k, int n, double density) {}
 
@@ -49,6 +52,7 @@ class KernelOracleTest {
         if (kernel instanceof CsrHalfSpmm half) dense = quantized(dense, half.prepare(MatrixView.of(cs.m(), cs.k(), dense)).encoding());
         float[] b = RandomMatrices.dense(cs.k(), cs.n(), cs.k());
         float[] expected = ReferenceSpmm.dense(dense, cs.m(), cs.k(), b, cs.n());
+        float[] peer = EjmlProduct.of(dense, cs.m(), cs.k(), b, cs.n());
         A a = kernel.prepare(MatrixView.of(cs.m(), cs.k(), dense));
         for (int threads : new int[] {1, 3}) {
             if (threads > kernel.maxThreads()) continue;
@@ -56,6 +60,7 @@ class KernelOracleTest {
             float[] c = filled(cs.m() * cs.n());
             plan.run(b, c);
             assertClose(expected, c, cs.k(), what + " threads=" + threads);
+            assertClose(peer, c, cs.k(), what + " threads=" + threads + " against EJML");
 
             float[] parallel = filled(c.length);
             try (WorkerPool pool = new WorkerPool(threads)) {
