@@ -54,6 +54,9 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     /** Columns of C per outer block: the packed KC x NC block stays in L2. */
     static final int NC = TILING.nc();
 
+    /** This machine's blocking (benchmarks print it). */
+    public static DenseTiling tiling() { return TILING; }
+
     private static DenseTiling chooseTiling() {
         CoreCaches caches = CoreCaches.ofThisMachine();
         return DenseTiling.choose(S.vectorBitSize(), caches.l1dBytes(), caches.l2Bytes());

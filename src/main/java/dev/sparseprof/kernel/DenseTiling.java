@@ -34,6 +34,11 @@ public record DenseTiling(int rows, int vectors, int lanes, int kc, int nc) {
         if (nc % (vectors * lanes) != 0) throw new IllegalArgumentException("nc must be a multiple of the panel width");
     }
 
+    /** {@code 4 x 4 vectors of 16 lanes, kc 256, nc 512}. */
+    public String describe() {
+        return rows + " x " + vectors + " vectors of " + lanes + " lanes, kc " + kc + ", nc " + nc;
+    }
+
     /** Columns of one packed panel of B (NR). */
     public int panelColumns() { return vectors * lanes; }
 
