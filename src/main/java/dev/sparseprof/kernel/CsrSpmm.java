@@ -3,6 +3,11 @@ package dev.sparseprof.kernel;
 /**
  * CSR (or ELL) row-split SpMM, broadcast-and-FMA ({@link BroadcastRows}): the deployable CPU
  * kernel for N >= 8; column indices are read from the stored array.
+ *
+ * <p>Per SIMD vector (L lanes): see {@link BroadcastRows}: per entry 1 value load + broadcast and
+ * 1 column-index load per column block, then per vector 1 aligned B load and 1 FMA; per row and
+ * block the block's C stores. Tile: 8/4/2/1-vector column blocks, 8 accumulators at most (fits
+ * AVX2's 16 registers); N = L runs all rows in one loop. No B panel: B is read from one aligned copy.
  */
 public final class CsrSpmm extends SliceKernel {
     /** Over CSR ({@code csr}) or ELL ({@code ell}) slices. */
