@@ -68,7 +68,7 @@ def median_seconds(fn):
         fn()
         ts.append(time.perf_counter() - t)
     ts.sort()
-    return ts[len(ts) // 2]
+    return ts[len(ts) // 2], ts[0]
 
 
 def openblas_core():
@@ -90,8 +90,8 @@ def scipy_side(d):
     for c in json.load(open(os.path.join(d, "cases.json"))):
         a, b = load(d, c)
         csr = sp.csr_matrix(a)
-        t = median_seconds(lambda: csr @ b)
-        out.append({"id": c["id"], "kernel": "scipy-csr", "threads": 1, "medianSeconds": t,
+        t, best = median_seconds(lambda: csr @ b)
+        out.append({"id": c["id"], "kernel": "scipy-csr", "threads": 1, "medianSeconds": t, "minSeconds": best,
                     "gflops": 2.0 * csr.nnz * c["n"] / t * 1e-9})
     json.dump(out, sys.stdout, indent=1)
 
@@ -111,9 +111,9 @@ def torch_side(d):
         at = torch.from_numpy(a).to_sparse_csr()
         bt = torch.from_numpy(b)
         with torch.no_grad():
-            t = median_seconds(lambda: torch.matmul(at, bt))
+            t, best = median_seconds(lambda: torch.matmul(at, bt))
         nnz = int(at.values().numel())
-        out.append({"id": c["id"], "kernel": "torch-csr", "threads": 1, "medianSeconds": t,
+        out.append({"id": c["id"], "kernel": "torch-csr", "threads": 1, "medianSeconds": t, "minSeconds": best,
                     "gflops": 2.0 * nnz * c["n"] / t * 1e-9})
     print(json.dumps({"torch": torch.__version__, "mkl": bool(torch.backends.mkl.is_available()), "results": out}, indent=1))
 
@@ -127,8 +127,8 @@ def numpy_side(d):
             continue  # dense time does not depend on sparsity
         seen.add(c["n"])
         a, b = load(d, c)
-        t = median_seconds(lambda: a @ b)
-        out.append({"id": f"n{c['n']}", "kernel": "numpy-dense", "threads": threads, "medianSeconds": t,
+        t, best = median_seconds(lambda: a @ b)
+        out.append({"id": f"n{c['n']}", "kernel": "numpy-dense", "threads": threads, "medianSeconds": t, "minSeconds": best,
                     "gflops": 2.0 * c["m"] * c["k"] * c["n"] / t * 1e-9})
     print(json.dumps({"openblasCore": openblas_core(), "results": out}, indent=1))
 
@@ -277,23 +277,25 @@ def report(d):
                 row += f"  @{b}: {t1['gflops']:6.1f} -> {t2['gflops']:6.1f} GF/s = {t1['medianSeconds'] / t2['medianSeconds']:.2f}x (imbalance {t2['imbalance']:.2f})"
             print(row)
 
-    print("\n== issue 12's goals, this run (1 thread unless named)")
+    print("\n== issue 12's goals, this run (1 thread unless named): the ratio of medians decides; the ratio of")
+    print("   each side's fastest run is shown too (under contention the fastest run is the one least disturbed)")
     for b in widths:
         goals = []
-        d1 = n1["n128"]["medianSeconds"] / j(f"{big}_n128_s0.5", "dense", 1, b)["medianSeconds"]
-        goals.append((f"dense {big}x128 >= 0.8x OpenBLAS", d1, 0.8))
+        def pair(slow, fast):
+            return slow["medianSeconds"] / fast["medianSeconds"], slow["minSeconds"] / fast["minSeconds"]
+        goals.append((f"dense {big}x128 >= 0.8x OpenBLAS", *pair(n1["n128"], j(f"{big}_n128_s0.5", "dense", 1, b)), 0.8))
         for n in (128, 16):
             cid = f"{big}_n{n}_s0.9"
-            goals.append((f"csr 90% N={n} >= 3x scipy", scipy_r[cid]["medianSeconds"] / j(cid, "csr", 1, b)["medianSeconds"], 3.0))
+            goals.append((f"csr 90% N={n} >= 3x scipy", *pair(scipy_r[cid], j(cid, "csr", 1, b)), 3.0))
         r = j(f"{big}_n128_s0.9", "csr", 1, b)
-        goals.append(("csr 90% N=128 >= 75% of its roof", r["gflops"] / roof_gflops(roof, b, csr_bytes_per_flop(128)), 0.75))
+        rf = roof_gflops(roof, b, csr_bytes_per_flop(128))
+        goals.append(("csr 90% N=128 >= 75% of its roof", r["gflops"] / rf, r["gflops"] * r["medianSeconds"] / r["minSeconds"] / rf, 0.75))
         for shape in (big, small):
             for kernel, sp in (("dense", "0.5"), ("csr", "0.9")):
                 cid = f"{shape}_n128_s{sp}"
-                goals.append((f"{kernel} {shape}x128 2 threads >= 1.8x of 1",
-                              j(cid, kernel, 1, b)["medianSeconds"] / j(cid, kernel, 2, b)["medianSeconds"], 1.8))
-        for what, got, goal in goals:
-            print(f"@{b:<4} {what:42} {got:6.2f}  {'met' if got >= goal else 'short'}")
+                goals.append((f"{kernel} {shape}x128 2 threads >= 1.8x of 1", *pair(j(cid, kernel, 1, b), j(cid, kernel, 2, b)), 1.8))
+        for what, got, best, goal in goals:
+            print(f"@{b:<4} {what:42} {got:6.2f}  {'met' if got >= goal else 'short':5}  (best runs: {best:.2f})")
 
     b0 = widths[0]
     print(f"\n== CSR-vs-dense crossover sparsity on {big} at {b0} bits (lowest sparsity where csr beats dense)")

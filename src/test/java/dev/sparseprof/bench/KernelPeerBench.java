@@ -71,7 +71,7 @@ public final class KernelPeerBench {
                         JsonWriter w = new JsonWriter();
                         w.beginObject().field("id", id).field("kernel", kernel.startsWith("sell-") ? "sell" : kernel)
                                 .field("vectorBits", KernelVectors.FLOATS.vectorBitSize()).field("threads", pool.threads())
-                                .field("medianSeconds", r.medianSeconds()).field("gflops", r.gflops())
+                                .field("medianSeconds", r.medianSeconds()).field("minSeconds", r.timing().minSeconds()).field("gflops", r.gflops())
                                 .field("effectiveGBps", r.effectiveGBps()).field("imbalance", r.timing().imbalance()).endObject();
                         System.out.println(w.toString().replace("\n", " ").trim());
                         System.err.printf("%s %s %d-bit t=%d %.1f GFLOP/s%n", id, kernel, KernelVectors.FLOATS.vectorBitSize(), pool.threads(), r.gflops());
