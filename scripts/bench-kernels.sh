@@ -26,6 +26,9 @@ python3 scripts/bench_kernels.py gen "$work"
 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py scipy "$work" > "$work/scipy.json"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy1.json"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy2.json"
+# the AVX2 peer of the 256-bit column: OpenBLAS's Haswell kernels (what it runs on an AVX2-only CPU)
+env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=Haswell OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy1-avx2.json"
+env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=Haswell OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy2-avx2.json"
 torch_path="$here/.bench/py"
 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH="$torch_path${PYTHONPATH:+:$PYTHONPATH}" \
   python3 scripts/bench_kernels.py torch "$work" > "$work/torch.json" 2> "$work/torch.err" \

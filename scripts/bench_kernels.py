@@ -164,6 +164,8 @@ def report(d):
     scipy_r = {r["id"]: r for r in json.load(open(os.path.join(d, "scipy.json")))}
     np1 = json.load(open(os.path.join(d, "numpy1.json")))
     np2 = json.load(open(os.path.join(d, "numpy2.json")))
+    np1v2 = json.load(open(os.path.join(d, "numpy1-avx2.json")))
+    np2v2 = json.load(open(os.path.join(d, "numpy2-avx2.json")))
     torch_all = json.load(open(os.path.join(d, "torch.json")))
     roof = json.load(open(os.path.join(d, "roof.json")))
     lines = [json.loads(line) for line in open(os.path.join(d, "java.json")) if line.strip()]
@@ -172,6 +174,9 @@ def report(d):
     widths = sorted(configs, reverse=True)
     n1 = {r["id"]: r for r in np1["results"]}
     n2 = {r["id"]: r for r in np2["results"]}
+    # OpenBLAS per width: its own choice (SkylakeX here) beside the preferred width, Haswell beside 256 bits
+    blas = {b: ({r["id"]: r for r in np1v2["results"]}, {r["id"]: r for r in np2v2["results"]})
+            if b <= 256 else (n1, n2) for b in widths}
     tr = {r["id"]: r for r in torch_all.get("results", [])}
     big = f"{SHAPE[0]}x{SHAPE[1]}"
     small = f"{SMALL[0]}x{SMALL[1]}"
@@ -185,8 +190,8 @@ def report(d):
     def ratio(peer, ours):
         return f"{peer['medianSeconds'] / ours['medianSeconds']:6.2f}" if peer and ours else "     -"
 
-    print(f"OpenBLAS core: {np1['openblasCore']} (1 thread), {np2['openblasCore']} (2 threads); "
-          f"OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE unset for numpy")
+    print(f"OpenBLAS core: {np1['openblasCore']} (1 thread), {np2['openblasCore']} (2 threads), OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE "
+          f"unset; beside 256 bits: {np1v2['openblasCore']} / {np2v2['openblasCore']} (OPENBLAS_CORETYPE=Haswell)")
     print("PyTorch: " + (f"{torch_all['torch']}, MKL {'yes' if torch_all['mkl'] else 'no'}, 1 thread"
                          if "torch" in torch_all else f"skipped ({torch_all.get('skipped')})"))
     for b in widths:
@@ -221,12 +226,13 @@ def report(d):
     print(f"\n== dense GEMM {big} x N vs numpy/OpenBLAS (goal: 1 thread, N=128, >= 0.8x OpenBLAS's speed)")
     for n in WIDE:
         did = f"{big}_n{n}_s0.5"
-        for threads, nref in ((1, n1), (2, n2)):
-            p = nref[f"n{n}"]
-            row = f"N={n:<4} {threads} thread(s): numpy {p['gflops']:6.1f} GF/s"
+        for threads in (1, 2):
+            row = f"N={n:<4} {threads} thread(s):"
             for b in widths:
+                p = blas[b][threads - 1][f"n{n}"]
                 ours = j(did, "dense", threads, b)
-                row += f"  dense@{b} {ours['gflops']:6.1f} GF/s ({p['medianSeconds'] / ours['medianSeconds']:.2f}x)"
+                row += (f"  numpy({'Haswell' if b <= 256 else 'own core'}) {p['gflops']:6.1f} vs dense@{b} {ours['gflops']:6.1f} GF/s"
+                        f" ({p['medianSeconds'] / ours['medianSeconds']:.2f}x)")
             print(row)
 
     print(f"\n== fraction of the roof, 1 thread, {big}, 90% (dense: the same matrix stored dense)")
@@ -283,7 +289,8 @@ def report(d):
         goals = []
         def pair(slow, fast):
             return slow["medianSeconds"] / fast["medianSeconds"], slow["minSeconds"] / fast["minSeconds"]
-        goals.append((f"dense {big}x128 >= 0.8x OpenBLAS", *pair(n1["n128"], j(f"{big}_n128_s0.5", "dense", 1, b)), 0.8))
+        goals.append((f"dense {big}x128 >= 0.8x OpenBLAS{' (Haswell)' if b <= 256 else ''}",
+                      *pair(blas[b][0]["n128"], j(f"{big}_n128_s0.5", "dense", 1, b)), 0.8))
         for n in (128, 16):
             cid = f"{big}_n{n}_s0.9"
             goals.append((f"csr 90% N={n} >= 3x scipy", *pair(scipy_r[cid], j(cid, "csr", 1, b)), 3.0))
