@@ -32,15 +32,20 @@ public final class CsrSpmm extends SliceKernel {
                 output(op, r, ws), outputOffset(op, r, ws));
     }
 
-    /** N = one vector exactly (16 on AVX-512): all rows in one tight loop, no per-row dispatch. */
+    /**
+     * N = one vector exactly (16 on AVX-512, 8 on AVX2) or two (32, 16): all rows in one tight loop,
+     * no per-row dispatch.
+     */
     @Override
     void wholeRows(Operands<RowSlices> op, int rowStart, int rowEnd, int nzStart, Workspace ws) {
-        if (op.n() != BroadcastRows.L) {
-            super.wholeRows(op, rowStart, rowEnd, nzStart, ws);
-            return;
-        }
         RowSlices a = op.a();
-        BroadcastRows.oneVectorRows(op, a.values(), a.columnIndices(), a.rowStarts(), rowStart, rowEnd, nzStart);
+        if (op.n() == BroadcastRows.L) {
+            BroadcastRows.oneVectorRows(op, a.values(), a.columnIndices(), a.rowStarts(), rowStart, rowEnd, nzStart);
+        } else if (op.n() == 2 * BroadcastRows.L) {
+            BroadcastRows.twoVectorRows(op, a.values(), a.columnIndices(), a.rowStarts(), rowStart, rowEnd, nzStart);
+        } else {
+            super.wholeRows(op, rowStart, rowEnd, nzStart, ws);
+        }
     }
 
     @Override

@@ -25,7 +25,7 @@ class KernelOracleTest {
     static final Case[] CASES = {
             new Case(37, 53, 1, 0.3), new Case(37, 53, 3, 0.3), new Case(5, 1, 7, 1.0), new Case(1, 9, 16, 0.5),
             new Case(41, 300, 17, 0.2), new Case(64, 128, 128, 0.1), new Case(13, 70, 130, 0.4),
-            new Case(9, 40, 600, 0.3), new Case(6, 20, 48, 0.0), new Case(40, 50, 16, 0.3),
+            new Case(9, 40, 600, 0.3), new Case(6, 20, 48, 0.0), new Case(40, 50, 16, 0.3), new Case(23, 41, 32, 0.3),
     };
 
     static Stream<Arguments> kernelsAndPartitions() {
