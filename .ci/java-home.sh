@@ -1,5 +1,15 @@
 # Sourced by ./sparseprof and .ci/run: points JAVA_HOME at a Java 25 (or newer) JDK.
-_sp_java_ok() { [[ -x "$1/bin/java" ]] && "$1/bin/java" -version 2>&1 | grep -Eq 'version "(2[5-9]|[3-9][0-9])'; }
+# A JDK's release file names its version, so no java needs to run (that took 50-90 ms of each launch).
+_sp_java_ok() {
+  [[ -x "$1/bin/java" ]] || return 1
+  local _sp_line
+  if [[ -r "$1/release" ]]; then
+    while IFS= read -r _sp_line; do
+      [[ "$_sp_line" =~ ^JAVA_VERSION=\"([0-9]+) ]] && { (( BASH_REMATCH[1] >= 25 )); return; }
+    done < "$1/release"
+  fi
+  "$1/bin/java" -version 2>&1 | grep -Eq 'version "(2[5-9]|[3-9][0-9])'
+}
 if [[ -z "${JAVA_HOME:-}" ]] || ! _sp_java_ok "$JAVA_HOME"; then
   for _sp_candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25* /usr/lib/jvm/*25* /usr/lib/jvm/*; do
     if _sp_java_ok "$_sp_candidate"; then export JAVA_HOME="$_sp_candidate"; break; fi

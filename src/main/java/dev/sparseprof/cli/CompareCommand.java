@@ -33,7 +33,7 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin PredictionInputs inputs;
 
     @Option(names = "--formats", required = true, split = ",", paramLabel = "F",
-            description = "Formats to compare, comma-separated (dense, csr, coo, bsr4x4, 2:4).")
+            description = "Formats to compare, comma-separated (dense, csr, csr-rowsplit, coo, bsr4x4, bsr16x16, bsr32x32, bsr64x64, 2:4).")
     List<String> formats;
 
     @Option(names = "--sparsity", split = ",", defaultValue = "0.5,0.7,0.9,0.95", paramLabel = "S",
@@ -43,8 +43,8 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--batch", defaultValue = "128", paramLabel = "N", description = "Tokens (columns of B); default ${DEFAULT-VALUE}.")
     long batch;
 
-    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
-            description = "Memory traffic: simulated (memsim replay where a traced kernel exists) or analytical; default ${DEFAULT-VALUE}.")
+    @Option(names = "--traffic", defaultValue = "checked", paramLabel = "MODEL",
+            description = "Memory traffic: checked (analytical, memsim replays as checks), analytical, or simulated (memsim replay where a traced kernel exists); default ${DEFAULT-VALUE}.")
     String traffic;
 
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the table as JSON ('-' for standard output alone).")

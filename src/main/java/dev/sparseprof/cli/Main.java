@@ -2,16 +2,27 @@ package dev.sparseprof.cli;
 
 import dev.sparseprof.util.SparseprofException;
 import java.io.PrintWriter;
+import java.util.Arrays;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IExitCodeExceptionMapper;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
  * The {@code sparseprof} command line: wires the library's stages, one subcommand class each.
  * Exit codes: 0 success, 2 bad input or usage (one line on standard error naming the file and the
  * fault; a stack trace only with {@code --verbose}), 1 a bug.
+ *
+ * <p>Start-up: {@link #run} builds in full only the subcommand the arguments name (picocli's
+ * reflection over every command's options was most of a short command's time); the others are
+ * registered by name and description, which is all the top-level usage shows. This annotation's
+ * {@code subcommands} stays the one list of commands.
  */
-@Command(name = "sparseprof", mixinStandardHelpOptions = true, version = "sparseprof 0.1.0",
-        description = "Sparse neural-network model profiling: sparsity, formats, caches, predicted and measured speed.",
+@Command(name = "sparseprof", mixinStandardHelpOptions = true, version = Main.VERSION, description = Main.DESCRIPTION,
         subcommands = {
                 ProfileCommand.class, PruneCommand.class, FormatsCommand.class, TraceCommand.class,
                 CachesimCommand.class, SimulateCommand.class, CompareCommand.class, MeasureCommand.class,
@@ -20,6 +31,13 @@ public final class Main {
     public static final int EXIT_OK = 0;
     public static final int EXIT_BUG = 1;
     public static final int EXIT_BAD_INPUT = 2;
+    static final String VERSION = "sparseprof 0.1.0";
+    static final String DESCRIPTION = "Sparse neural-network model profiling: sparsity, formats, caches, predicted and measured speed.";
+
+    /** The top-level command without its subcommands, which {@link #commandLine} adds one by one. */
+    @Command(name = "sparseprof", mixinStandardHelpOptions = true, version = VERSION, description = DESCRIPTION)
+    static final class Top {
+    }
 
     public static void main(String[] args) {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
@@ -27,19 +45,88 @@ public final class Main {
 
     /** Runs the CLI with the given streams and returns the exit code (tests call this). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            out.println(VERSION); // without picocli, whose set-up costs a short command most of its time
+            out.flush();
+            return EXIT_OK;
+        }
         boolean verbose = false;
         for (String a : args) if (a.equals("--verbose") || a.equals("-v")) verbose = true;
-        final boolean showTraces = verbose;
-        CommandLine cli = new CommandLine(new Main());
+        CommandLine cli = commandLine(args);
         cli.setOut(out);
         cli.setErr(err);
-        cli.setExitCodeExceptionMapper(t -> t instanceof SparseprofException ? EXIT_BAD_INPUT : EXIT_BUG);
-        cli.setParameterExceptionHandler((ex, a) -> {
+        Handlers handlers = new Handlers(err, verbose);
+        cli.setExitCodeExceptionMapper(handlers);
+        cli.setParameterExceptionHandler(handlers);
+        cli.setExecutionExceptionHandler(handlers);
+        int code = cli.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    /**
+     * The command line for these arguments: the subcommand they name (after {@code help}, the one
+     * it asks about) built from its annotations, every other one a placeholder with the name,
+     * aliases, header, description and visibility of its {@code @Command}, so the top-level usage is
+     * the same text as the eager {@code new CommandLine(new Main())} gives.
+     */
+    static CommandLine commandLine(String[] args) {
+        int at = firstName(args, 0);
+        String wanted = at < args.length ? args[at] : "";
+        String helpFor = "";
+        if (wanted.equals("help")) {
+            int next = firstName(args, at + 1);
+            if (next < args.length) helpFor = args[next];
+        }
+        CommandLine cli = new CommandLine(new Top());
+        for (Class<?> c : Main.class.getAnnotation(Command.class).subcommands()) {
+            Command a = c.getAnnotation(Command.class);
+            if (names(a, wanted) || names(a, helpFor)) {
+                cli.addSubcommand(a.name(), c);
+            } else {
+                CommandSpec placeholder = CommandSpec.create().aliases(a.aliases());
+                placeholder.usageMessage().header(a.header()).description(a.description()).hidden(a.hidden());
+                cli.addSubcommand(a.name(), placeholder);
+            }
+        }
+        return cli;
+    }
+
+    private static boolean names(Command a, String name) {
+        return a.name().equals(name) || Arrays.asList(a.aliases()).contains(name);
+    }
+
+    /** The index of the first argument from {@code from} on that is not an option (the subcommand's name), or the length. */
+    private static int firstName(String[] args, int from) {
+        for (int i = from; i < args.length; i++) if (!args[i].startsWith("-")) return i;
+        return args.length;
+    }
+
+    /** Exit codes and messages for bad input and bugs (a class, not lambdas: no lambda bootstrap at start-up). */
+    private static final class Handlers implements IExitCodeExceptionMapper, IParameterExceptionHandler, IExecutionExceptionHandler {
+        private final PrintWriter err;
+        private final boolean showTraces;
+
+        Handlers(PrintWriter err, boolean showTraces) {
+            this.err = err;
+            this.showTraces = showTraces;
+        }
+
+        @Override
+        public int getExitCode(Throwable t) {
+            return t instanceof SparseprofException ? EXIT_BAD_INPUT : EXIT_BUG;
+        }
+
+        @Override
+        public int handleParseException(ParameterException ex, String[] args) {
             err.println("sparseprof: " + ex.getMessage());
             err.println("(try: " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             return EXIT_BAD_INPUT;
-        });
-        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+        }
+
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine commandLine, ParseResult parseResult) {
             if (ex instanceof SparseprofException) {
                 err.println("sparseprof: " + ex.getMessage());
                 if (showTraces) ex.printStackTrace(err);
@@ -49,10 +136,6 @@ public final class Main {
             if (showTraces) ex.printStackTrace(err);
             else err.println("(run again with --verbose for the stack trace, and report it)");
             return EXIT_BUG;
-        });
-        int code = cli.execute(args);
-        out.flush();
-        err.flush();
-        return code;
+        }
     }
 }

@@ -50,7 +50,7 @@ final class SimulateCommand implements Callable<Integer> {
     long batch;
 
     @Option(names = "--format", defaultValue = "auto", paramLabel = "F",
-            description = "Format to predict (dense, csr, coo, bsr4x4, 2:4, 1:2; 'list' prints them; 2:4 means 1:2 for tf32 on a GPU) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
+            description = "Format to predict (dense, csr, csr-rowsplit, coo, bsr4x4, bsr16x16, bsr32x32, bsr64x64, 2:4, 1:2; 'list' prints them; 2:4 means 1:2 for tf32 on a GPU) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
     String format;
 
     @Option(names = "--sparsity", paramLabel = "S",
@@ -66,8 +66,8 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--wide", description = "Add miss rates, DRAM bytes, imbalance and each layer's best sparse format to the table.")
     boolean wide;
 
-    @Option(names = "--traffic", defaultValue = "simulated", paramLabel = "MODEL",
-            description = "Memory traffic: simulated (replay the traced kernel through memsim where one exists) or analytical; default ${DEFAULT-VALUE}.")
+    @Option(names = "--traffic", defaultValue = "checked", paramLabel = "MODEL",
+            description = "Memory traffic: checked (analytical, each traced kernel's memsim replay of a sample reported beside it), analytical (no replays), or simulated (the replay is the traffic where a traced kernel exists); default ${DEFAULT-VALUE}.")
     String traffic;
 
     @Option(names = "--published", paramLabel = "FILE",
@@ -133,9 +133,10 @@ final class SimulateCommand implements Callable<Integer> {
     /** The memory model by name; a replay pushes at most 300k accesses (big layers are sampled). */
     static TrafficModel trafficModel(String name) {
         return switch (name) {
+            case "checked" -> SimulatedTraffic.checked(300_000);
             case "simulated" -> new SimulatedTraffic(300_000);
             case "analytical" -> TrafficModel.ANALYTICAL;
-            default -> throw new SparseprofException("--traffic: unknown '" + name + "' (known: simulated, analytical)");
+            default -> throw new SparseprofException("--traffic: unknown '" + name + "' (known: checked, analytical, simulated)");
         };
     }
 

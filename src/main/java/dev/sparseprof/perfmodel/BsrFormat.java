@@ -1,13 +1,15 @@
 package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.ComputeUnit;
+import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.perfmodel.gpu.BlockTensorSpmm;
+import dev.sparseprof.perfmodel.gpu.RowSplitSpmm;
 import dev.sparseprof.sparse.StorageCost;
 import dev.sparseprof.sparse.stats.BlockDensity;
 import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.Lengths;
-import dev.sparseprof.util.MatrixView;
-import java.util.Arrays;
+import dev.sparseprof.util.DType;
 import java.util.List;
 
 /**
@@ -15,8 +17,9 @@ import java.util.List;
  * multiplied), one column index per block, a pointer per block row. One index gathers {@code c}
  * rows of B and feeds {@code r} rows of C, so B traffic per stored value falls by r. The load
  * balance comes from the real block-row distribution (non-empty blocks per block row, counted from
- * the layer's matrix); a workload without a matrix spreads its blocks evenly (understating the
- * imbalance).
+ * the layer's statistics scan); statistics without per-band counts spread the blocks evenly
+ * (understating the imbalance). GPU: blocks of 16 x 16 and more on the tensor cores
+ * ({@link BlockTensorSpmm}), smaller ones on CUDA cores, a warp per block row and column tile.
  */
 final class BsrFormat implements FormatModel {
     private final BlockShape shape;
@@ -39,10 +42,12 @@ final class BsrFormat implements FormatModel {
     @Override
     public KernelPlan plan(Workload w, HardwareSpec spec) {
         BlockDensity b = w.blocks(shape);
-        int tiles = Machine.columnTiles(spec, w);
         double nb = b.nonEmptyBlocks();
         int blockRows = shape.blockRowsOf(w.rows());
         StorageCost cost = w.storage(name());
+        Lengths perBlockRow = blocksPerBlockRow(b, blockRows);
+        if (spec instanceof GpuSpec g && onTensorCores(w, g)) return tensorPlan(w, g, cost, perBlockRow);
+        int tiles = Machine.columnTiles(spec, w);
         List<DataStream> streams = List.of(
                 Machine.aArray("values", cost.valueBytes() + cost.paddingBytes(), tiles, false),
                 Machine.aArray("colidx", cost.indexBytes(), tiles, true),
@@ -50,43 +55,67 @@ final class BsrFormat implements FormatModel {
                 Machine.bGather(spec, w, nb * shape.cols()),
                 Machine.cWrite(w));
         double flops = 2.0 * nb * shape.area() * w.denseColumns();
+        Balance balance = Machine.sparseBalance(spec, perBlockRow, tiles);
+        double overhead = Machine.sparseOverheadSeconds(spec, w, name(), (double) blockRows * tiles, nb * tiles, nb * shape.cols() * tiles);
+        if (spec instanceof GpuSpec g) {
+            // A warp per block row and column tile; its chain of dependent loads runs over its blocks.
+            return Machine.gpuSparsePlan(name(), name() + " block-row split, CUDA cores", w, g, flops, streams, 1,
+                    RowSplitSpmm.latencySeconds(g, perBlockRow, tiles, 1), balance, overhead, nb * tiles);
+        }
         // On a CPU each block is a small dense product in a register tile (the dense micro-kernel's
         // loads per FMA), so its FMAs run at the dense GEMM's achievable fraction of the peak, not at
         // the peak: with the peak, the time grew too little with N (held-out bias -20 % at N = 128,
         // +8 % at N = 32 on the build VM, docs/calibration.md).
-        double efficiency = spec.isGpu() ? 1 : spec.overheads().denseEfficiency();
-        return new KernelPlan(name(), name() + (spec.isGpu() ? " block-row split, CUDA cores" : " block rows, SIMD"), ComputeUnit.VECTOR,
-                Machine.vectorDType(w.dtype()), flops, streams, Machine.sparseBalance(spec, blocksPerBlockRow(w, b, blockRows), tiles),
-                Machine.sparseOverheadSeconds(spec, w, name(), (double) blockRows * tiles, nb * tiles, nb * shape.cols() * tiles),
-                efficiency, nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
+        return new KernelPlan(name(), name() + " block rows, SIMD", ComputeUnit.VECTOR, Machine.vectorDType(w.dtype()), flops, streams,
+                balance, overhead, spec.overheads().denseEfficiency(), nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
     }
 
-    /** Non-empty blocks of each block row, from the matrix when the workload has one. */
-    private Lengths blocksPerBlockRow(Workload w, BlockDensity b, int blockRows) {
-        MatrixView m = w.matrix();
-        if (m == null) return evenSpread(b.nonEmptyBlocks(), blockRows);
-        int r = shape.rows();
-        int c = shape.cols();
-        int k = m.cols();
-        int blockCols = (k + c - 1) / c;
-        float[] row = new float[k];
-        boolean[] seen = new boolean[blockCols];
-        int[] out = new int[blockRows];
-        for (int br = 0; br < blockRows; br++) {
-            Arrays.fill(seen, false);
-            int count = 0;
-            for (int i = br * r; i < Math.min(m.rows(), (br + 1) * r); i++) {
-                m.copyRow(i, row, 0);
-                for (int j = 0; j < k; j++) {
-                    if (row[j] != 0 && !seen[j / c]) {
-                        seen[j / c] = true;
-                        count++;
-                    }
-                }
-            }
-            out[br] = count;
-        }
-        return Lengths.of(out);
+    /** Blocks of 16 x 16 and more run on the tensor cores where the spec has a tensor peak for their dtype (Triton's tl.dot). */
+    private boolean onTensorCores(Workload w, GpuSpec g) {
+        return shape.rows() >= BlockTensorSpmm.MIN_TILE_COLUMNS && shape.cols() >= BlockTensorSpmm.MIN_TILE_COLUMNS
+                && g.peaks().has(ComputeUnit.TENSOR, tensorDType(w.dtype()));
+    }
+
+    /** fp32 blocks multiply in tf32: Triton's tl.dot defaults to allow_tf32 = True (Triton 2.x language docs). */
+    private static DType tensorDType(DType storage) {
+        return storage == DType.F32 ? DType.TF32 : storage;
+    }
+
+    /**
+     * BSR on tensor cores ({@link BlockTensorSpmm}): every stored block's zeros are multiplied,
+     * at the tensor peak over the pipeline's efficiency (the busiest SM's seconds are the roof's
+     * compute term through the schedule's factor); blocks and B slices go to shared memory through
+     * the L2 only.
+     */
+    private KernelPlan tensorPlan(Workload w, GpuSpec g, StorageCost cost, Lengths perBlockRow) {
+        double nb = w.blocks(shape).nonEmptyBlocks();
+        double e = w.dtype().sizeBytes();
+        DType compute = tensorDType(w.dtype());
+        double peak = g.peaks().flopsPerSecond(ComputeUnit.TENSOR, compute);
+        BlockTensorSpmm.Mapping map = BlockTensorSpmm.map(g, shape.rows(), shape.cols(), perBlockRow, w.denseColumns(), (int) e, peak);
+        double tiles = map.columnTiles();
+        double flops = 2.0 * nb * shape.area() * w.denseColumns();
+        double values = cost.valueBytes() + cost.paddingBytes();
+        double bBytes = (double) w.cols() * w.denseColumns() * e;
+        List<DataStream> streams = List.of(
+                new DataStream("values", values * tiles, values, values, false, false, true),
+                Machine.aArray("colidx", cost.indexBytes(), (int) tiles, true),
+                Machine.aArray("rowptr", cost.metadataBytes(), (int) tiles, true),
+                new DataStream("B", nb * tiles * shape.cols() * map.tileColumns() * e, bBytes, bBytes, true, false, true),
+                Machine.cWrite(w));
+        // Roofline compute = FLOPs / (peak x efficiency) x imbalance = the busiest SM's seconds.
+        double mean = map.balance().meanWork();
+        double efficiency = mean > 0 ? Math.min(1, flops / peak / mean) : 1;
+        return new KernelPlan(name(), name() + " BSR x dense, tensor cores (Triton-style)", ComputeUnit.TENSOR, compute, flops, streams,
+                map.balance(), Machine.launchSeconds(g), efficiency, nb * tiles, map.longestProgramSeconds());
+    }
+
+    /**
+     * Non-empty blocks of each block row: the scan's per-band counts ({@code sparse.stats}, taken in
+     * the same pass as the totals), or an even spread for statistics without them.
+     */
+    private static Lengths blocksPerBlockRow(BlockDensity b, int blockRows) {
+        return b.perBlockRow() != null ? b.perBlockRow() : evenSpread(b.nonEmptyBlocks(), blockRows);
     }
 
     private static Lengths evenSpread(long blocks, int blockRows) {

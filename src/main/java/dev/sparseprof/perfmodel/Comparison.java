@@ -68,12 +68,15 @@ public final class Comparison {
                     Workload wm = magnitude.withDType(scenario.dtype());
                     Workload w24 = nm == null ? null : nm.withDType(scenario.dtype());
                     Workload w12 = nm12 == null ? null : nm12.withDType(scenario.dtype());
+                    // The layer's one dense baseline (the shape and dtype are the same under every pruning).
+                    String denseWhy = FormatModels.byName("dense").unsupported(wm, scenario.spec());
+                    Prediction baseline = denseWhy == null ? model.baseline(wm) : null;
                     for (int f = 0; f < formatNames.size(); f++) {
                         FormatModel format = FormatModels.byName(formatNames.get(f));
                         Workload w = format.name().equals("2:4") ? w24 : format.name().equals("1:2") ? w12 : wm;
                         String reason = format.unsupported(w, scenario.spec());
-                        if (reason == null) reason = FormatModels.byName("dense").unsupported(w, scenario.spec());
-                        if (reason == null) est[sc][f][l] = model.estimate(w, format);
+                        if (reason == null) reason = denseWhy;
+                        if (reason == null) est[sc][f][l] = model.estimate(w, format, baseline);
                         else why[sc][f][l] = reason;
                     }
                 }
@@ -107,7 +110,7 @@ public final class Comparison {
 
     /**
      * The best format's estimate for a layer in a scenario (the highest speedup over its
-     * same-footing dense baseline, as {@link PerfModel#bestOrNull} ranks), or null when no format ran.
+     * one dense baseline, as {@link PerfModel#bestOrNull} ranks), or null when no format ran.
      */
     public LayerEstimate winner(Scenario s, int layer) {
         LayerEstimate best = null;

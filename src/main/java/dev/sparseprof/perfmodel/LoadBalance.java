@@ -1,8 +1,8 @@
 package dev.sparseprof.perfmodel;
 
+import dev.sparseprof.perfmodel.gpu.SmSchedule;
 import dev.sparseprof.sparse.stats.Lengths;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * Load-balance models from a layer's real row lengths. The work of a row is its non-zeros times
@@ -74,22 +74,15 @@ public final class LoadBalance {
         int m = rows.count();
         long tasks = (long) m * columnTiles;
         long blocks = (tasks + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
-        PriorityQueue<double[]> free = new PriorityQueue<>((a, b) -> Double.compare(a[0], b[0]));
-        for (int s = 0; s < sms; s++) free.add(new double[] {0});
-        double total = 0;
+        SmSchedule schedule = new SmSchedule(sms);
         for (long b = 0; b < blocks; b++) {
             double w = 0;
             for (long t = b * WARPS_PER_BLOCK; t < Math.min(tasks, (b + 1) * WARPS_PER_BLOCK); t++) {
                 w += rows.get((int) (t % m)) + 1; // task t: row t % m of column tile t / m
             }
-            double[] sm = free.poll();
-            sm[0] += w;
-            free.add(sm);
-            total += w;
+            schedule.deal(w);
         }
-        double max = 0;
-        for (double[] sm : free) max = Math.max(max, sm[0]);
-        return Balance.of("warp-per-row, " + WARPS_PER_BLOCK + " warps/block over " + sms + " SMs", max, total / sms);
+        return schedule.balance("warp-per-row, " + WARPS_PER_BLOCK + " warps/block over " + sms + " SMs", 0);
     }
 
     public static Balance tileWaves(long tiles, int units) {

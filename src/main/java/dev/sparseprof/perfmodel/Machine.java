@@ -8,6 +8,7 @@ import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.KernelOverheads;
 import dev.sparseprof.sparse.stats.Lengths;
 import dev.sparseprof.util.DType;
+import java.util.List;
 
 /**
  * How kernels map onto a machine, shared by the format models: the granule of a gather (a GPU's
@@ -128,6 +129,19 @@ final class Machine {
     /** An array of A re-read once per column tile (later tiles can hit in the caches). */
     static DataStream aArray(String role, double bytes, int columnTiles, boolean index) {
         return new DataStream(role, bytes * columnTiles, bytes, bytes, false, index, false);
+    }
+
+    /**
+     * A CUDA-core sparse kernel's plan: its FMAs at the vector peak over the share of lanes doing
+     * useful work, and its chains of dependent loads ({@code latencySeconds}) as the plan's chain
+     * roof (the latency a tiled GEMM's pipeline fill puts in its roof, {@link TiledGemm}, is here
+     * the chains').
+     */
+    static KernelPlan gpuSparsePlan(String format, String kernel, Workload w, GpuSpec g, double flops, List<DataStream> streams,
+                                    double laneUtilisation, double latencySeconds, Balance balance, double overheadSeconds,
+                                    double sliceGathers) {
+        return new KernelPlan(format, kernel, ComputeUnit.VECTOR, vectorDType(w.dtype()), flops, streams, balance, overheadSeconds,
+                laneUtilisation, sliceGathers, latencySeconds);
     }
 
     static double roundUp(double bytes, int granule) {

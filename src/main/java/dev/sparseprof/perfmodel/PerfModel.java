@@ -2,6 +2,7 @@ package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.util.SparseprofException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,60 +27,74 @@ public final class PerfModel {
         return Roofline.predict(w, format.plan(w, spec), spec, memory, features);
     }
 
-    /** The estimate for one format; a format that cannot run the workload is an error naming why. */
-    public LayerEstimate estimate(Workload w, FormatModel format) {
-        String why = format.unsupported(w, spec);
-        if (why != null) throw new SparseprofException(spec.source() + ": " + w.name() + ": format " + format.name() + ": " + why);
+    /**
+     * The layer's one dense baseline: the dense GEMM under this model's traffic, with every cost
+     * on. Every estimate of the layer is measured against it, whatever traffic the candidate got
+     * (a format without a traced kernel falls back to the analytical model and says so in its
+     * {@link Traffic#source()}); on a GPU all traffic is the analytical tile-level model, so both
+     * sides stand on one footing there. An error when dense cannot run the layer.
+     */
+    public Prediction baseline(Workload w) {
         FormatModel dense = FormatModels.byName("dense");
         String denseWhy = dense.unsupported(w, spec);
         if (denseWhy != null) throw new SparseprofException(spec.source() + ": " + w.name() + ": dense baseline: " + denseWhy);
+        return predict(w, dense, Features.ALL);
+    }
+
+    /** The estimate for one format; a format that cannot run the workload is an error naming why. */
+    public LayerEstimate estimate(Workload w, FormatModel format) {
+        return estimate(w, format, baseline(w));
+    }
+
+    /**
+     * The estimate for one format against a baseline already predicted by {@link #baseline} for a
+     * workload of the same shape and dtype (callers that estimate several formats of one layer pass
+     * the same one, so the layer has one dense baseline everywhere).
+     */
+    public LayerEstimate estimate(Workload w, FormatModel format, Prediction baseline) {
+        String why = format.unsupported(w, spec);
+        if (why != null) throw new SparseprofException(spec.source() + ": " + w.name() + ": format " + format.name() + ": " + why);
+        FormatModel dense = FormatModels.byName("dense");
         KernelPlan plan = format.plan(w, spec);
         Prediction all = Roofline.predict(w, plan, spec, memory, Features.ALL);
-        Prediction densePrediction = baseline(w, dense, all.traffic());
         Prediction none = Roofline.predict(w, plan, spec, memory, Features.NONE);
         Prediction withIndex = Roofline.predict(w, plan, spec, memory, new Features(true, false, false, false));
         Prediction withMisses = Roofline.predict(w, plan, spec, memory, new Features(true, true, false, false));
         Prediction withImbalance = Roofline.predict(w, plan, spec, memory, new Features(true, true, true, false));
-        GapBreakdown gap = GapBreakdown.of(w, format.name().equals("dense"), densePrediction, none, withIndex, withMisses, withImbalance, all);
+        GapBreakdown gap = GapBreakdown.of(w, format.name().equals("dense"), baseline, none, withIndex, withMisses, withImbalance, all);
         List<Balance> schedules = spec.isGpu() ? List.of()
                 : LoadBalance.cpuSchedules(w.rowLengths(), Machine.columnTiles(spec, w), spec.parallelUnits());
-        return new LayerEstimate(w, format.name(), all, densePrediction, gap, format.storedBytes(w), dense.storedBytes(w), schedules);
+        return new LayerEstimate(w, format.name(), all, baseline, gap, format.storedBytes(w), dense.storedBytes(w), schedules);
     }
 
-    /**
-     * The dense GEMM on the same footing as a candidate whose traffic is {@code candidate}: when
-     * the candidate fell back to the analytical model (no traced kernel for its format), the dense
-     * baseline is analytical too, so a speedup never compares a simulated dense against an
-     * analytical sparse kernel ({@link Traffic#simulated()} says which a side used).
-     */
-    private Prediction baseline(Workload w, FormatModel dense, Traffic candidate) {
-        Prediction p = predict(w, dense, Features.ALL);
-        if (candidate.simulated() || !p.traffic().simulated()) return p;
-        Prediction analytical = Roofline.predict(w, dense.plan(w, spec), spec, TrafficModel.ANALYTICAL, Features.ALL);
-        Traffic t = analytical.traffic();
-        Traffic labelled = new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (same footing as the candidate)", 0);
-        return new Prediction(analytical.plan(), labelled, analytical.seconds(), analytical.computeSeconds(), analytical.levelSeconds(),
-                analytical.latencySeconds(), analytical.overheadSeconds(), analytical.imbalanceFactor(), analytical.bottleneck());
+    /** The estimates of those of {@code formats} that can run the workload, in order, all against one baseline. */
+    public List<LayerEstimate> estimates(Workload w, List<FormatModel> formats) {
+        Prediction baseline = baseline(w);
+        List<LayerEstimate> out = new ArrayList<>(formats.size());
+        for (FormatModel f : formats) if (f.unsupported(w, spec) == null) out.add(estimate(w, f, baseline));
+        return out;
     }
 
-    /** The best of {@code formats} that can run the workload, ranked as {@link #bestOrNull} ranks (dense always can on a sane spec). */
+    /** The best of {@code formats} that can run the workload, ranked as {@link #fastest} ranks (dense always can on a sane spec). */
     public LayerEstimate best(Workload w, List<FormatModel> formats) {
         LayerEstimate best = bestOrNull(w, formats);
         if (best == null) throw new SparseprofException(spec.source() + ": " + w.name() + ": none of the formats can run this layer");
         return best;
     }
 
-    /**
-     * The best of {@code formats} that can run the workload, or null when none can. Candidates are
-     * ranked by speedup over their own same-footing dense baseline (see {@link #baseline}), so a
-     * simulated candidate and an analytical one are compared as ratios on one model each, never
-     * by raw times from two different memory models.
-     */
+    /** The best of {@code formats} that can run the workload, or null when none can (see {@link #fastest}). */
     public LayerEstimate bestOrNull(Workload w, List<FormatModel> formats) {
+        return fastest(estimates(w, formats), false);
+    }
+
+    /**
+     * The highest speedup among {@code estimates} (all of one layer, against its one baseline, so
+     * this is the fastest), skipping dense when {@code sparseOnly}; null when none is left.
+     */
+    public static LayerEstimate fastest(List<LayerEstimate> estimates, boolean sparseOnly) {
         LayerEstimate best = null;
-        for (FormatModel f : formats) {
-            if (f.unsupported(w, spec) != null) continue;
-            LayerEstimate e = estimate(w, f);
+        for (LayerEstimate e : estimates) {
+            if (sparseOnly && e.format().equals("dense")) continue;
             if (best == null || e.speedup() > best.speedup()) best = e;
         }
         return best;

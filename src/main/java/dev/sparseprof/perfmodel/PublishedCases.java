@@ -6,6 +6,7 @@ import dev.sparseprof.config.ConfigMap;
 import dev.sparseprof.config.ConfigSource;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.Units;
@@ -18,7 +19,8 @@ import java.util.Locale;
  * Published sparse-vs-dense measurements (a YAML file under {@code validation/published/}) and the
  * model's predictions for them, side by side. Kinds: {@code speedup} (2:4 on sparse tensor cores
  * against dense, times summed over the case's GEMMs; published times, a speedup, or a speedup
- * range), {@code crossover} (the uniform sparsity from which a format beats dense). Nothing here
+ * range), {@code crossover} (the sparsity from which a format beats dense: uniform, or
+ * {@code pattern: block} for whole blocks of a BSR format's shape; the mean over the case's GEMMs). Nothing here
  * is fitted: every case runs on the named shipped spec.
  */
 public final class PublishedCases {
@@ -26,7 +28,7 @@ public final class PublishedCases {
     public record Row(String caseName, String metric, String published, String predicted, double error, String source) {}
 
     private static final String[] CASE_KEYS = {"name", "kind", "source", "spec", "dtype", "format", "gemms", "denseTime",
-            "sparseTime", "speedup", "speedupLow", "speedupHigh", "crossoverSparsity"};
+            "sparseTime", "speedup", "speedupLow", "speedupHigh", "crossoverSparsity", "pattern"};
 
     private PublishedCases() {}
 
@@ -79,9 +81,15 @@ public final class PublishedCases {
                 }
             }
             case "crossover" -> {
-                ConfigMap g = c.list("gemms").get(0).allow("m", "k", "n", "count");
+                // Over several GEMMs (a source's sweep of shapes), the mean of their crossovers.
                 FormatModel format = FormatModels.byName(c.string("format"));
-                double predicted = crossover(model, format, g.positiveInt("m"), g.positiveInt("k"), g.positiveInt("n"), dtype);
+                boolean block = c.string("pattern", "unstructured").equals("block");
+                double predicted = 0;
+                List<ConfigMap> gemms = c.list("gemms");
+                for (ConfigMap g : gemms) {
+                    g.allow("m", "k", "n", "count");
+                    predicted += crossover(model, format, g.positiveInt("m"), g.positiveInt("k"), g.positiveInt("n"), dtype, block) / gemms.size();
+                }
                 double pub = c.number("crossoverSparsity");
                 rows.add(new Row(name, format.name() + " beats dense from sparsity", pct(pub), pct(predicted), predicted - pub, source));
             }
@@ -90,22 +98,28 @@ public final class PublishedCases {
         return rows;
     }
 
-    /** Bisection on uniform sparsity for the point where the format's speedup over dense crosses 1 (NaN if it never does). */
-    static double crossover(PerfModel model, FormatModel format, int m, int k, long n, DType dtype) {
+    /**
+     * Bisection on sparsity for the point where the format's speedup over dense crosses 1 (NaN if
+     * it never does): uniform random sparsity, or with {@code block} whole blocks of the BSR
+     * format's shape kept ({@link Workload#blockSparse}).
+     */
+    static double crossover(PerfModel model, FormatModel format, int m, int k, long n, DType dtype, boolean block) {
         double lo = 0;
         double hi = 0.999;
-        if (speedup(model, format, m, k, n, dtype, hi) < 1) return Double.NaN;
-        if (speedup(model, format, m, k, n, dtype, lo) >= 1) return 0;
+        if (speedup(model, format, m, k, n, dtype, hi, block) < 1) return Double.NaN;
+        if (speedup(model, format, m, k, n, dtype, lo, block) >= 1) return 0;
         for (int i = 0; i < 40; i++) {
             double mid = (lo + hi) / 2;
-            if (speedup(model, format, m, k, n, dtype, mid) >= 1) hi = mid;
+            if (speedup(model, format, m, k, n, dtype, mid, block) >= 1) hi = mid;
             else lo = mid;
         }
         return hi;
     }
 
-    private static double speedup(PerfModel model, FormatModel format, int m, int k, long n, DType dtype, double sparsity) {
-        return model.estimate(Workload.uniformSparse("crossover", m, k, n, dtype, 1 - sparsity, false), format).speedup();
+    private static double speedup(PerfModel model, FormatModel format, int m, int k, long n, DType dtype, double sparsity, boolean block) {
+        Workload w = block ? Workload.blockSparse("crossover", m, k, n, dtype, BlockShape.parse(format.name().substring(3)), 1 - sparsity)
+                : Workload.uniformSparse("crossover", m, k, n, dtype, 1 - sparsity, false);
+        return model.estimate(w, format).speedup();
     }
 
     private static double seconds(ConfigMap c, String key) {

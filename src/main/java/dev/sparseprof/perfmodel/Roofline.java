@@ -12,7 +12,8 @@ import java.util.List;
  * over cores/SMs, so compute and the private levels are stretched by the imbalance factor (the
  * schedule's, weighed by the spec's {@code imbalancePenalty}); shared levels are not. Compute runs at the plan's efficiency (a dense GEMM's achievable fraction of
  * peak); on a CPU the gathers add a latency roof (memory-level parallelism, see
- * {@link #latencySeconds}). Fixed overheads add on top (they do not overlap the roofs in this model).
+ * {@link #latencySeconds}); a GPU sparse kernel's chains of dependent loads are a latency roof of
+ * their own ({@link KernelPlan#chainSeconds}). Fixed overheads add on top (they do not overlap the roofs in this model).
  */
 public final class Roofline {
     private Roofline() {}
@@ -43,6 +44,7 @@ public final class Roofline {
             }
         }
         double latency = features.cacheMisses() ? latencySeconds(plan, spec, traffic) * imbalance : 0;
+        latency = Math.max(latency, plan.chainSeconds()); // a warp's own chain: neither stretched nor hidden
         if (latency > roof) {
             roof = latency;
             bottleneck = "latency";

@@ -29,10 +29,14 @@ import java.util.Set;
  * chosen so a replay stays under the access budget, plus samples of half and a quarter of that;
  * each level's bytes are fitted as fixed (B's first touch, scratch) plus per-work (A's rows, C,
  * B's capacity misses) and extrapolated to the whole layer, and the middle sample's distance from
- * the line through the other two is the sampling error. Where no traced kernel exists (GPU specs: no warp/sector trace
- * generator has landed; formats other than csr and dense; value types other than fp32; synthetic
- * workloads without a matrix) it falls back to {@link AnalyticalTraffic}, and says so in the
- * source label. Without {@code cacheMisses} it gives the analytical compulsory floor (capped per level
+ * the line through the other two is the sampling error. Where no traced kernel exists (formats other
+ * than csr and dense; value types other than fp32; synthetic workloads without a matrix) it falls
+ * back to {@link AnalyticalTraffic}, and says so in the source label. GPU specs replay the
+ * GPU-style trace ({@link GpuSampledReplay}). That is this model as built with its constructor; the
+ * default ({@link #checked}) takes the analytical traffic for every format and holds the replays
+ * against it as checks ({@link Traffic#check()}): with replays as the traffic, formats without a
+ * traced kernel and the dense baseline stand on different footings, and a GPU layer at LLM scale
+ * takes minutes. Without {@code cacheMisses} it gives the analytical compulsory floor (capped per level
  * at the replay's bytes), so the gap breakdown's miss part is simulated minus compulsory, never negative. Replays are kept per workload and format, or per shape where the
  * trace depends on the shape alone (dense; CSR without zeros).
  */
@@ -43,11 +47,24 @@ public final class SimulatedTraffic implements TrafficModel {
     private final long accessBudget;
     private final Map<Workload, Map<String, Replay>> replays = new IdentityHashMap<>();
     private final Map<ShapeKey, Replay> byShape = new HashMap<>();
+    private final Map<CheckKey, TrafficCheck> checks = new HashMap<>();
 
-    /** {@code accessBudget}: the most accesses one replay may push (the sample is sized from it). */
+    private final boolean checkOnly;
+
+    /** Replays are the traffic; {@code accessBudget}: the most accesses one replay may push (the sample is sized from it). */
     public SimulatedTraffic(long accessBudget) {
+        this(accessBudget, false);
+    }
+
+    private SimulatedTraffic(long accessBudget, boolean checkOnly) {
         if (accessBudget < 1000) throw new IllegalArgumentException("access budget too small");
         this.accessBudget = accessBudget;
+        this.checkOnly = checkOnly;
+    }
+
+    /** The default model: analytical traffic, checked by replays ({@link #checked}). */
+    public static SimulatedTraffic checked(long accessBudget) {
+        return new SimulatedTraffic(accessBudget, true);
     }
 
     /**
@@ -60,15 +77,13 @@ public final class SimulatedTraffic implements TrafficModel {
 
     @Override
     public Traffic traffic(Workload w, KernelPlan plan, HardwareSpec spec, Features features) {
+        if (checkOnly) return checked(w, plan, spec, features);
         String why = unsupported(w, plan, spec);
         if (why != null) {
             Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
             return new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (" + why + ")", 0);
         }
-        String format = plan.format();
-        Replay r = shapeOnly(w, format)
-                ? byShape.computeIfAbsent(new ShapeKey(format, w.rows(), w.cols(), w.denseColumns(), w.dtype(), spec), k -> run(w, format, spec))
-                : replays.computeIfAbsent(w, k -> new IdentityHashMap<>()).computeIfAbsent(format, f -> run(w, f, spec));
+        Replay r = replayOf(w, plan.format(), spec);
         int n = r.levels().size();
         double[] bytes = new double[n + 1];
         for (int i = 0; i < n; i++) bytes[i] = i == 0 ? r.arriving()[0] : r.passed()[i - 1] - (features.indexBytes() ? 0 : r.indexPassed()[i - 1]);
@@ -91,6 +106,55 @@ public final class SimulatedTraffic implements TrafficModel {
     private Replay run(Workload w, String format, HardwareSpec spec) {
         return spec instanceof GpuSpec g ? GpuSampledReplay.replay(w, format, g, accessBudget) : replay(w, format, spec);
     }
+
+    /** The replay of a layer as per-level bytes (innermost cache's arrivals, then each level's bytes passed on, DRAM last). */
+    private Replay replayOf(Workload w, String format, HardwareSpec spec) {
+        return shapeOnly(w, format)
+                ? byShape.computeIfAbsent(new ShapeKey(format, w.rows(), w.cols(), w.denseColumns(), w.dtype(), spec), k -> run(w, format, spec))
+                : replays.computeIfAbsent(w, k -> new IdentityHashMap<>()).computeIfAbsent(format, f -> run(w, f, spec));
+    }
+
+    /**
+     * The default: the analytical traffic of the format's plan (tile-level on a GPU), one footing
+     * for every format and layer size, the one the calibrated CPU parameters and the published GPU
+     * validation use; where a traced kernel exists, the memsim replay checks it ({@link TrafficCheck},
+     * one check per format, shape, N and density to 1 %): on a GPU a replay of a row and N sample on
+     * every SM ({@link GpuReplayCheck}), on a CPU this model's sampled replay of the layer, compared
+     * at the levels below the innermost (whose arrivals the replay counts in lines, the model in bytes).
+     */
+    private Traffic checked(Workload w, KernelPlan plan, HardwareSpec spec, Features features) {
+        Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
+        TrafficCheck check = null;
+        String format = plan.format();
+        boolean traced = spec.isGpu() ? TRACED.contains(format) && w.matrix() != null : unsupported(w, plan, spec) == null;
+        if (features.cacheMisses() && features.indexBytes() && traced) {
+            CheckKey key = new CheckKey(format, w.rows(), w.cols(), w.denseColumns(), w.dtype(), spec,
+                    format.equals("dense") ? 100 : Math.round(100 * (1 - w.sparsity())));
+            check = checks.computeIfAbsent(key, k -> spec instanceof GpuSpec g ? GpuReplayCheck.of(w, format, g, accessBudget) : cpuCheck(w, format, spec, t));
+        }
+        return t.withCheck(CHECKED_SOURCE, check);
+    }
+
+    private TrafficCheck cpuCheck(Workload w, String format, HardwareSpec spec, Traffic analytical) {
+        Replay r = replayOf(w, format, spec);
+        int n = r.levels().size();
+        List<String> names = new ArrayList<>();
+        double[] replay = new double[n];
+        double[] model = new double[n];
+        for (int i = 0; i < n; i++) {
+            names.add(i + 1 < n ? r.levels().get(i + 1) : "DRAM");
+            replay[i] = r.passed()[i];
+            model[i] = analytical.bytesAt(i + 1);
+        }
+        return new TrafficCheck(w.name(), w.rows() + "x" + w.cols() + "x" + w.denseColumns() + " (" + r.label().replace("simulated (", "").replace(")", "") + ")",
+                names, replay, model);
+    }
+
+    /** The source label of the default traffic. */
+    static final String CHECKED_SOURCE = "analytical (memsim-checked where a traced kernel exists)";
+
+    /** A check's key: format, shape, N, dtype, spec and density in whole percent. */
+    private record CheckKey(String format, int rows, int cols, long denseColumns, DType dtype, HardwareSpec spec, long densityPercent) {}
 
     /**
      * Whether the replay depends on the layer's shape alone: the dense kernel touches every entry
@@ -262,7 +326,7 @@ public final class SimulatedTraffic implements TrafficModel {
     }
 
     /** Rows {@code 0, stride, 2 stride, ...} of {@code m} as a view (the whole matrix when stride is 1). */
-    private static MatrixView sampledRows(MatrixView m, int stride) {
+    static MatrixView sampledRows(MatrixView m, int stride) {
         if (stride == 1) return m;
         int rows = (m.rows() + stride - 1) / stride;
         return new MatrixView() {

@@ -5,6 +5,7 @@ import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.Progress;
+import dev.sparseprof.util.SparseprofException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -86,17 +87,18 @@ public final class Simulation {
     public static Result run(PerfModel model, List<Workload> workloads, Options o, Progress progress) {
         List<LayerEstimate> out = new ArrayList<>(workloads.size());
         List<LayerEstimate> sparse = new ArrayList<>(workloads.size());
-        List<FormatModel> sparseFormats = new ArrayList<>();
-        for (FormatModel f : o.formats()) if (!f.name().equals("dense")) sparseFormats.add(f);
         for (int i = 0; i < workloads.size(); i++) {
             Workload w = workloads.get(i);
             if (o.formats().size() == 1) {
                 out.add(model.estimate(w, o.formats().get(0)));
                 sparse.add(null);
             } else {
-                LayerEstimate best = model.best(w, o.formats());
+                // Every format once, against the layer's one dense baseline.
+                List<LayerEstimate> all = model.estimates(w, o.formats());
+                LayerEstimate best = PerfModel.fastest(all, false);
+                if (best == null) throw new SparseprofException(model.spec().source() + ": " + w.name() + ": none of the formats can run this layer");
                 out.add(best);
-                sparse.add(best.format().equals("dense") ? model.bestOrNull(w, sparseFormats) : best);
+                sparse.add(PerfModel.fastest(all, true));
             }
             progress.update(i + 1, workloads.size());
         }

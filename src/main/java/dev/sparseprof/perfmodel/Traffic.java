@@ -7,9 +7,16 @@ import java.util.List;
  * ({@code levels.size() == bytes.length}), with the miss rate of each cache level (bytes it passes
  * on / bytes it receives; DRAM's entry is 0). {@code source} says how the bytes were obtained
  * ({@code analytical} or {@code simulated, N of M rows sampled}); {@code samplingError} is the
- * relative standard error of a sampled estimate (0 when nothing was sampled).
+ * relative standard error of a sampled estimate (0 when nothing was sampled); {@code check} is the
+ * memsim replay of a sample held against these bytes where the analytical model is the GPU
+ * default (null where none was made).
  */
-public record Traffic(List<String> levels, double[] bytes, double[] missRates, String source, double samplingError) {
+public record Traffic(List<String> levels, double[] bytes, double[] missRates, String source, double samplingError, TrafficCheck check) {
+    /** Without a check. */
+    public Traffic(List<String> levels, double[] bytes, double[] missRates, String source, double samplingError) {
+        this(levels, bytes, missRates, source, samplingError, null);
+    }
+
     public Traffic {
         levels = List.copyOf(levels);
         bytes = bytes.clone();
@@ -20,6 +27,11 @@ public record Traffic(List<String> levels, double[] bytes, double[] missRates, S
     /** Whether the bytes came from a cache simulation (false for the analytical model and its fallbacks). */
     public boolean simulated() {
         return !source.startsWith("analytical");
+    }
+
+    /** The same bytes with {@code check} attached and another source label. */
+    public Traffic withCheck(String label, TrafficCheck c) {
+        return new Traffic(levels, bytes, missRates, label, samplingError, c);
     }
 
     public double dramBytes() {

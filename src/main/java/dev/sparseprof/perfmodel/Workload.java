@@ -54,6 +54,35 @@ public record Workload(String name, MatrixStats stats, long denseColumns, DType 
         return new Workload(name, stats, n, dtype, null);
     }
 
+    /**
+     * A matrix of whole {@code shape} blocks, {@code blockDensity} of them kept, spread evenly over
+     * the block rows (the block-sparse layers of the published BSR sweeps): every kept block is
+     * full, so the non-zeros, the row lengths and the block counts of {@code shape} follow; no
+     * other block shape or N:M pattern is counted. Requires M and K to be multiples of the block.
+     */
+    public static Workload blockSparse(String name, int m, int k, long n, DType dtype, BlockShape shape, double blockDensity) {
+        if (m % shape.rows() != 0 || k % shape.cols() != 0) {
+            throw new IllegalArgumentException(name + ": " + m + "x" + k + " is not a whole number of " + shape.label() + " blocks");
+        }
+        int blockRows = m / shape.rows();
+        int blockCols = k / shape.cols();
+        int[] perBlockRow = new int[blockRows];
+        int[] rows = new int[m];
+        long kept = 0;
+        for (int b = 0; b < blockRows; b++) {
+            // Round the running total, so the block rows hold the whole count evenly (differing by one at most).
+            long upTo = Math.round(blockDensity * blockCols * (b + 1.0));
+            perBlockRow[b] = (int) Math.min(blockCols, upTo - kept);
+            kept += perBlockRow[b];
+            Arrays.fill(rows, b * shape.rows(), (b + 1) * shape.rows(), perBlockRow[b] * shape.cols());
+        }
+        long nnz = kept * shape.area();
+        long blocks = (long) blockRows * blockCols;
+        MatrixStats stats = new MatrixStats(m, k, nnz, Lengths.of(rows), null, List.of(),
+                List.of(new BlockDensity(shape, blocks, kept, nnz, nnz, Lengths.of(perBlockRow))));
+        return new Workload(name, stats, n, dtype, null);
+    }
+
     public int rows() {
         return stats.rows();
     }

@@ -5,7 +5,6 @@ import dev.sparseprof.sparse.prune.LayerWeights;
 import dev.sparseprof.sparse.prune.PruneScope;
 import dev.sparseprof.sparse.prune.PruneSpec;
 import dev.sparseprof.sparse.prune.Pruner;
-import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.MatrixScan;
 import dev.sparseprof.sparse.stats.MatrixStats;
 import dev.sparseprof.sparse.stats.NmPattern;
@@ -16,11 +15,11 @@ import java.util.List;
 
 /**
  * Workloads from real layers: the weight's statistics (one scan by {@code sparse.stats}) give the
- * row lengths, 2:4 compliance and 4x4 block counts; what-if pruning ({@code sparse.prune}, on an
+ * row lengths, 2:4 compliance and the block counts of every registered BSR shape; what-if pruning ({@code sparse.prune}, on an
  * in-memory copy) comes first when asked.
  */
 public final class Workloads {
-    private static final ScanOptions SCAN = new ScanOptions(List.of(NmPattern.TWO_FOUR, NmPattern.ONE_TWO), List.of(BlockShape.B4X4), false, 1);
+    private static final ScanOptions SCAN = new ScanOptions(List.of(NmPattern.TWO_FOUR, NmPattern.ONE_TWO), FormatModels.BSR_SHAPES, false, 1);
 
     /** How a what-if run prunes each layer before it is modelled. */
     public enum Pruning {
@@ -53,8 +52,19 @@ public final class Workloads {
             Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
             a = MatrixView.of(layer.rows(), layer.cols(), copy);
         }
-        return new Workload(layer.name(), MatrixScan.of(a, SCAN), layer.denseColumns(batch), dtype, a);
+        return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a);
     }
+
+    /**
+     * The scan's options for {@code a}: on every core for a layer of a million elements or more (an
+     * LLM's weights: the scan is most of a simulation's time), else on the calling thread (a
+     * thread's start costs more than a small layer's scan).
+     */
+    static ScanOptions scanOptions(MatrixView a) {
+        return (long) a.rows() * a.cols() >= PARALLEL_SCAN_ELEMENTS ? SCAN.withThreads(Runtime.getRuntime().availableProcessors()) : SCAN;
+    }
+
+    static final long PARALLEL_SCAN_ELEMENTS = 1L << 20;
 
     public static Workload of(String name, MatrixStats stats, long denseColumns, DType dtype) {
         return new Workload(name, stats, denseColumns, dtype, null);

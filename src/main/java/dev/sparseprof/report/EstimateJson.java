@@ -5,6 +5,7 @@ import dev.sparseprof.perfmodel.GapBreakdown;
 import dev.sparseprof.perfmodel.LayerEstimate;
 import dev.sparseprof.perfmodel.Prediction;
 import dev.sparseprof.perfmodel.Traffic;
+import dev.sparseprof.perfmodel.TrafficCheck;
 import dev.sparseprof.perfmodel.Workload;
 import dev.sparseprof.util.JsonWriter;
 
@@ -36,6 +37,8 @@ final class EstimateJson {
         }
         Traffic t = p.traffic();
         j.field("trafficSource", t.source()).field("denseTrafficSource", e.dense().traffic().source()).field("samplingError", t.samplingError());
+        check(j, "trafficCheck", t.check());
+        check(j, "denseTrafficCheck", e.dense().traffic().check());
         j.name("levels").beginArray();
         double[] seconds = p.levelSeconds();
         for (int i = 0; i < t.levels().size(); i++) {
@@ -55,5 +58,17 @@ final class EstimateJson {
                     .field("predictedSeconds", bestSparse.predictedSeconds()).field("speedup", bestSparse.speedup()).endObject();
         }
         j.endObject();
+    }
+
+    /** The memsim check of a GPU layer's analytical traffic, when one was made. */
+    private static void check(JsonWriter j, String name, TrafficCheck c) {
+        if (c == null) return;
+        j.name(name).beginObject().field("layer", c.layer()).field("sample", c.sample()).field("exceedsTolerance", c.exceedsTolerance());
+        j.name("levels").beginArray();
+        for (int i = 0; i < c.levels().size(); i++) {
+            j.beginObject().field("name", c.levels().get(i)).field("replayBytes", c.replayBytes()[i])
+                    .field("analyticalBytes", c.analyticalBytes()[i]).field("relativeDifference", c.relativeDifference(i)).endObject();
+        }
+        j.endArray().endObject();
     }
 }

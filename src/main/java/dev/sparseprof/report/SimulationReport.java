@@ -2,18 +2,19 @@ package dev.sparseprof.report;
 
 import dev.sparseprof.perfmodel.GapBreakdown;
 import dev.sparseprof.perfmodel.LayerEstimate;
+import dev.sparseprof.perfmodel.Prediction;
 import dev.sparseprof.perfmodel.Simulation;
 import dev.sparseprof.perfmodel.Traffic;
+import dev.sparseprof.perfmodel.TrafficCheck;
 import dev.sparseprof.perfmodel.Workloads;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.Units;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /** The {@code simulate} report: a per-layer text table with totals, and the same as JSON. */
 public final class SimulationReport {
@@ -81,6 +82,7 @@ public final class SimulationReport {
         t.row(total.toArray());
         sb.append(t.render());
         for (String line : trafficSources(r.layers())) sb.append("memory traffic, ").append(line).append('\n');
+        for (String line : trafficChecks(r.layers())) sb.append("memsim check, ").append(line).append('\n');
         if (ratios) sb.append("largest gap part: the biggest cost beyond ideal = dense / theory; the parts add up to predicted - ideal\n");
         if (!wide) sb.append("--wide adds miss rates, DRAM bytes, imbalance and each layer's best sparse format\n");
         return sb.toString();
@@ -113,17 +115,15 @@ public final class SimulationReport {
 
     /**
      * One line per format of the chosen estimates: its traffic source (the most common one; how
-     * many layers were sampled differently, with JSON {@code trafficSource} per layer), whether its
-     * dense baseline was put on the analytical model to match it, and the largest sampling error among that format's layers.
+     * many layers were sampled differently, with JSON {@code trafficSource} per layer) and the
+     * largest sampling error among that format's layers.
      */
     static List<String> trafficSources(List<LayerEstimate> estimates) {
         Map<String, Map<String, Integer>> sources = new LinkedHashMap<>();
-        Set<String> matched = new LinkedHashSet<>();
         Map<String, Double> worst = new LinkedHashMap<>();
         for (LayerEstimate e : estimates) {
             Traffic t = e.predicted().traffic();
             sources.computeIfAbsent(e.format(), k -> new LinkedHashMap<>()).merge(t.source(), 1, Integer::sum);
-            if (!t.simulated() && !e.dense().traffic().simulated() && e.dense().traffic().source().contains("same footing")) matched.add(e.format());
             if (Double.isFinite(t.samplingError())) worst.merge(e.format(), t.samplingError(), Math::max);
         }
         List<String> out = new ArrayList<>();
@@ -136,9 +136,35 @@ public final class SimulationReport {
             for (Map.Entry<String, Integer> s : f.getValue().entrySet()) if (!s.getKey().equals(common)) others += s.getValue();
             StringBuilder line = new StringBuilder(f.getKey()).append(": ").append(common);
             if (others > 0) line.append("; ").append(others).append(others == 1 ? " layer" : " layers").append(" sampled otherwise");
-            if (matched.contains(f.getKey())) line.append("; its dense baseline analytical too (same footing)");
             double err = worst.getOrDefault(f.getKey(), 0.0);
             if (err > 0) line.append(String.format(Locale.ROOT, "; sampling error up to %.1f%%", 100 * err));
+            out.add(line.toString());
+        }
+        return out;
+    }
+
+    /**
+     * One line per distinct memsim check of the estimates' traffic (GPU: the analytical traffic
+     * against a replayed sample, {@link TrafficCheck}): format, sample, each compared level's
+     * difference, and whether one is over the tolerance.
+     */
+    static List<String> trafficChecks(List<LayerEstimate> estimates) {
+        Map<TrafficCheck, String> seen = new IdentityHashMap<>();
+        for (LayerEstimate e : estimates) {
+            for (Prediction p : List.of(e.dense(), e.predicted())) {
+                TrafficCheck c = p.traffic().check();
+                if (c != null) seen.putIfAbsent(c, p.plan().format());
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<TrafficCheck, String> entry : seen.entrySet()) {
+            TrafficCheck c = entry.getKey();
+            StringBuilder line = new StringBuilder(entry.getValue()).append(" on ").append(c.layer()).append(' ').append(c.sample()).append(':');
+            for (int i = 0; i < c.levels().size(); i++) {
+                line.append(String.format(Locale.ROOT, " %s %+.1f%%", c.levels().get(i), 100 * c.relativeDifference(i)));
+            }
+            line.append(c.exceedsTolerance() ? String.format(Locale.ROOT, " (analytical vs replay: over %.0f%%)", 100 * TrafficCheck.TOLERANCE)
+                    : String.format(Locale.ROOT, " (within %.0f%%)", 100 * TrafficCheck.TOLERANCE));
             out.add(line.toString());
         }
         return out;

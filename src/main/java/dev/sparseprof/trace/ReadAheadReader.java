@@ -1,5 +1,6 @@
 package dev.sparseprof.trace;
 
+import dev.sparseprof.util.Progress;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
@@ -56,7 +57,32 @@ public final class ReadAheadReader implements TraceReader {
     @Override
     public int fill(TraceChunk chunk) {
         chunk.clear();
-        if (over) return 0;
+        TraceChunk c = nextFull();
+        if (c == null) return 0;
+        chunk.copyFrom(c);
+        empty.add(c);
+        return chunk.size();
+    }
+
+    /** As {@link TraceReader#pushAll}, but each chunk goes to the sink from the queue itself, without the copy {@link #fill} makes. */
+    @Override
+    public long pushAll(TraceSink sink, Progress progress, long totalBytes) {
+        long records = 0;
+        TraceChunk c;
+        while ((c = nextFull()) != null) {
+            int n = c.size();
+            sink.accessAll(c, 0, n);
+            records += n;
+            empty.add(c);
+            progress.update(bytesConsumed(), totalBytes);
+        }
+        progress.finish();
+        return records;
+    }
+
+    /** The next chunk the thread read, or null at the end (after throwing the inner reader's fault, if any). */
+    private TraceChunk nextFull() {
+        if (over) return null;
         TraceChunk c;
         try {
             c = full.take();
@@ -64,14 +90,10 @@ public final class ReadAheadReader implements TraceReader {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading a trace", e);
         }
-        if (c == END) {
-            over = true;
-            if (failure != null) throw failure;
-            return 0;
-        }
-        chunk.copyFrom(c);
-        empty.add(c);
-        return chunk.size();
+        if (c != END) return c;
+        over = true;
+        if (failure != null) throw failure;
+        return null;
     }
 
     @Override
@@ -87,16 +109,22 @@ public final class ReadAheadReader implements TraceReader {
     /** Stops the read-ahead thread, then closes the inner reader. */
     @Override
     public void close() {
-        thread.interrupt();
+        boolean interrupted = stop(thread);
+        inner.close();
+        if (interrupted) Thread.currentThread().interrupt();
+    }
+
+    /** Interrupts a read-ahead thread and waits for it to end; true if the caller was interrupted meanwhile (to restore). */
+    static boolean stop(Thread t) {
+        t.interrupt();
         boolean interrupted = false;
-        while (thread.isAlive()) {
+        while (t.isAlive()) {
             try {
-                thread.join();
+                t.join();
             } catch (InterruptedException e) {
                 interrupted = true;
             }
         }
-        inner.close();
-        if (interrupted) Thread.currentThread().interrupt();
+        return interrupted;
     }
 }

@@ -44,7 +44,10 @@ public final class TraceFiles {
             CountingInputStream raw = new CountingInputStream(Files.newInputStream(path));
             InputStream in = new BufferedInputStream(raw, 1 << 16);
             try {
-                if (startsWith(in, new byte[] {0x1f, (byte) 0x8b})) in = new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16);
+                // gzip: inflated on a thread of its own, ahead of the parser
+                if (startsWith(in, new byte[] {0x1f, (byte) 0x8b})) {
+                    in = new BufferedInputStream(new ReadAheadInputStream(new GZIPInputStream(in, 1 << 16), source), 1 << 16);
+                }
                 if (startsWith(in, BinaryTraceFormat.MAGIC)) return new BinaryTraceReader(in, source, raw::count);
                 return new DinTextReader(in, source, defaultSizeBytes, raw::count);
             } catch (IOException | RuntimeException e) {

@@ -25,10 +25,16 @@ public final class TerminalProgressBar implements Progress {
 
     /**
      * A bar when standard error is a terminal (the launcher sets {@code SPARSEPROF_TTY=1} after
-     * {@code [ -t 2 ]}), else {@link Progress#NONE}.
+     * {@code [ -t 2 ]}), else {@link Progress#NONE}. It stays quiet for the first 1.5 s, or for
+     * {@code SPARSEPROF_PROGRESS_AFTER_MS} milliseconds when that is set (the pseudo-terminal test
+     * sets 0).
      */
     public static Progress forTerminal(String label) {
-        return "1".equals(System.getenv("SPARSEPROF_TTY")) ? new TerminalProgressBar(label, System.err, 1500) : NONE;
+        if (!"1".equals(System.getenv("SPARSEPROF_TTY"))) return NONE;
+        long quietMillis = 1500;
+        String after = System.getenv("SPARSEPROF_PROGRESS_AFTER_MS");
+        if (after != null && after.matches("[0-9]{1,7}")) quietMillis = Long.parseLong(after);
+        return new TerminalProgressBar(label, System.err, quietMillis);
     }
 
     @Override

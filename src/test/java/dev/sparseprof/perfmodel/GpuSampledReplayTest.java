@@ -1,17 +1,23 @@
 package dev.sparseprof.perfmodel;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.sparse.stats.MatrixScan;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** GPU-style traces through a sectored per-SM L1 and a shared L2 on the A100 spec, all SMs against a sampled subset. */
+/**
+ * GPU-style traces through a sectored per-SM L1 and a shared L2 on the A100 spec, all SMs against a
+ * sampled subset; and the default GPU traffic, analytical with this replay as its check.
+ */
 class GpuSampledReplayTest {
     private static final HardwareSpec A100 = HardwareSpecs.load("a100-80gb");
 
@@ -23,8 +29,11 @@ class GpuSampledReplayTest {
         return new Workload("r", MatrixScan.of(view), n, dtype, view);
     }
 
+    /** The replay's bytes as a Traffic: L1 arriving, L2 arriving (L1's misses), DRAM. */
     private static Traffic traffic(Workload w, String format, long budget) {
-        return new PerfModel(A100, new SimulatedTraffic(budget)).estimate(w, FormatModels.byName(format)).predicted().traffic();
+        SimulatedTraffic.Replay r = GpuSampledReplay.replay(w, format, (GpuSpec) A100, budget);
+        return new Traffic(List.of("L1", "L2", "DRAM"), new double[] {r.arriving()[0], r.passed()[0], r.passed()[1]}, new double[3],
+                r.label(), r.samplingError());
     }
 
     @Test
@@ -60,5 +69,26 @@ class GpuSampledReplayTest {
         Traffic half = traffic(w.withDType(DType.F16), "dense", 1_000_000_000);
         assertTrue(half.source().contains("scaled to 16-bit values"), half.source());
         assertEquals(single.dramBytes() / 2, half.dramBytes(), 0.01 * single.dramBytes());
+    }
+
+    @Test
+    void gpuTrafficIsAnalyticalWithTheReplayOfASampleAsItsCheck() {
+        Workload w = random(512, 512, 256, 0.3, 4, DType.F16);
+        SimulatedTraffic sim = SimulatedTraffic.checked(100_000);
+        LayerEstimate e = new PerfModel(A100, sim).estimate(w, FormatModels.byName("csr"));
+        Traffic t = e.predicted().traffic();
+        Traffic analytical = new PerfModel(A100, TrafficModel.ANALYTICAL).estimate(w, FormatModels.byName("csr")).predicted().traffic();
+        assertEquals(SimulatedTraffic.CHECKED_SOURCE, t.source());
+        assertArrayEquals(analytical.bytes(), t.bytes(), "the analytical bytes, whatever the budget");
+        TrafficCheck c = t.check();
+        assertTrue(c != null, "csr has a GPU trace: a check");
+        assertTrue(c.sample().contains("N 64 of 256"), c.sample());
+        assertEquals(List.of("L2", "DRAM"), c.levels());
+        for (int i = 0; i < 2; i++) assertTrue(c.replayBytes()[i] > 0 && c.analyticalBytes()[i] > 0, c.levels().get(i));
+        // One check per format, shape, N and density: the same object for the same layer again.
+        assertTrue(c == new PerfModel(A100, sim).estimate(w, FormatModels.byName("csr")).predicted().traffic().check());
+        // The dense baseline is checked too; a format without a GPU trace is not.
+        assertTrue(e.dense().traffic().check() != null, "dense check");
+        assertEquals(null, new PerfModel(A100, sim).estimate(w, FormatModels.byName("coo")).predicted().traffic().check());
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Physical bounds over a grid of shapes and batches on every bundled GPU spec, with the default
- * (simulated) traffic model: 2:4 never beats 2x its same-footing dense baseline, the gap parts the
+ * (memsim-checked analytical) traffic model: 2:4 never beats 2x the layer's one dense baseline, the gap parts the
  * definition makes non-negative are, and a simulated dense GEMM never moves more DRAM bytes than
  * its compulsory traffic (each distinct byte once, C written back once) when its footprint fits the L2.
  */
@@ -43,7 +43,7 @@ class SpeedupBoundsTest {
         for (String preset : HardwareSpecs.presetNames()) {
             HardwareSpec spec = HardwareSpecs.load(preset);
             if (!(spec instanceof GpuSpec gpu)) continue;
-            PerfModel model = new PerfModel(spec, new SimulatedTraffic(40_000));
+            PerfModel model = new PerfModel(spec, SimulatedTraffic.checked(40_000));
             for (int[] shape : SHAPES) {
                 for (int batch : BATCHES) {
                     Workload w = twoFour(shape[0], shape[1], batch, shape[0] + batch);

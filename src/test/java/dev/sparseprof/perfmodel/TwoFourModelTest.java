@@ -55,7 +55,7 @@ class TwoFourModelTest {
 
     @Test
     void unstructuredCsrCrossesDenseOnTheLstmProblem() {
-        double at = PublishedCases.crossover(model, FormatModels.byName("csr"), 8192, 2048, 128, DType.F32);
+        double at = PublishedCases.crossover(model, FormatModels.byName("csr"), 8192, 2048, 128, DType.F32, false);
         assertTrue(at > 0.6 && at < 0.9, "crossover " + at);
         assertTrue(model.estimate(Workload.uniformSparse("l", 8192, 2048, 128, DType.F32, 0.5, false), FormatModels.byName("csr")).speedup() < 1);
         assertTrue(model.estimate(Workload.uniformSparse("l", 8192, 2048, 128, DType.F32, 0.05, false), FormatModels.byName("csr")).speedup() > 1);

@@ -35,6 +35,36 @@ class ReadAheadReaderTest {
     }
 
     @Test
+    void pushAllHandsTheQueuedChunksOverInOrder() {
+        StringBuilder text = new StringBuilder();
+        int n = 3 * TraceChunk.DEFAULT_CAPACITY * 4 + 17;
+        for (int i = 0; i < n; i++) text.append(i % 2).append(' ').append(Integer.toHexString(8 * i)).append('\n');
+        long[] seen = {0};
+        TraceSink inOrder = (kind, address, sizeBytes, role) -> {
+            assertEquals(8 * seen[0], address);
+            assertEquals(seen[0] % 2 == 0 ? AccessKind.READ : AccessKind.WRITE, kind);
+            assertEquals(4, sizeBytes);
+            seen[0]++;
+        };
+        long[] progressCalls = {0};
+        dev.sparseprof.util.Progress progress = new dev.sparseprof.util.Progress() {
+            @Override
+            public void update(long done, long total) {
+                progressCalls[0]++;
+            }
+        };
+        try (ReadAheadReader r = new ReadAheadReader(din(text.toString()))) {
+            assertEquals(n, r.pushAll(inOrder, progress, 1));
+            assertEquals(0, r.pushAll(inOrder), "stays over");
+        }
+        assertEquals(n, seen[0]);
+        assertTrue(progressCalls[0] >= n / TraceChunk.DEFAULT_CAPACITY, "progress once a chunk");
+        try (ReadAheadReader r = new ReadAheadReader(din("0 10\n1 20\n7 30\n"))) {
+            assertThrows(TraceFormatException.class, () -> r.pushAll(inOrder));
+        }
+    }
+
+    @Test
     void faultComesAfterTheRecordsBeforeIt() {
         try (ReadAheadReader r = new ReadAheadReader(din("0 10\n1 20\n7 30\n"))) {
             TraceChunk chunk = new TraceChunk();

@@ -7,7 +7,8 @@ import java.util.Arrays;
  * one bit per column block and OR-ed into the band's occupancy; at the end of each band of R rows
  * (or at the last row) the band's non-empty tiles are counted. For C a power of two up to 64 the fold
  * is a shift-or cascade plus {@link Long#compress}; other widths test each block's bit range.
- * Rows must arrive in order, and a counter must start at a band boundary.
+ * Rows must arrive in order, and a counter must start at a band boundary. Each band's count is kept
+ * too (one int per band), so a BSR model needs no second pass over the matrix.
  */
 final class BlockCounter {
     private final BlockShape shape;
@@ -17,6 +18,7 @@ final class BlockCounter {
     private final long[] occupancy;
     private final boolean fold;
     private final long fieldStarts;
+    private final int[] perBand;
     private long nonEmptyBlocks;
     private long nonEmptyElements;
 
@@ -31,12 +33,13 @@ final class BlockCounter {
         long starts = 0;
         if (fold) for (int b = 0; b < 64; b += c) starts |= 1L << b;
         this.fieldStarts = starts;
+        this.perBand = new int[shape.blockRowsOf(rows)];
     }
 
     void addRow(long[] words, int row) {
         if (fold) foldRow(words); else scanRow(words);
         int r = shape.rows();
-        if (row % r == r - 1 || row == rows - 1) closeBand(row % r + 1);
+        if (row % r == r - 1 || row == rows - 1) closeBand(row / r, row % r + 1);
     }
 
     private void foldRow(long[] words) {
@@ -60,9 +63,10 @@ final class BlockCounter {
         }
     }
 
-    private void closeBand(int bandHeight) {
+    private void closeBand(int band, int bandHeight) {
         int k = 0;
         for (long word : occupancy) k += Long.bitCount(word);
+        perBand[band] = k;
         if (k > 0) {
             int c = shape.cols();
             int lastBlock = blockCols - 1;
@@ -78,10 +82,11 @@ final class BlockCounter {
     void merge(BlockCounter other) {
         nonEmptyBlocks += other.nonEmptyBlocks;
         nonEmptyElements += other.nonEmptyElements;
+        for (int b = 0; b < perBand.length; b++) perBand[b] += other.perBand[b]; // ranges hold disjoint bands
     }
 
     BlockDensity result(long nnz) {
         long blocks = (long) shape.blockRowsOf(rows) * blockCols;
-        return new BlockDensity(shape, blocks, nonEmptyBlocks, nonEmptyElements, nnz);
+        return new BlockDensity(shape, blocks, nonEmptyBlocks, nonEmptyElements, nnz, new Lengths(perBand.clone()));
     }
 }

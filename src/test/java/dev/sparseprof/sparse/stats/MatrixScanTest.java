@@ -6,6 +6,7 @@ import dev.sparseprof.util.SparseprofException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -57,6 +58,7 @@ class MatrixScanTest {
             long blocks = 0;
             long nonEmpty = 0;
             long elements = 0;
+            int[] perBand = new int[s.blockRowsOf(rows)];
             for (int r0 = 0; r0 < rows; r0 += s.rows()) {
                 for (int c0 = 0; c0 < cols; c0 += s.cols()) {
                     blocks++;
@@ -68,10 +70,13 @@ class MatrixScanTest {
                             if (a[r * cols + c] != 0f) k++;
                         }
                     }
-                    if (k > 0) { nonEmpty++; elements += area; }
+                    if (k > 0) { nonEmpty++; elements += area; perBand[r0 / s.rows()]++; }
                 }
             }
-            assertEquals(new BlockDensity(s, blocks, nonEmpty, elements, nnz), stats.blocks(s), s.label());
+            BlockDensity got = stats.blocks(s);
+            assertEquals(new BlockDensity(s, blocks, nonEmpty, elements, nnz, null),
+                    new BlockDensity(got.shape(), got.blocks(), got.nonEmptyBlocks(), got.nonEmptyElements(), got.nnz(), null), s.label());
+            assertArrayEquals(perBand, got.perBlockRow().toArray(), s.label() + " per band");
         }
     }
 
