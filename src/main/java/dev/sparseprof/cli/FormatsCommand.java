@@ -38,25 +38,33 @@ final class FormatsCommand implements Callable<Integer> {
 
     @Mixin ModelArgument model;
 
-    @Option(names = "--dtype", defaultValue = "fp32", paramLabel = "D", description = "Value type: fp32, fp16, bf16 or int8. Default ${DEFAULT-VALUE}.")
+    @Option(names = "--dtype", paramLabel = "D",
+            description = "Value type: fp32, fp16, bf16, int8, uint8 or fp8. Default: the weights' stored dtype, fp32 for fp32 or wider weights.")
     String dtype;
 
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the byte counts as JSON ('-': standard output, alone).")
     String json;
+
+    private static final java.util.Set<DType> VALUE_TYPES = java.util.EnumSet.of(DType.F32, DType.F16, DType.BF16, DType.I8, DType.U8,
+            DType.F8_E4M3, DType.F8_E5M2);
 
     /** One layer in one format: its cost, or null when the format cannot hold the layer. */
     record Cell(GemmLayer layer, Format format, StorageCost cost) {}
 
     @Override
     public Integer call() {
-        DType valueType = DType.parse(dtype);
-        if (valueType != DType.F32 && valueType != DType.F16 && valueType != DType.BF16 && valueType != DType.I8) {
-            throw new SparseprofException("--dtype must be fp32, fp16, bf16 or int8, got '" + dtype + "'");
+        DType given = dtype == null ? null : DType.parse(dtype);
+        if (given != null && !VALUE_TYPES.contains(given)) {
+            throw new SparseprofException("--dtype must be fp32, fp16, bf16, int8, uint8, fp8_e4m3 or fp8_e5m2, got '" + dtype + "'");
         }
         Outputs.checkFolder("--json", json);
         PrintWriter out = spec.commandLine().getOut();
         List<Format> formats = Formats.defaults();
         try (Model m = model.open()) {
+            DType stored = m.storedWeightDType();
+            DType valueType = given != null ? given : stored != null ? stored : DType.F32;
+            String why = given != null ? null : stored != null ? ", the dtype the weights are stored in (--dtype overrides)"
+                    : ", the weights are stored in fp32 or wider (--dtype overrides)";
             List<MatrixStats> stats = ProfileCommand.scan(m, "formats", Formats.scanOptionsFor(formats, ScanOptions.DEFAULT));
             List<GemmLayer> layers = new ArrayList<>();
             List<List<Cell>> rows = new ArrayList<>();
@@ -70,6 +78,7 @@ final class FormatsCommand implements Callable<Integer> {
             }
             if (!Outputs.jsonOnStdout(json)) out.print(table(m, valueType, formats, rows));
             Outputs.write(json, json(m, valueType, formats, rows), out);
+            if (why != null) spec.commandLine().getErr().println("formats: value type " + valueType.label() + why);
         }
         return Main.EXIT_OK;
     }

@@ -2,6 +2,7 @@ package dev.sparseprof.cli;
 
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** The optional MODEL positional parameter of the model commands; mixed in with {@code @Mixin}. */
@@ -13,8 +14,10 @@ final class ModelArgument {
     @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = HELP)
     String model;
 
+    @Mixin ModelShapeOptions shapes;
+
     /** Opens the named model, or the bundled default when none was given. */
     Model open() {
-        return Models.open(model);
+        return Models.open(model, shapes.readOptions());
     }
 }

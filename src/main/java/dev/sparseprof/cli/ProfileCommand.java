@@ -264,7 +264,8 @@ final class ProfileCommand implements Callable<Integer> {
         sb.append(String.format(Locale.ROOT, "critical: a GEMM layer at least %.0f points below the model's weighted sparsity (%s), when that is >= %.0f%%%n",
                 CRITICAL_GAP * 100, pct(t.sparsity()), CRITICAL_MIN_MODEL_SPARSITY * 100));
         if (layers.stream().anyMatch(p -> p.layer().kind() == LayerKind.CONV && p.layer().columnsPerSample() == 1)) {
-            sb.append("note: conv layers whose output size the file does not give count N = batch (1 output pixel)\n");
+            sb.append("note: conv layers whose output size the file does not give count N = batch (1 output pixel)\n"
+                    + "      give the input's size: --input-shape NAME=1x3xHxW (ONNX), --input-size HxW (TF.js model.json)\n");
         }
         return sb.toString();
     }

@@ -3,12 +3,11 @@ package dev.sparseprof.cli;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.SafetensorsWriter;
-import dev.sparseprof.model.Tensor;
-import dev.sparseprof.model.WeightShapes;
+import dev.sparseprof.model.PrunedWriter;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.sparse.prune.LayerWeights;
 import dev.sparseprof.sparse.prune.PruneResult;
+import dev.sparseprof.sparse.prune.PruneScope;
 import dev.sparseprof.sparse.prune.PruneSpec;
 import dev.sparseprof.sparse.prune.Pruner;
 import dev.sparseprof.util.Checks;
@@ -16,12 +15,11 @@ import dev.sparseprof.util.SparseprofException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,21 +28,26 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sparseprof prune [MODEL] --out FILE.safetensors ...}: prunes every GEMM layer (linear and
- * conv; embedding gathers are kept as they are) and writes all tensors as safetensors: each pruned
- * layer as fp32 in PyTorch order under its layer name, every other tensor unchanged, and
- * {@code __metadata__} recording the pruning ({@code sparseprof.prune} holds the options, which
- * parse again), the source model and the kept counts. {@code profile FILE} reads it back.
+ * {@code sparseprof prune [MODEL] --out FILE ...}: prunes every GEMM layer (linear and conv;
+ * embedding gathers are kept as they are) and writes the model back in the kind of file it came
+ * from ({@link PrunedWriter}): an ONNX model as the same ModelProto with its weights' raw_data
+ * zeroed where pruned; a safetensors file (or a sharded folder, with its index) under the same
+ * tensor names, dtypes and shapes. Only the pruned weights' stored zeros change: surviving weights
+ * keep their stored bits. The metadata ({@code sparseprof.prune} holds the options, which parse
+ * again) records what was done. Per-layer methods stream tensor by tensor (the heap holds one
+ * layer's weights as floats); {@code --scope global} ranks all layers together, so it holds them all.
+ * Depthwise convolutions are left dense by N:M, which would run along K = kh·kw of one channel.
  */
 @Command(name = "prune", mixinStandardHelpOptions = true,
-        description = "Magnitude (per layer or global), N:M, block or row pruning of a model, written as safetensors.")
+        description = "Magnitude (per layer or global), N:M, block or row pruning of a model, written back in the kind of file it came from.")
 final class PruneCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
     @Mixin ModelArgument model;
 
-    @Option(names = "--out", required = true, paramLabel = "FILE.safetensors", description = "Where to write the pruned model.")
+    @Option(names = "--out", required = true, paramLabel = "FILE|FOLDER",
+            description = "Where to write the pruned model: *.onnx for an ONNX model, *.safetensors, or a new folder for a sharded checkpoint.")
     Path out;
 
     @Option(names = "--sparsity", paramLabel = "S", description = "Fraction of weights (or, with --block, of blocks) to zero.")
@@ -65,57 +68,83 @@ final class PruneCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PruneSpec how = PruneSpec.of(sparsity, scope, nm, block, rows);
-        if (!out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".safetensors")) {
-            throw new SparseprofException("--out " + out + ": the pruned model is written as safetensors; name it *.safetensors");
-        }
-        Outputs.checkFolder("--out", out.toString());
+        PrunedWriter.Kind kind = PrunedWriter.Kind.of(out);
+        if (kind != PrunedWriter.Kind.FOLDER) Outputs.checkFolder("--out", out.toString());
         PrintWriter stdout = spec.commandLine().getOut();
         try (Model m = model.open()) {
-            List<GemmLayer> pruned = new ArrayList<>();
-            List<LayerWeights> weights = new ArrayList<>();
+            PrunedWriter.check(m, out);
+            Map<String, List<GemmLayer>> byTensor = new LinkedHashMap<>();
+            List<GemmLayer> skipped = new ArrayList<>();
+            int count = 0;
             for (GemmLayer l : m.layers()) {
                 if (l.kind() == LayerKind.EMBEDDING_GATHER) continue;
+                if (how instanceof PruneSpec.Nm && l.depthwise()) {
+                    skipped.add(l);
+                    continue;
+                }
                 Checks.toIntExact(l.params(), "layer '" + l.name() + "' size");
-                pruned.add(l);
-                weights.add(new LayerWeights(l.name(), l.rows(), l.cols(), l.matrix().toDense()));
+                if (l.tensor() == null) throw new SparseprofException(m.source() + ": layer '" + l.name() + "' is not stored as a tensor; cannot write it back");
+                byTensor.computeIfAbsent(l.tensorName(), k -> new ArrayList<>()).add(l);
+                count++;
             }
-            if (pruned.isEmpty()) throw new SparseprofException(m.source() + ": no linear or conv layers to prune");
-            List<PruneResult> results = Pruner.apply(how, weights);
-            List<Tensor> tensors = tensorsToWrite(m, pruned, weights);
-            long before = 0;
-            long after = 0;
-            long elements = 0;
-            for (PruneResult r : results) {
-                before += r.nonZerosBefore();
-                after += r.nonZerosAfter();
-                elements += r.elements();
+            if (count == 0) throw new SparseprofException(m.source() + ": no linear or conv layers to prune");
+            if (!skipped.isEmpty()) {
+                spec.commandLine().getErr().println("prune: " + skipped.size() + " depthwise conv layer(s) left dense (e.g. " + skipped.get(0).name()
+                        + "): " + how.describe() + " would run along K = " + skipped.get(0).cols() + " weights of one input channel, not a reduction over channels");
             }
+            Map<GemmLayer, PruneResult> results = new LinkedHashMap<>();
+            Map<GemmLayer, float[]> global = globalPruning(how, byTensor, results);
             Map<String, String> metadata = new LinkedHashMap<>();
             metadata.put("sparseprof.prune", how.describe());
             metadata.put("sparseprof.source", m.source());
             metadata.put("sparseprof.source_format", m.format());
-            metadata.put("sparseprof.pruned_layers", Integer.toString(results.size()));
-            metadata.put("sparseprof.kept_weights", after + " of " + elements);
-            SafetensorsWriter.write(out, tensors, metadata);
-            stdout.print(table(m, how, results, before, after, elements));
+            metadata.put("sparseprof.pruned_layers", Integer.toString(count));
+            if (!skipped.isEmpty()) metadata.put("sparseprof.left_dense", skipped.size() + " depthwise layers (N:M along kh*kw)");
+            PrunedWriter.write(m, out, byTensor.keySet(), (tensor, target) -> {
+                for (GemmLayer l : byTensor.get(tensor.name())) {
+                    float[] values = global != null ? global.get(l) : l.matrix().toDense();
+                    if (global == null) {
+                        results.put(l, Pruner.apply(how, List.of(new LayerWeights(l.name(), l.rows(), l.cols(), values))).get(0));
+                    }
+                    l.writeZeros(values, target);
+                }
+            }, metadata);
+            List<PruneResult> ordered = new ArrayList<>();
+            for (List<GemmLayer> ls : byTensor.values()) for (GemmLayer l : ls) ordered.add(results.get(l));
+            stdout.print(table(m, how, ordered));
         }
         return Main.EXIT_OK;
     }
 
-    /** Pruned layers first (in model order, under their layer names), then every other tensor unchanged. */
-    private static List<Tensor> tensorsToWrite(Model m, List<GemmLayer> pruned, List<LayerWeights> weights) {
-        List<Tensor> tensors = new ArrayList<>();
-        Set<String> replaced = new HashSet<>();
-        for (int i = 0; i < pruned.size(); i++) {
-            GemmLayer l = pruned.get(i);
-            tensors.add(Tensor.ofFloats(l.name(), WeightShapes.pytorchOrder(m, l), weights.get(i).values()));
-            replaced.add(l.tensorName());
+    /** {@code --scope global} ranks all layers together, so their weights are pruned in memory first; null for the streaming methods. */
+    private static Map<GemmLayer, float[]> globalPruning(PruneSpec how, Map<String, List<GemmLayer>> byTensor, Map<GemmLayer, PruneResult> results) {
+        if (!(how instanceof PruneSpec.Magnitude mag) || mag.scope() != PruneScope.GLOBAL) return null;
+        List<GemmLayer> layers = new ArrayList<>();
+        List<LayerWeights> weights = new ArrayList<>();
+        for (List<GemmLayer> ls : byTensor.values()) {
+            for (GemmLayer l : ls) {
+                layers.add(l);
+                weights.add(new LayerWeights(l.name(), l.rows(), l.cols(), l.matrix().toDense()));
+            }
         }
-        for (Tensor t : m.tensors()) if (!replaced.contains(t.name())) tensors.add(t);
-        return tensors;
+        List<PruneResult> r = Pruner.apply(how, weights);
+        Map<GemmLayer, float[]> out = new HashMap<>();
+        for (int i = 0; i < layers.size(); i++) {
+            out.put(layers.get(i), weights.get(i).values());
+            results.put(layers.get(i), r.get(i));
+        }
+        return out;
     }
 
-    private String table(Model m, PruneSpec how, List<PruneResult> results, long before, long after, long elements) {
+    private String table(Model m, PruneSpec how, List<PruneResult> results) {
+        long before = 0;
+        long after = 0;
+        long elements = 0;
+        for (PruneResult r : results) {
+            before += r.nonZerosBefore();
+            after += r.nonZerosAfter();
+            elements += r.elements();
+        }
         TextTable t = new TextTable("layer", "weights", "nnz before", "nnz after", "sparsity after");
         t.rightAlign(1, 2, 3, 4);
         for (PruneResult r : results) {
@@ -123,6 +152,7 @@ final class PruneCommand implements Callable<Integer> {
         }
         t.rule();
         t.row("total (" + results.size() + " layers)", elements, before, after, ProfileCommand.pct(elements == 0 ? 0 : 1.0 - (double) after / elements));
-        return m.source() + ": pruned with " + how.describe() + "\n" + t.render() + "wrote " + out + "\n";
+        return m.source() + ": pruned with " + how.describe() + "\n" + t.render() + "wrote " + out + " (" + PrunedWriter.Kind.of(out).name().toLowerCase(Locale.ROOT)
+                + ", the source's tensor names and stored dtypes)\n";
     }
 }

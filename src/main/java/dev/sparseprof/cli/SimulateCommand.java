@@ -96,34 +96,36 @@ final class SimulateCommand implements Callable<Integer> {
         }
         Checks.positive(batch, "--batch");
         HardwareSpec spec = HardwareSpecs.load(hw);
-        DType given = inputs.dtypeOrNull();
-        DType d = given == null ? Simulation.defaultDType(spec) : given;
-        String f = format;
-        if (spec.isGpu() && (f.equals("2:4") || f.equals("1:2")) && !Formats.ampereFor(d).name().equals(f)) {
-            // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (hardware-facts.md section 2).
-            f = Formats.ampereFor(d).name();
-            command.commandLine().getErr().println("simulate: the sparse tensor cores run " + f + " for " + d.label()
-                    + ", not " + format + ": modelling " + f);
-        }
-        String chosen = f;
-        List<FormatModel> formats = option("--format", () -> formats(chosen));
-        Workloads.Pruning pruning = Workloads.Pruning.NONE;
-        double s = 0;
-        if (sparsity != null) {
-            s = Checks.fraction(sparsity, "--sparsity");
-            pruning = Workloads.Pruning.MAGNITUDE;
-        } else if (f.equals("2:4") || f.equals("1:2")) {
-            pruning = Workloads.Pruning.structured(NmPattern.parse(f));
-            s = 0.5;
-        }
-        Simulation.Options options = new Simulation.Options(batch, d, pruning, s, formats);
         Simulation.Result result;
+        PredictionInputs.DTypeChoice choice;
         try (Model m = inputs.openModel()) {
+            choice = inputs.dtypeFor(m, Simulation.defaultDType(spec), spec.name());
+            DType d = choice.dtype();
+            String f = format;
+            if (spec.isGpu() && (f.equals("2:4") || f.equals("1:2")) && !Formats.ampereFor(d).name().equals(f)) {
+                // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (hardware-facts.md section 2).
+                f = Formats.ampereFor(d).name();
+                command.commandLine().getErr().println("simulate: the sparse tensor cores run " + f + " for " + d.label()
+                        + ", not " + format + ": modelling " + f);
+            }
+            String chosen = f;
+            List<FormatModel> formats = option("--format", () -> formats(chosen));
+            Workloads.Pruning pruning = Workloads.Pruning.NONE;
+            double s = 0;
+            if (sparsity != null) {
+                s = Checks.fraction(sparsity, "--sparsity");
+                pruning = Workloads.Pruning.MAGNITUDE;
+            } else if (f.equals("2:4") || f.equals("1:2")) {
+                pruning = Workloads.Pruning.structured(NmPattern.parse(f));
+                s = 0.5;
+            }
+            Simulation.Options options = new Simulation.Options(batch, d, pruning, s, formats);
             List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
             if (workloads.isEmpty()) throw new SparseprofException((inputs.model == null ? Models.DEFAULT_NAME : inputs.model) + ": no GEMM layers");
             result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options,
                     TerminalProgressBar.forTerminal("simulate: estimating layers"));
         }
+        choice.announce("simulate", command.commandLine().getErr());
         if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result, wide));
         Outputs.write(json, SimulationReport.json(result), out);
         if (html != null) HtmlReport.writeSimulation(Path.of(html), result);

@@ -1,5 +1,6 @@
 package dev.sparseprof.model;
 
+import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
 
 /**
@@ -9,15 +10,36 @@ import dev.sparseprof.util.MatrixView;
  *
  * <p>{@code name} is the layer's readable name (the consuming node when the tensor name is
  * anonymous); {@code matrix} streams A's rows whatever the tensor's storage order.
+ *
+ * <p>{@code groups > 1} (a grouped or depthwise convolution) means the layer is that many
+ * independent GEMMs, each of {@code rows/groups} consecutive rows of A times its own B
+ * ({@code cols x N}); {@link #group(int)} gives one of them. FLOPs are {@code rows·cols·N} either
+ * way. {@code depthwise} says each group reduces over one input channel only, so K = kh·kw (or
+ * 1 for a ConvTranspose): N:M patterns along K do not apply there.
+ *
+ * <p>{@code storedDType} is the weight's dtype in the file (int8 for an ONNX MatMulInteger weight,
+ * uint8 for a quantized TF.js filter, bf16 for a bf16 checkpoint), whatever the view decodes it to;
+ * it is the default value type of the commands that price the layer.
  */
 public record GemmLayer(String name, String tensorName, LayerKind kind, int rows, int cols,
-                        long columnsPerSample, MatrixView matrix) {
+                        long columnsPerSample, MatrixView matrix, int groups, boolean depthwise, DType storedDType) {
     public GemmLayer {
         if (rows <= 0 || cols <= 0) throw new ModelFormatException("layer '" + name + "': empty matrix " + rows + "x" + cols);
         if (matrix.rows() != rows || matrix.cols() != cols) {
             throw new IllegalArgumentException("layer '" + name + "': view is " + matrix.rows() + "x" + matrix.cols());
         }
         if (columnsPerSample <= 0) throw new IllegalArgumentException("columnsPerSample must be positive");
+        if (groups <= 0 || rows % groups != 0) throw new IllegalArgumentException("layer '" + name + "': " + rows + " rows in " + groups + " groups");
+        if (storedDType == null) throw new IllegalArgumentException("layer '" + name + "': no stored dtype");
+    }
+
+    /** An ungrouped layer whose stored dtype is the view's tensor's (fp32 for other views). */
+    public GemmLayer(String name, String tensorName, LayerKind kind, int rows, int cols, long columnsPerSample, MatrixView matrix) {
+        this(name, tensorName, kind, rows, cols, columnsPerSample, matrix, 1, false, storedOf(matrix));
+    }
+
+    private static DType storedOf(MatrixView matrix) {
+        return matrix instanceof TensorMatrix t ? t.tensor().dtype() : DType.F32;
     }
 
     public long params() {
@@ -27,5 +49,41 @@ public record GemmLayer(String name, String tensorName, LayerKind kind, int rows
     /** N, the dense operand's width, for a batch of {@code batch} samples (tokens). */
     public long denseColumns(long batch) {
         return batch * columnsPerSample;
+    }
+
+    /** The same layer with another N per sample (an input shape given on the command line). */
+    public GemmLayer withColumnsPerSample(long columns) {
+        return new GemmLayer(name, tensorName, kind, rows, cols, columns, matrix, groups, depthwise, storedDType);
+    }
+
+    /** Group {@code g}'s GEMM: rows {@code [g·rows/groups, (g+1)·rows/groups)} of A, named {@code name[g]}. */
+    public GemmLayer group(int g) {
+        if (g < 0 || g >= groups) throw new IndexOutOfBoundsException("group " + g + " of " + groups);
+        if (groups == 1) return this;
+        int per = rows / groups;
+        MatrixView rowsOfGroup = new MatrixView() {
+            @Override public int rows() { return per; }
+            @Override public int cols() { return cols; }
+            @Override public void copyRow(int row, float[] dst, int offset) {
+                if (row < 0 || row >= per) throw new IndexOutOfBoundsException("row " + row + " of " + per);
+                matrix.copyRow(g * per + row, dst, offset);
+            }
+        };
+        return new GemmLayer(name + "[" + g + "]", tensorName, kind, per, cols, columnsPerSample, rowsOfGroup, 1, depthwise, storedDType);
+    }
+
+    /**
+     * Writes the stored zero into {@code target} (laid out like this layer's tensor) wherever
+     * {@code pruned}, A row-major after pruning, holds 0.0f; see {@link TensorMatrix#writeZeros}.
+     * Only layers read from a file's tensor can be written back.
+     */
+    public long writeZeros(float[] pruned, java.lang.foreign.MemorySegment target) {
+        if (!(matrix instanceof TensorMatrix t)) throw new IllegalStateException("layer '" + name + "' is not a view of a stored tensor");
+        return t.writeZeros(pruned, target);
+    }
+
+    /** The stored tensor this layer's matrix views, or null for a layer not read from a tensor. */
+    public Tensor tensor() {
+        return matrix instanceof TensorMatrix t ? t.tensor() : null;
     }
 }

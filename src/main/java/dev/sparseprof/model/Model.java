@@ -1,6 +1,8 @@
 package dev.sparseprof.model;
 
+import dev.sparseprof.util.DType;
 import java.lang.foreign.Arena;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,6 +20,25 @@ public record Model(String source, String format, List<Tensor> tensors, List<Gem
         layers = List.copyOf(layers);
         metadata = Map.copyOf(metadata);
     }
+
+    /**
+     * The dtype most of the GEMM weights (by parameters, gathers left out) are stored in, when it is
+     * a narrow one a kernel would run as it is: int8, uint8, fp16, bf16 or an fp8; null for fp32 and
+     * wider (the command's hardware default applies) or a model without GEMM layers.
+     */
+    public DType storedWeightDType() {
+        Map<DType, Long> params = new EnumMap<>(DType.class);
+        for (GemmLayer l : layers) {
+            if (l.kind() != LayerKind.EMBEDDING_GATHER) params.merge(l.storedDType(), l.params(), Long::sum);
+        }
+        DType best = null;
+        for (Map.Entry<DType, Long> e : params.entrySet()) {
+            if (best == null || e.getValue() > params.get(best)) best = e.getKey();
+        }
+        return best != null && NARROW.contains(best) ? best : null;
+    }
+
+    private static final java.util.Set<DType> NARROW = java.util.EnumSet.of(DType.I8, DType.U8, DType.F16, DType.BF16, DType.F8_E4M3, DType.F8_E5M2);
 
     @Override
     public void close() {

@@ -19,4 +19,9 @@ public interface ModelReader {
     boolean accepts(Path file);
 
     Model read(Path file);
+
+    /** Reads with command-line facts about the model's inputs; readers that have no use for them ignore them. */
+    default Model read(Path file, ReadOptions options) {
+        return read(file);
+    }
 }

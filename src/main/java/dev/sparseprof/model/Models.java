@@ -74,11 +74,16 @@ public final class Models {
 
     /** Opens {@code file} with the first reader that accepts its name. */
     public static Model open(Path file) {
+        return open(file, ReadOptions.NONE);
+    }
+
+    /** Opens {@code file} with the first reader that accepts its name, passing it {@code options}. */
+    public static Model open(Path file, ReadOptions options) {
         if (Files.isDirectory(file)) throw ModelFormatException.in(file, "is a folder, not a model file");
         if (!Files.exists(file)) throw ModelFormatException.in(file, "no such file");
         for (Supplier<ModelReader> s : READERS.values()) {
             ModelReader r = s.get();
-            if (r.accepts(file)) return r.read(file);
+            if (r.accepts(file)) return r.read(file, options);
         }
         throw ModelFormatException.in(file, "unknown model format (known: .onnx, .safetensors, .npy, .npz, .mtx, "
                 + "TF.js *-weights_manifest.json or model.json)");
@@ -89,10 +94,23 @@ public final class Models {
      * model's name ({@link #bundledNames()}) that is not also a file opens that model.
      */
     public static Model open(String pathOrNull) {
-        if (pathOrNull == null) return openDefault();
-        Supplier<Model> bundled = BUNDLED.get(pathOrNull);
-        if (bundled != null && !Files.exists(Path.of(pathOrNull))) return bundled.get();
-        return open(Path.of(pathOrNull));
+        return open(pathOrNull, ReadOptions.NONE);
+    }
+
+    /** {@link #open(String)} with reader options ({@code --input-shape}, {@code --input-size}). */
+    public static Model open(String pathOrNull, ReadOptions options) {
+        if (pathOrNull == null) return openResource(DEFAULT_RESOURCE, options);
+        if (BUNDLED.containsKey(pathOrNull) && !Files.exists(Path.of(pathOrNull))) {
+            return openResource(pathOrNull.equals("minilm") ? DEFAULT_RESOURCE : DEFAULT_QUANTIZED_RESOURCE, options);
+        }
+        return open(Path.of(pathOrNull), options);
+    }
+
+    /** The bytes of a bundled model's ONNX file (for writers that re-emit it), in {@code arena}. */
+    public static MemorySegment bundledBytes(String resource, Arena arena) {
+        URL url = Models.class.getClassLoader().getResource(resource);
+        if (url == null) throw new ModelFormatException(resource + ": not on the class path");
+        return readFully(url, resource, arena);
     }
 
     /** The bundled all-MiniLM-L6-v2, fp32 ONNX. */
@@ -106,10 +124,14 @@ public final class Models {
     }
 
     private static Model openResource(String resource) {
+        return openResource(resource, ReadOptions.NONE);
+    }
+
+    private static Model openResource(String resource, ReadOptions options) {
         URL url = Models.class.getClassLoader().getResource(resource);
         String source = resource + " (bundled " + DEFAULT_NAME + ")";
         if (url == null) throw new ModelFormatException(source + ": not on the class path (is the langchain4j embeddings jar missing?)");
-        return ModelFiles.inArena(arena -> OnnxReader.read(source, readFully(url, source, arena), null, arena));
+        return ModelFiles.inArena(arena -> OnnxReader.read(source, readFully(url, source, arena), null, arena, options));
     }
 
     private static MemorySegment readFully(URL url, String source, Arena arena) {

@@ -8,16 +8,36 @@ import java.util.Map;
 
 /**
  * The parts of an ONNX {@code ModelProto} sparseprof reads: the graph's nodes in order, its
- * initializers, the static shapes known for values (graph inputs, outputs and {@code value_info};
- * symbolic dimensions are -1), and producer metadata.
+ * initializers and sparse initializers, the static shapes known for values (graph inputs, outputs
+ * and {@code value_info}; symbolic dimensions are -1), the graph's declared inputs, and producer
+ * metadata.
+ *
+ * <p>The subgraphs of control-flow nodes ({@code If} branches, {@code Loop}/{@code Scan} bodies)
+ * are flattened into the lists: each node is followed by its subgraphs' nodes, and their
+ * initializers and shapes join the outer graph's, so weights inside a branch are found like any
+ * other (ONNX value names are unique across a model's scopes, outer names visible inside).
  */
-record OnnxGraph(List<OnnxNode> nodes, List<OnnxTensorProto> initializers, Map<String, long[]> valueShapes,
-                 Map<String, String> metadata) {
+record OnnxGraph(List<OnnxNode> nodes, List<OnnxTensorProto> initializers, List<SparseInitializer> sparseInitializers,
+                 Map<String, long[]> valueShapes, List<String> inputs, Map<String, String> metadata) {
     OnnxGraph {
         nodes = List.copyOf(nodes);
         initializers = List.copyOf(initializers);
+        sparseInitializers = List.copyOf(sparseInitializers);
         valueShapes = Map.copyOf(valueShapes);
+        inputs = List.copyOf(inputs);
         metadata = Map.copyOf(metadata);
+    }
+
+    /** A {@code SparseTensorProto}: {@code values} (1-D), {@code indices} ([nnz] linear or [nnz, rank]), dense {@code dims}. */
+    record SparseInitializer(OnnxTensorProto values, OnnxTensorProto indices, long[] dims) {
+        SparseInitializer {
+            dims = dims.clone();
+        }
+
+        @Override
+        public long[] dims() {
+            return dims.clone();
+        }
     }
 
     /** Parses a whole {@code ModelProto}; a file without a graph is an error. */
@@ -42,19 +62,36 @@ record OnnxGraph(List<OnnxNode> nodes, List<OnnxTensorProto> initializers, Map<S
                     p.expect(ProtoReader.LENGTH_DELIMITED);
                     graph = parseGraph(p.message());
                 }
+                case 14 -> {
+                    // metadata_props: StringStringEntryProto{key=1, value=2}
+                    p.expect(ProtoReader.LENGTH_DELIMITED);
+                    ProtoReader entry = p.message();
+                    String key = null;
+                    String value = "";
+                    while (entry.next()) {
+                        if (entry.field() == 1 && entry.wireType() == ProtoReader.LENGTH_DELIMITED) key = entry.string();
+                        else if (entry.field() == 2 && entry.wireType() == ProtoReader.LENGTH_DELIMITED) value = entry.string();
+                        else entry.skip();
+                    }
+                    if (key != null) metadata.put(key, value);
+                }
                 default -> p.skip();
             }
         }
         if (graph == null) throw p.fault("no graph (not an ONNX ModelProto)");
         Map<String, String> all = new LinkedHashMap<>(metadata);
         all.putAll(graph.metadata());
-        return new OnnxGraph(graph.nodes(), graph.initializers(), graph.valueShapes(), all);
+        return new OnnxGraph(graph.nodes(), graph.initializers(), graph.sparseInitializers(), graph.valueShapes(),
+                graph.inputs(), all);
     }
 
-    private static OnnxGraph parseGraph(ProtoReader p) {
+    /** Parses a {@code GraphProto}, its control-flow subgraphs flattened in (see the class comment). */
+    static OnnxGraph parseGraph(ProtoReader p) {
         List<OnnxNode> nodes = new ArrayList<>();
         List<OnnxTensorProto> initializers = new ArrayList<>();
+        List<SparseInitializer> sparse = new ArrayList<>();
         Map<String, long[]> shapes = new LinkedHashMap<>();
+        List<String> inputs = new ArrayList<>();
         Map<String, String> metadata = new LinkedHashMap<>();
         while (p.next()) {
             if (p.wireType() != ProtoReader.LENGTH_DELIMITED) {
@@ -62,18 +99,54 @@ record OnnxGraph(List<OnnxNode> nodes, List<OnnxTensorProto> initializers, Map<S
                 continue;
             }
             switch (p.field()) {
-                case 1 -> nodes.add(OnnxNode.parse(p.message()));
+                case 1 -> {
+                    OnnxNode node = OnnxNode.parse(p.message());
+                    nodes.add(node);
+                    for (OnnxGraph sub : node.subgraphs()) {
+                        nodes.addAll(sub.nodes());
+                        initializers.addAll(sub.initializers());
+                        sparse.addAll(sub.sparseInitializers());
+                        for (Map.Entry<String, long[]> e : sub.valueShapes().entrySet()) shapes.putIfAbsent(e.getKey(), e.getValue());
+                    }
+                }
                 case 2 -> metadata.put("graph_name", p.string());
                 case 5 -> initializers.add(OnnxTensorProto.parse(p.message()));
-                case 11, 12, 13 -> readValueInfo(p.message(), shapes);
+                case 11 -> {
+                    String name = readValueInfo(p.message(), shapes);
+                    if (name != null) inputs.add(name);
+                }
+                case 12, 13 -> readValueInfo(p.message(), shapes);
+                case 15 -> sparse.add(readSparse(p.message()));
                 default -> p.skip();
             }
         }
-        return new OnnxGraph(nodes, initializers, shapes, metadata);
+        return new OnnxGraph(nodes, initializers, sparse, shapes, inputs, metadata);
+    }
+
+    private static SparseInitializer readSparse(ProtoReader p) {
+        OnnxTensorProto values = null;
+        OnnxTensorProto indices = null;
+        GrowLongArray dims = new GrowLongArray(4);
+        while (p.next()) {
+            switch (p.field()) {
+                case 1 -> {
+                    p.expect(ProtoReader.LENGTH_DELIMITED);
+                    values = OnnxTensorProto.parse(p.message());
+                }
+                case 2 -> {
+                    p.expect(ProtoReader.LENGTH_DELIMITED);
+                    indices = OnnxTensorProto.parse(p.message());
+                }
+                case 3 -> OnnxTensorProto.readInts(p, dims);
+                default -> p.skip();
+            }
+        }
+        if (values == null || indices == null) throw p.fault("sparse_initializer without values or indices");
+        return new SparseInitializer(values, indices, dims.toArray());
     }
 
     /** {@code ValueInfoProto{name=1, type=2{tensor_type=1{elem_type=1, shape=2{dim=1{dim_value=1}}}}}}. */
-    private static void readValueInfo(ProtoReader p, Map<String, long[]> shapes) {
+    private static String readValueInfo(ProtoReader p, Map<String, long[]> shapes) {
         String name = null;
         long[] shape = null;
         while (p.next()) {
@@ -82,6 +155,7 @@ record OnnxGraph(List<OnnxNode> nodes, List<OnnxTensorProto> initializers, Map<S
             else p.skip();
         }
         if (name != null && shape != null) shapes.put(name, shape);
+        return name;
     }
 
     private static long[] readType(ProtoReader type) {

@@ -15,8 +15,17 @@ import java.util.Set;
  * A, so rows = out features and the view reads transposed;</li>
  * <li>{@code Gemm}: {@code transB=1} stores B as {@code [out, in]} (row-major A), else {@code [in, out]};</li>
  * <li>{@code Conv}/{@code ConvInteger}: {@code [out, in/groups, kh, kw]} is im2col's
- * {@code [out, in/groups·kh·kw]} as stored; N per sample = output pixels when the output shape is
- * known (from {@code value_info} or {@link OnnxShapes}), else 1;</li>
+ * {@code [out, in/groups·kh·kw]} as stored, in {@code group} stacked GEMMs of {@code out/group}
+ * rows (flagged depthwise when each group has one input channel, K = kh·kw); N per sample = output
+ * pixels when the output shape is known (from {@code value_info} or {@link OnnxShapes}), else 1;</li>
+ * <li>{@code ConvTranspose}: {@code [C_in, C_out/g, kh, kw]} is, per group, the GEMM
+ * {@code A[(c_out, i, j), c_in] = W[c_in, c_out, i, j]} ({@code C_out/g·kh·kw x C_in/g}) times the
+ * input {@code [C_in/g, in pixels]}, followed by col2im: N per sample = input pixels;</li>
+ * <li>{@code Einsum} with a 2-D weight whose one index is contracted with the other operand and the
+ * other kept in the output: {@code [out, in]} or {@code [in, out]} by the equation;</li>
+ * <li>{@code LSTM}, {@code GRU}, {@code RNN}: {@code W [dirs, gates·H, I]} and {@code R [dirs, gates·H, H]}
+ * give one {@code H x I} (W) and one {@code H x H} (R) layer per direction and gate
+ * (LSTM i, o, f, c; GRU z, r, h); N per sample = sequence length when known;</li>
  * <li>{@code Gather} on a 2-D float or quantized weight: an embedding, {@link LayerKind#EMBEDDING_GATHER}.</li>
  * </ul>
  * A weight consumed twice (tied embeddings) is listed once, at its first consumer. Quantized weights
@@ -26,42 +35,58 @@ import java.util.Set;
  * {@link Tensor} when one zero point serves the whole tensor. {@code tensors} is updated in place.
  */
 final class OnnxLayers {
+    private final String source;
     private final OnnxGraph graph;
     private final Map<String, Tensor> tensors;
     private final Map<String, long[]> shapes;
     private final Map<String, OnnxNode> dequantizers = new HashMap<>();
 
-    private OnnxLayers(OnnxGraph graph, Map<String, Tensor> tensors) {
+    private OnnxLayers(String source, OnnxGraph graph, Map<String, Tensor> tensors, Map<String, long[]> inputShapes) {
+        this.source = source;
         this.graph = graph;
         this.tensors = tensors;
-        this.shapes = OnnxShapes.infer(graph, tensors);
+        this.shapes = OnnxShapes.infer(source, graph, tensors, inputShapes);
         for (OnnxNode n : graph.nodes()) {
             if (n.opType().equals("DequantizeLinear")) dequantizers.putIfAbsent(n.input(0), n);
         }
     }
 
-    static List<GemmLayer> find(OnnxGraph graph, Map<String, Tensor> tensors) {
-        return new OnnxLayers(graph, tensors).find();
+    static List<GemmLayer> find(String source, OnnxGraph graph, Map<String, Tensor> tensors, Map<String, long[]> inputShapes) {
+        return new OnnxLayers(source, graph, tensors, inputShapes).find();
     }
 
     private List<GemmLayer> find() {
         List<GemmLayer> layers = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (OnnxNode node : graph.nodes()) {
-            GemmLayer layer = layerOf(node);
-            if (layer != null && seen.add(layer.tensorName())) layers.add(layer);
+            Set<String> fromThisNode = new HashSet<>();
+            for (GemmLayer layer : layersOf(node)) {
+                // a weight consumed by several nodes (tied embeddings) is listed at its first consumer only
+                if (!fromThisNode.contains(layer.tensorName()) && !seen.add(layer.tensorName())) continue;
+                fromThisNode.add(layer.tensorName());
+                layers.add(layer);
+            }
         }
         return layers;
     }
 
-    private GemmLayer layerOf(OnnxNode node) {
+    private List<GemmLayer> layersOf(OnnxNode node) {
         return switch (node.opType()) {
-            case "MatMul", "MatMulInteger" -> matMul(node);
-            case "Gemm" -> gemm(node);
-            case "Conv", "ConvInteger" -> conv(node);
-            case "Gather" -> gather(node);
-            default -> null;
+            case "MatMul", "MatMulInteger" -> one(matMul(node));
+            case "Gemm" -> one(gemm(node));
+            case "Conv", "ConvInteger" -> one(conv(node));
+            case "ConvTranspose" -> one(convTranspose(node));
+            case "Einsum" -> one(einsum(node));
+            case "LSTM" -> recurrent(node, new String[] {"i", "o", "f", "c"});
+            case "GRU" -> recurrent(node, new String[] {"z", "r", "h"});
+            case "RNN" -> recurrent(node, new String[] {""});
+            case "Gather" -> one(gather(node));
+            default -> List.of();
         };
+    }
+
+    private static List<GemmLayer> one(GemmLayer layer) {
+        return layer == null ? List.of() : List.of(layer);
     }
 
     private GemmLayer matMul(OnnxNode node) {
@@ -94,16 +119,143 @@ final class OnnxLayers {
     private GemmLayer conv(OnnxNode node) {
         Tensor w = weight(node.input(1), -1);
         if (w == null || w.rank() < 3) return null;
+        int groups = groups(node, w, w.dim(0), "output channels");
+        checkKernel(node, w);
+        long[] in = shapes.get(node.input(0));
+        if (OnnxShapes.isStatic(in) && in.length == w.rank() && in[1] != w.dim(1) * groups) {
+            throw fault(node, "weight " + shapeText(w) + " with group " + groups + " takes " + w.dim(1) * groups
+                    + " input channels, the input " + OnnxShapes.dimsText(in) + " has " + in[1]);
+        }
         int rows = dim(w, 0);
         long cols = w.elementCount() / Math.max(1, w.dim(0));
         if (cols > Integer.MAX_VALUE) return null;
-        long pixels = 1;
-        long[] out = node.outputs().isEmpty() ? null : shapes.get(node.outputs().get(0));
-        if (out != null && out.length == w.rank()) {
-            for (int i = 2; i < out.length; i++) pixels = out[i] > 0 && pixels > 0 ? pixels * out[i] : -1;
-        }
+        long pixels = pixels(shapes.get(node.outputs().isEmpty() ? "" : node.outputs().get(0)), w.rank());
         TensorMatrix view = TensorMatrix.rowMajor(w, rows, (int) cols);
-        return layer(node, w, LayerKind.CONV, quantized(node, w, view, 3), pixels > 0 ? pixels : 1);
+        TensorMatrix q = quantized(node, w, view, 3);
+        return new GemmLayer(layerName(node, w.name()), w.name(), LayerKind.CONV, q.rows(), q.cols(), pixels, q,
+                groups, groups > 1 && w.dim(1) == 1, w.dtype());
+    }
+
+    /** See the class comment: per group {@code A = [C_out/g·k, C_in/g]}, read from {@code [C_in, C_out/g, k...]}. */
+    private GemmLayer convTranspose(OnnxNode node) {
+        Tensor w = weight(node.input(1), -1);
+        if (w == null || w.rank() < 3) return null;
+        int groups = groups(node, w, w.dim(0), "input channels");
+        checkKernel(node, w);
+        long[] in = shapes.get(node.input(0));
+        if (OnnxShapes.isStatic(in) && in.length == w.rank() && in[1] != w.dim(0)) {
+            throw fault(node, "weight " + shapeText(w) + " is [C_in, C_out/group, k...] for " + w.dim(0)
+                    + " input channels, the input " + OnnxShapes.dimsText(in) + " has " + in[1]);
+        }
+        long kernel = w.elementCount() / (w.dim(0) * w.dim(1));
+        long rowsPerGroup = w.dim(1) * kernel;
+        long cols = w.dim(0) / groups;
+        if (rowsPerGroup * groups > Integer.MAX_VALUE) return null;
+        TensorMatrix view = TensorMatrix.groupedTransposed(w, groups, (int) rowsPerGroup, (int) cols, rowsPerGroup, cols * rowsPerGroup);
+        long pixels = pixels(in, w.rank());
+        return new GemmLayer(layerName(node, w.name()), w.name(), LayerKind.CONV, view.rows(), view.cols(), pixels, view,
+                groups, groups > 1 && cols == 1, w.dtype());
+    }
+
+    private int groups(OnnxNode node, Tensor w, long channels, String what) {
+        long g = node.intAttribute("group", 1);
+        if (g <= 0 || g > Integer.MAX_VALUE || channels % g != 0) {
+            throw fault(node, "weight " + shapeText(w) + " has " + channels + " " + what + ", not a multiple of group " + g);
+        }
+        return (int) g;
+    }
+
+    private void checkKernel(OnnxNode node, Tensor w) {
+        long[] k = node.intsAttribute("kernel_shape");
+        if (k.length == 0) return;
+        long[] s = w.shape();
+        boolean ok = k.length == s.length - 2;
+        for (int i = 0; ok && i < k.length; i++) ok = k[i] == s[i + 2];
+        if (!ok) throw fault(node, "weight " + shapeText(w) + " does not match kernel_shape " + OnnxShapes.dimsText(k));
+    }
+
+    /** The spatial size of an NC... shape, or 1 when it is unknown. */
+    private static long pixels(long[] shape, int rank) {
+        if (!OnnxShapes.isStatic(shape) || shape.length != rank) return 1;
+        long p = 1;
+        for (int i = 2; i < shape.length; i++) p *= shape[i];
+        return p;
+    }
+
+    /** {@code Einsum} with a 2-D weight as one operand: a GEMM when one of its indices is summed over and the other kept. */
+    private GemmLayer einsum(OnnxNode node) {
+        String eq = node.stringAttribute("equation", "").replace(" ", "");
+        int arrow = eq.indexOf("->");
+        String[] terms = (arrow < 0 ? eq : eq.substring(0, arrow)).split(",", -1);
+        if (terms.length != 2) return null;
+        String output = arrow < 0 ? implicitOutput(terms) : eq.substring(arrow + 2);
+        for (int side = 0; side < 2; side++) {
+            Tensor w = weight(node.input(side), 2);
+            String term = terms[side];
+            if (w == null || term.length() != 2) continue;
+            String other = terms[1 - side];
+            char first = term.charAt(0);
+            char second = term.charAt(1);
+            boolean firstSummed = other.indexOf(first) >= 0 && output.indexOf(first) < 0;
+            boolean secondSummed = other.indexOf(second) >= 0 && output.indexOf(second) < 0;
+            boolean firstKept = output.indexOf(first) >= 0 && other.indexOf(first) < 0;
+            boolean secondKept = output.indexOf(second) >= 0 && other.indexOf(second) < 0;
+            if (secondSummed && firstKept) return layer(node, w, LayerKind.LINEAR, TensorMatrix.rowMajor(w, dim(w, 0), dim(w, 1)), 1);
+            if (firstSummed && secondKept) return layer(node, w, LayerKind.LINEAR, TensorMatrix.transposed(w, dim(w, 1), dim(w, 0)), 1);
+        }
+        return null;
+    }
+
+    /** Einsum without {@code ->}: the indices that appear once, in alphabetical order. */
+    private static String implicitOutput(String[] terms) {
+        StringBuilder out = new StringBuilder();
+        String all = String.join("", terms);
+        for (char c = 'A'; c <= 'z'; c++) {
+            int n = 0;
+            for (int i = 0; i < all.length(); i++) if (all.charAt(i) == c) n++;
+            if (n == 1) out.append(c);
+        }
+        return out.toString();
+    }
+
+    /**
+     * LSTM/GRU/RNN: {@code W [dirs, gates·H, I]} (input 1), {@code R [dirs, gates·H, H]} (input 2); each
+     * direction's gate is a row block of H rows. Dimensions that disagree with {@code hidden_size},
+     * {@code direction} or the input's size are an error.
+     */
+    private List<GemmLayer> recurrent(OnnxNode node, String[] gates) {
+        Tensor w = weight(node.input(1), -1);
+        Tensor r = weight(node.input(2), -1);
+        if (w == null && r == null) return List.of();
+        String direction = node.stringAttribute("direction", "forward");
+        int dirs = direction.equals("bidirectional") ? 2 : 1;
+        long hidden = node.intAttribute("hidden_size", r != null && r.rank() == 3 ? r.dim(2) : w != null && w.rank() == 3 ? w.dim(1) / gates.length : -1);
+        long[] x = shapes.get(node.input(0));
+        long seq = OnnxShapes.isStatic(x) && x.length == 3 ? x[node.intAttribute("layout", 0) == 0 ? 0 : 1] : 1;
+        List<GemmLayer> layers = new ArrayList<>();
+        for (Tensor t : new Tensor[] {w, r}) {
+            if (t == null) continue;
+            boolean isW = t == w;
+            String role = isW ? "W" : "R";
+            if (t.rank() != 3 || t.dim(0) != dirs || t.dim(1) != gates.length * hidden || hidden <= 0 || (!isW && t.dim(2) != hidden)) {
+                throw fault(node, role + " " + shapeText(t) + " does not match hidden_size " + hidden + ", direction " + direction
+                        + " and " + gates.length + " gate(s): expected [" + dirs + ", " + gates.length * hidden + ", " + (isW ? "input_size" : hidden) + "]");
+            }
+            if (isW && OnnxShapes.isStatic(x) && x.length == 3 && x[2] != t.dim(2)) {
+                throw fault(node, "W " + shapeText(t) + " takes input_size " + t.dim(2) + ", the input " + OnnxShapes.dimsText(x) + " has " + x[2]);
+            }
+            if (hidden > Integer.MAX_VALUE || t.dim(2) > Integer.MAX_VALUE) return List.of();
+            String base = layerName(node, t.name());
+            for (int d = 0; d < dirs; d++) {
+                for (int g = 0; g < gates.length; g++) {
+                    String name = base + (base.equals(t.name()) ? "" : "." + role) + (dirs == 2 ? (d == 0 ? ".forward" : ".reverse") : "")
+                            + (gates[g].isEmpty() ? "" : "." + gates[g]);
+                    TensorMatrix view = TensorMatrix.rowMajorSlice(t, (d * gates.length + g) * hidden, (int) hidden, (int) t.dim(2));
+                    layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), seq, view, 1, false, t.dtype()));
+                }
+            }
+        }
+        return layers;
     }
 
     private GemmLayer gather(OnnxNode node) {
@@ -111,6 +263,14 @@ final class OnnxLayers {
         if (table == null) return null;
         TensorMatrix view = TensorMatrix.rowMajor(table, dim(table, 0), dim(table, 1));
         return layer(node, table, LayerKind.EMBEDDING_GATHER, quantized(node, table, view, -1), 1);
+    }
+
+    private ModelFormatException fault(OnnxNode node, String what) {
+        return ModelFormatException.in(source, node.opType() + " '" + node.displayName() + "': " + what);
+    }
+
+    private static String shapeText(Tensor t) {
+        return java.util.Arrays.toString(t.shape()).replace(" ", "");
     }
 
     /** A weight tensor of this rank (-1: any) and a type a GEMM multiplies, or null. */
@@ -177,7 +337,7 @@ final class OnnxLayers {
     }
 
     private GemmLayer layer(OnnxNode node, Tensor w, LayerKind kind, TensorMatrix view, long columnsPerSample) {
-        return new GemmLayer(layerName(node, w.name()), w.name(), kind, view.rows(), view.cols(), columnsPerSample, view);
+        return new GemmLayer(layerName(node, w.name()), w.name(), kind, view.rows(), view.cols(), columnsPerSample, view, 1, false, w.dtype());
     }
 
     /** The tensor's name when it means something, else the consuming node's. */

@@ -17,10 +17,14 @@ record OnnxNode(String name, String opType, List<String> inputs, List<String> ou
         attributes = Map.copyOf(attributes);
     }
 
-    /** An {@code AttributeProto}: {@code i}, {@code f}, {@code s}, {@code ints} or {@code t}, whichever is set. */
-    record Attribute(String name, long i, float f, String s, long[] ints, OnnxTensorProto t) {
+    /**
+     * An {@code AttributeProto}: {@code i}, {@code f}, {@code s}, {@code ints} or {@code t}, whichever
+     * is set, and the subgraphs of an {@code If}/{@code Loop}/{@code Scan} body ({@code g}, {@code graphs}).
+     */
+    record Attribute(String name, long i, float f, String s, long[] ints, OnnxTensorProto t, List<OnnxGraph> graphs) {
         Attribute {
             ints = ints.clone();
+            graphs = List.copyOf(graphs);
         }
 
         @Override
@@ -42,6 +46,18 @@ record OnnxNode(String name, String opType, List<String> inputs, List<String> ou
     String stringAttribute(String key, String fallback) {
         Attribute a = attributes.get(key);
         return a == null ? fallback : a.s();
+    }
+
+    float floatAttribute(String key, float fallback) {
+        Attribute a = attributes.get(key);
+        return a == null ? fallback : a.f();
+    }
+
+    /** The subgraphs this node's attributes hold (an If's branches, a Loop's body), in attribute order. */
+    List<OnnxGraph> subgraphs() {
+        List<OnnxGraph> out = new ArrayList<>();
+        for (Attribute a : attributes.values()) out.addAll(a.graphs());
+        return out;
     }
 
     long[] intsAttribute(String key) {
@@ -89,6 +105,7 @@ record OnnxNode(String name, String opType, List<String> inputs, List<String> ou
         String s = "";
         GrowLongArray ints = new GrowLongArray(0);
         OnnxTensorProto t = null;
+        List<OnnxGraph> graphs = new ArrayList<>();
         while (p.next()) {
             switch (p.field()) {
                 case 1 -> {
@@ -111,10 +128,14 @@ record OnnxNode(String name, String opType, List<String> inputs, List<String> ou
                     p.expect(ProtoReader.LENGTH_DELIMITED);
                     t = OnnxTensorProto.parse(p.message());
                 }
+                case 6, 11 -> {
+                    p.expect(ProtoReader.LENGTH_DELIMITED);
+                    graphs.add(OnnxGraph.parseGraph(p.message()));
+                }
                 case 8 -> OnnxTensorProto.readInts(p, ints);
                 default -> p.skip();
             }
         }
-        return new Attribute(name, i, f, s, ints.toArray(), t);
+        return new Attribute(name, i, f, s, ints.toArray(), t, graphs);
     }
 }

@@ -27,14 +27,24 @@ final class OnnxReader implements ModelReader {
 
     @Override
     public Model read(Path file) {
-        return ModelFiles.inArena(arena -> read(file.toString(), ModelFiles.map(file, arena), file.toAbsolutePath().getParent(), arena));
+        return read(file, ReadOptions.NONE);
+    }
+
+    @Override
+    public Model read(Path file, ReadOptions options) {
+        return ModelFiles.inArena(arena -> read(file.toString(), ModelFiles.map(file, arena), file.toAbsolutePath().getParent(), arena, options));
+    }
+
+    static Model read(String source, MemorySegment bytes, Path folder, Arena arena) {
+        return read(source, bytes, folder, arena, ReadOptions.NONE);
     }
 
     /**
      * Reads a model already in memory ({@code bytes}, owned by {@code arena}, which the returned
      * model closes). {@code folder} is where external data may be; null forbids external data.
+     * {@code options}' input shapes drive the shape propagation ({@link OnnxShapes}).
      */
-    static Model read(String source, MemorySegment bytes, Path folder, Arena arena) {
+    static Model read(String source, MemorySegment bytes, Path folder, Arena arena, ReadOptions options) {
         if (bytes.byteSize() == 0) throw ModelFormatException.in(source, "empty file");
         OnnxGraph graph = OnnxGraph.parseModel(ProtoReader.of(source, bytes));
         OnnxTensorDecoder decoder = new OnnxTensorDecoder(source, bytes, folder, arena);
@@ -58,9 +68,15 @@ final class OnnxReader implements ModelReader {
             String name = node.outputs().get(0);
             tensors.put(name, new Tensor(name, t.dtype(), t.shape(), t.data()));
         }
+        for (OnnxGraph.SparseInitializer sparse : graph.sparseInitializers()) {
+            Tensor t = decoder.densify(sparse, "sparse_initializer_" + tensors.size());
+            if (t == null) skipped++;
+            else tensors.put(t.name(), t);
+        }
         Map<String, String> metadata = new LinkedHashMap<>(graph.metadata());
+        if (!graph.sparseInitializers().isEmpty()) metadata.put("sparse_initializers", Integer.toString(graph.sparseInitializers().size()));
         if (skipped > 0) metadata.put("skipped_tensors", skipped + " (string, uint32/64, complex or 4-bit types)");
-        List<GemmLayer> layers = OnnxLayers.find(graph, tensors);
+        List<GemmLayer> layers = OnnxLayers.find(source, graph, tensors, options.inputShapes());
         return new Model(source, "onnx", new ArrayList<>(tensors.values()), layers, metadata, arena);
     }
 }

@@ -1,43 +1,142 @@
 package dev.sparseprof.model;
 
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * A small static shape propagation for convolutional graphs, so that a Conv layer's N per sample
- * (its output pixels) is known even when the exporter wrote no {@code value_info}: shapes start
- * from the graph's declared inputs, outputs and value infos, flow through {@code Conv},
- * {@code ConvInteger}, {@code MaxPool}, {@code AveragePool} by the ONNX output-size formula
- * (explicit {@code pads}; {@code auto_pad} SAME keeps {@code ceil(in/stride)}), and through
- * element-wise operators unchanged. Anything else ends the trail (the shape stays unknown).
+ * (its output pixels) is known even when the exporter wrote no {@code value_info} or declared
+ * dynamic dimensions: shapes start from the graph's declared inputs, outputs and value infos, with
+ * the {@code --input-shape} given ones replacing the declared inputs, and flow through
+ * {@code Conv}, {@code ConvInteger}, {@code ConvTranspose}, {@code MaxPool}, {@code AveragePool}
+ * by the ONNX output-size formulas (explicit {@code pads}; {@code auto_pad} SAME keeps
+ * {@code ceil(in/stride)}, or {@code in·stride} for ConvTranspose), global pools, {@code Concat},
+ * {@code Resize}/{@code Upsample} with constant scales or sizes, and element-wise operators
+ * (broadcasting: the larger operand's shape). Anything else ends the trail (the shape stays unknown).
+ * A declared shape with a dynamic (-1) dimension is replaced by a propagated static one.
  */
 final class OnnxShapes {
     private static final Set<String> SAME_SHAPE = Set.of("Relu", "LeakyRelu", "Sigmoid", "Tanh", "Clip", "HardSigmoid",
             "HardSwish", "Elu", "Selu", "PRelu", "Softplus", "BatchNormalization", "InstanceNormalization", "Identity",
-            "Dropout", "Add", "Sub", "Mul", "Div", "Cast", "QuantizeLinear", "DequantizeLinear", "Neg", "Abs", "Mish", "Gelu");
+            "Dropout", "Add", "Sub", "Mul", "Div", "Cast", "QuantizeLinear", "DequantizeLinear", "Neg", "Abs", "Mish", "Gelu",
+            "Pow", "Sqrt", "Exp", "Max", "Min", "Softmax", "LRN");
 
     private OnnxShapes() {}
 
-    /** Value name to shape ({@code -1} for unknown dimensions), declared ones first. */
-    static Map<String, long[]> infer(OnnxGraph graph, Map<String, Tensor> tensors) {
+    /**
+     * Value name to shape ({@code -1} for unknown dimensions), declared ones first.
+     * {@code given} (from {@code --input-shape}) must name graph inputs that are not initializers,
+     * with the declared rank and any declared static dimension; otherwise a one-line error.
+     */
+    static Map<String, long[]> infer(String source, OnnxGraph graph, Map<String, Tensor> tensors, Map<String, long[]> given) {
         Map<String, long[]> shapes = new HashMap<>(graph.valueShapes());
-        for (OnnxNode node : graph.nodes()) {
-            if (node.outputs().isEmpty() || shapes.containsKey(node.outputs().get(0))) continue;
-            long[] in = shapes.get(node.input(0));
-            if (in == null || in.length < 3) continue;
-            long[] out = switch (node.opType()) {
-                case "Conv", "ConvInteger" -> {
-                    Tensor w = tensors.get(node.input(1));
-                    if (w == null || w.rank() != in.length) yield null;
-                    yield window(node, in, w.dim(0), spatial(w.shape()));
+        Set<String> inputs = new HashSet<>();
+        for (String in : graph.inputs()) if (!tensors.containsKey(in)) inputs.add(in);
+        for (Map.Entry<String, long[]> e : given.entrySet()) {
+            String name = e.getKey();
+            long[] dims = e.getValue();
+            if (!inputs.contains(name)) {
+                throw ModelFormatException.in(source, "--input-shape names '" + name + "', which is not an input of the graph (inputs: "
+                        + String.join(", ", graph.inputs().stream().filter(inputs::contains).toList()) + ")");
+            }
+            long[] declared = graph.valueShapes().get(name);
+            if (declared != null && declared.length > 0) {
+                if (declared.length != dims.length) {
+                    throw ModelFormatException.in(source, "--input-shape " + name + "=" + dimsText(dims) + " has rank " + dims.length
+                            + ", the graph declares " + dimsText(declared));
                 }
-                case "MaxPool", "AveragePool" -> window(node, in, in[1], node.intsAttribute("kernel_shape"));
-                default -> SAME_SHAPE.contains(node.opType()) ? in : null;
-            };
+                for (int i = 0; i < dims.length; i++) {
+                    if (declared[i] > 0 && declared[i] != dims[i]) {
+                        throw ModelFormatException.in(source, "--input-shape " + name + "=" + dimsText(dims) + " disagrees with the declared "
+                                + dimsText(declared) + " at axis " + i);
+                    }
+                }
+            }
+            shapes.put(name, dims.clone());
+        }
+        for (OnnxNode node : graph.nodes()) {
+            if (node.outputs().isEmpty() || isStatic(shapes.get(node.outputs().get(0)))) continue;
+            long[] out = output(node, shapes, tensors);
             if (out != null) shapes.put(node.outputs().get(0), out);
         }
         return shapes;
+    }
+
+    private static long[] output(OnnxNode node, Map<String, long[]> shapes, Map<String, Tensor> tensors) {
+        long[] in = shapes.get(node.input(0));
+        String op = node.opType();
+        if (op.equals("Concat")) return concat(node, shapes);
+        if (SAME_SHAPE.contains(op)) return broadcast(in, shapes.get(node.input(1)));
+        if (!isStatic(in) || in.length < 3) return null;
+        return switch (op) {
+            case "Conv", "ConvInteger" -> {
+                Tensor w = tensors.get(node.input(1));
+                if (w == null || w.rank() != in.length) yield null;
+                yield window(node, in, w.dim(0), spatial(w.shape()));
+            }
+            case "ConvTranspose" -> {
+                Tensor w = tensors.get(node.input(1));
+                if (w == null || w.rank() != in.length) yield null;
+                yield transposed(node, in, w.dim(1) * Math.max(1, node.intAttribute("group", 1)), spatial(w.shape()));
+            }
+            case "MaxPool", "AveragePool" -> window(node, in, in[1], node.intsAttribute("kernel_shape"));
+            case "GlobalAveragePool", "GlobalMaxPool" -> {
+                long[] out = in.clone();
+                for (int i = 2; i < out.length; i++) out[i] = 1;
+                yield out;
+            }
+            case "Resize", "Upsample" -> resize(node, in, tensors);
+            default -> null;
+        };
+    }
+
+    static boolean isStatic(long[] shape) {
+        if (shape == null) return false;
+        for (long d : shape) if (d <= 0) return false;
+        return true;
+    }
+
+    private static long[] broadcast(long[] a, long[] b) {
+        if (!isStatic(a)) return isStatic(b) && b.length >= 3 ? b : null;
+        if (!isStatic(b) || b.length < a.length) return a;
+        if (b.length > a.length) return b;
+        long[] out = a.clone();
+        for (int i = 0; i < out.length; i++) out[i] = Math.max(a[i], b[i]);
+        return out;
+    }
+
+    private static long[] concat(OnnxNode node, Map<String, long[]> shapes) {
+        long[] first = shapes.get(node.input(0));
+        if (!isStatic(first)) return null;
+        int axis = (int) node.intAttribute("axis", 0);
+        if (axis < 0) axis += first.length;
+        if (axis < 0 || axis >= first.length) return null;
+        long[] out = first.clone();
+        out[axis] = 0;
+        for (String name : node.inputs()) {
+            long[] s = shapes.get(name);
+            if (!isStatic(s) || s.length != first.length) return null;
+            out[axis] += s[axis];
+        }
+        return out;
+    }
+
+    /** {@code Resize(X, roi, scales, sizes)} / {@code Upsample(X, scales)} with constant scales or sizes. */
+    private static long[] resize(OnnxNode node, long[] in, Map<String, Tensor> tensors) {
+        boolean upsample = node.opType().equals("Upsample");
+        Tensor sizes = upsample ? null : tensors.get(node.input(3));
+        Tensor scales = tensors.get(node.input(upsample ? 1 : 2));
+        long[] out = new long[in.length];
+        if (sizes != null && sizes.elementCount() == in.length && !sizes.dtype().isFloatingPoint()) {
+            for (int i = 0; i < out.length; i++) out[i] = sizes.rawLong(i);
+            return isStatic(out) ? out : null;
+        }
+        if (scales == null || scales.elementCount() != in.length || !scales.dtype().isFloatingPoint()) return null;
+        for (int i = 0; i < out.length; i++) out[i] = (long) Math.floor(in[i] * (double) scales.getFloat(i));
+        return isStatic(out) ? out : null;
     }
 
     private static long[] spatial(long[] weightShape) {
@@ -59,7 +158,6 @@ final class OnnxShapes {
         out[1] = channels;
         for (int i = 0; i < n; i++) {
             long size = in[i + 2];
-            if (size <= 0) return null;
             long stride = strides.length == n ? strides[i] : 1;
             long dilation = dilations.length == n ? dilations[i] : 1;
             long pad = pads.length == 2 * n ? pads[i] + pads[i + n] : 0;
@@ -68,5 +166,40 @@ final class OnnxShapes {
             if (out[i + 2] <= 0) return null;
         }
         return out;
+    }
+
+    /**
+     * ConvTranspose: {@code out = stride·(in-1) + output_padding + dilation·(k-1) + 1 - padBegin - padEnd}
+     * per spatial axis, or the {@code output_shape} attribute, or {@code in·stride} under SAME.
+     */
+    private static long[] transposed(OnnxNode node, long[] in, long channels, long[] kernel) {
+        int n = in.length - 2;
+        if (kernel.length != n) return null;
+        long[] strides = node.intsAttribute("strides");
+        long[] pads = node.intsAttribute("pads");
+        long[] dilations = node.intsAttribute("dilations");
+        long[] outputPadding = node.intsAttribute("output_padding");
+        long[] outputShape = node.intsAttribute("output_shape");
+        boolean same = node.stringAttribute("auto_pad", "NOTSET").startsWith("SAME");
+        long[] out = new long[in.length];
+        out[0] = in[0];
+        out[1] = channels;
+        for (int i = 0; i < n; i++) {
+            long stride = strides.length == n ? strides[i] : 1;
+            long dilation = dilations.length == n ? dilations[i] : 1;
+            long pad = pads.length == 2 * n ? pads[i] + pads[i + n] : 0;
+            long extra = outputPadding.length == n ? outputPadding[i] : 0;
+            if (outputShape.length == n) out[i + 2] = outputShape[i];
+            else if (outputShape.length == n + 2) out[i + 2] = outputShape[i + 2];
+            else out[i + 2] = same ? in[i + 2] * stride : stride * (in[i + 2] - 1) + extra + dilation * (kernel[i] - 1) + 1 - pad;
+            if (out[i + 2] <= 0) return null;
+        }
+        return out;
+    }
+
+    static String dimsText(long[] dims) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < dims.length; i++) sb.append(i == 0 ? "" : "x").append(dims[i] < 0 ? "?" : Long.toString(dims[i]));
+        return dims.length == 0 ? Arrays.toString(dims) : sb.toString();
     }
 }

@@ -85,6 +85,61 @@ final class OnnxTensorDecoder {
         return new Tensor(name, dtype, dims, data);
     }
 
+    /** The most dense bytes a sparse initializer may expand to: its values must still fit in one Java array's worth of floats. */
+    static final long MAX_DENSE_SPARSE_BYTES = 1L << 31;
+
+    /**
+     * A {@code sparse_initializer} as a dense tensor: zeros everywhere but at {@code indices}
+     * ({@code [nnz]} linear, or {@code [nnz, rank]} coordinates, int64), which must lie inside
+     * {@code dims} and be as many as the values. Null for a value type sparseprof does not hold.
+     */
+    Tensor densify(OnnxGraph.SparseInitializer sparse, String fallbackName) {
+        OnnxTensorProto vp = sparse.values();
+        String name = vp.name().isEmpty() ? fallbackName : vp.name();
+        Tensor values = decode(vp, name);
+        if (values == null) return null;
+        Tensor indices = decode(sparse.indices(), name + ".indices");
+        long[] dims = sparse.dims();
+        long count = 1;
+        for (long d : dims) {
+            if (d < 0 || (d > 0 && count > Long.MAX_VALUE / 8 / d)) {
+                throw ModelFormatException.in(source, "sparse tensor '" + name + "' has impossible dims " + Arrays.toString(dims));
+            }
+            count *= d;
+        }
+        long bytes = count * values.dtype().sizeBytes();
+        if (bytes > MAX_DENSE_SPARSE_BYTES) {
+            throw ModelFormatException.in(source, "sparse tensor '" + name + "' claims dense dims " + Arrays.toString(dims) + " (" + bytes
+                    + " bytes), over the " + MAX_DENSE_SPARSE_BYTES + "-byte limit for densifying");
+        }
+        long nnz = values.elementCount();
+        if (values.rank() != 1 || indices.dtype() != DType.I64) {
+            throw ModelFormatException.in(source, "sparse tensor '" + name + "': values must be 1-D and indices int64, got " + values + " and " + indices);
+        }
+        boolean linear = indices.rank() == 1;
+        if (!(linear && indices.dim(0) == nnz) && !(indices.rank() == 2 && indices.dim(0) == nnz && indices.dim(1) == dims.length)) {
+            throw ModelFormatException.in(source, "sparse tensor '" + name + "': indices " + indices + " do not fit " + nnz + " values of rank " + dims.length);
+        }
+        int size = values.dtype().sizeBytes();
+        MemorySegment seg = arena.allocate(Math.max(1, bytes), 8).asSlice(0, bytes);
+        for (long i = 0; i < nnz; i++) {
+            long at;
+            if (linear) {
+                at = indices.rawLong(i);
+            } else {
+                at = 0;
+                for (int k = 0; k < dims.length; k++) {
+                    long c = indices.rawLong(i * dims.length + k);
+                    if (c < 0 || c >= dims[k]) { at = -1; break; }
+                    at = at * dims[k] + c;
+                }
+            }
+            if (at < 0 || at >= count) throw ModelFormatException.in(source, "sparse tensor '" + name + "': index " + i + " lies outside " + Arrays.toString(dims));
+            MemorySegment.copy(values.data(), i * size, seg, at * size, size);
+        }
+        return new Tensor(name, values.dtype(), dims, seg);
+    }
+
     private MemorySegment typed(OnnxTensorProto t, String name, DType dtype, long count) {
         long[] values = t.typedValues();
         int expectedField = switch (dtype) {

@@ -12,9 +12,14 @@ import java.util.Map;
  * whichever typed field ({@code float_data}, {@code int32_data}, {@code int64_data},
  * {@code double_data}, {@code uint64_data}) was present, each widened to a long (floats and doubles
  * as their bit patterns), in file order, packed or not.
+ *
+ * <p>{@code floatsStart >= 0} says where {@code float_data}'s values sit in the file when they can
+ * be rewritten in place: one packed span ({@code floatsStride} 4) or one key per element written
+ * back to back ({@code floatsStride} 5: a 1-byte key, then the 4 value bytes); else -1.
  */
 record OnnxTensorProto(String name, int dataType, long[] dims, long rawStart, long rawLength,
-                       int typedField, long[] typedValues, Map<String, String> externalData, boolean external) {
+                       int typedField, long[] typedValues, Map<String, String> externalData, boolean external,
+                       long floatsStart, long floatsStride) {
     static final int DIMS = 1;
     static final int DATA_TYPE = 2;
     static final int FLOAT_DATA = 4;
@@ -49,6 +54,10 @@ record OnnxTensorProto(String name, int dataType, long[] dims, long rawStart, lo
         GrowLongArray typed = new GrowLongArray(0);
         Map<String, String> external = new LinkedHashMap<>();
         boolean isExternal = false;
+        long floatsStart = -1;
+        long floatsStride = 0;
+        boolean floatsInPlace = true;
+        long lastFloatEnd = -1;
         while (p.next()) {
             switch (p.field()) {
                 case DIMS -> readInts(p, dims);
@@ -70,7 +79,27 @@ record OnnxTensorProto(String name, int dataType, long[] dims, long rawStart, lo
                         throw p.fault("tensor '" + name + "' has two typed data fields");
                     }
                     typedField = p.field();
+                    long keyEnd = p.position();
+                    int before = typed.size();
                     readTyped(p, typed);
+                    if (p.field() == FLOAT_DATA && floatsInPlace) {
+                        if (p.wireType() == ProtoReader.LENGTH_DELIMITED) {
+                            // packed: the values are the last 4*k bytes of the span just read
+                            boolean first = floatsStart < 0;
+                            floatsStart = p.position() - 4L * (typed.size() - before);
+                            floatsStride = 4;
+                            floatsInPlace = first;
+                        } else {
+                            long valueStart = keyEnd;
+                            if (floatsStart < 0) {
+                                floatsStart = valueStart;
+                                floatsStride = 5;
+                            } else if (floatsStride != 5 || valueStart != lastFloatEnd + 1) {
+                                floatsInPlace = false;
+                            }
+                            lastFloatEnd = p.position();
+                        }
+                    }
                 }
                 case EXTERNAL_DATA -> {
                     p.expect(ProtoReader.LENGTH_DELIMITED);
@@ -83,8 +112,9 @@ record OnnxTensorProto(String name, int dataType, long[] dims, long rawStart, lo
                 default -> p.skip();
             }
         }
+        if (!floatsInPlace || typedField != FLOAT_DATA) floatsStart = -1;
         return new OnnxTensorProto(name, dataType, dims.toArray(), rawStart, rawLength, typedField,
-                typed.toArray(), external, isExternal);
+                typed.toArray(), external, isExternal, floatsStart, floatsStride);
     }
 
     /** A repeated varint field, packed (one span) or not (one key per element). */

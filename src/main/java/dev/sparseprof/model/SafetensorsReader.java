@@ -70,7 +70,7 @@ final class SafetensorsReader implements ModelReader {
             tensors.add(t);
         }
         checkNoOverlap(source, ranges, tensors);
-        metadata.put("format", "safetensors");
+        metadata.putIfAbsent("format", "safetensors"); // the file's own "format" (Hugging Face writes "pt") is kept
         return new Model(source, "safetensors", tensors, TensorLayers.of(tensors), metadata, arena);
     }
 

@@ -41,7 +41,7 @@ public final class SafetensorsWriter {
         });
     }
 
-    private static byte[] header(List<Tensor> tensors, Map<String, String> metadata) {
+    static byte[] header(List<Tensor> tensors, Map<String, String> metadata) {
         JsonWriter w = new JsonWriter().beginObject();
         if (!metadata.isEmpty()) {
             w.name("__metadata__").beginObject();

@@ -38,6 +38,16 @@ final class TfjsReader implements ModelReader {
 
     @Override
     public Model read(Path file) {
+        return read(file, ReadOptions.NONE);
+    }
+
+    /**
+     * {@code options.inputSize()} (HxW) gives each conv its output pixels through the Keras topology
+     * of a {@code model.json} ({@link TfjsShapes}); a bare weights manifest has no graph, so asking
+     * for it there is an error rather than a guess.
+     */
+    @Override
+    public Model read(Path file, ReadOptions options) {
         String source = file.toString();
         long size = ModelFiles.size(file);
         if (size > MAX_MANIFEST_BYTES) throw ModelFormatException.in(source, "manifest of " + size + " bytes is over the 100 MB limit");
@@ -51,10 +61,21 @@ final class TfjsReader implements ModelReader {
             }
             Path folder = file.toAbsolutePath().getParent();
             List<Tensor> tensors = new ArrayList<>();
-            for (Object group : groups(source, json)) readGroup(source, folder, group, arena, tensors);
+            Map<String, DType> stored = new java.util.HashMap<>();
+            for (Object group : groups(source, json)) readGroup(source, folder, group, arena, tensors, stored);
+            Map<String, long[]> sizes = Map.of();
+            if (options.inputSize() != null) {
+                if (!TfjsShapes.hasTopology(json)) {
+                    throw ModelFormatException.in(source, "--input-size needs the model's graph, and a bare weights manifest has none "
+                            + "(the convolutions' strides are unknown); give the model.json that holds its modelTopology");
+                }
+                sizes = TfjsShapes.outputSizes(json, options.inputSize());
+            }
             List<GemmLayer> layers = new ArrayList<>();
             for (Tensor t : tensors) {
-                GemmLayer l = TfjsLayers.of(t);
+                int slash = t.name().lastIndexOf('/');
+                long[] hw = slash > 0 ? sizes.get(t.name().substring(0, slash)) : null;
+                GemmLayer l = TfjsLayers.of(t, stored.getOrDefault(t.name(), t.dtype()), hw == null ? 1 : hw[0] * hw[1]);
                 if (l != null) layers.add(l);
             }
             return new Model(source, "tfjs", tensors, layers, Map.of("format", "tfjs"), arena);
@@ -71,7 +92,7 @@ final class TfjsReader implements ModelReader {
         return list;
     }
 
-    private static void readGroup(String source, Path folder, Object group, Arena arena, List<Tensor> into) {
+    private static void readGroup(String source, Path folder, Object group, Arena arena, List<Tensor> into, Map<String, DType> stored) {
         if (!(group instanceof Map<?, ?> g)) throw ModelFormatException.in(source, "manifest group is not an object");
         if (!(g.get("paths") instanceof List<?> paths) || paths.isEmpty()) throw ModelFormatException.in(source, "group without shard paths");
         if (!(g.get("weights") instanceof List<?> weights)) throw ModelFormatException.in(source, "group without weights");
@@ -87,6 +108,15 @@ final class TfjsReader implements ModelReader {
             Tensor t = weight(source, weight, buffer, offset, arena);
             offset += storedBytes(source, weight, t.elementCount());
             into.add(t);
+            if (weight.get("quantization") instanceof Map<?, ?> q && q.get("dtype") instanceof String qd) {
+                DType d = switch (qd) {
+                    case "uint8" -> DType.U8;
+                    case "uint16" -> DType.U16;
+                    case "float16" -> DType.F16;
+                    default -> null;
+                };
+                if (d != null) stored.put(t.name(), d);
+            }
         }
     }
 

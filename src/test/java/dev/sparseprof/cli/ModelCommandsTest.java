@@ -64,7 +64,7 @@ class ModelCommandsTest {
 
     @Test
     void pruneTwoFourThenProfileShowsFullComplianceAndHalfTheWeights() throws IOException {
-        Path pruned = dir.resolve("minilm-2of4.safetensors");
+        Path pruned = dir.resolve("minilm-2of4.onnx");
         Result p = run("prune", "--nm", "2:4", "--out", pruned.toString());
         assertEquals(0, p.code(), p.err());
         try (Model m = Models.open(pruned)) {
@@ -92,7 +92,7 @@ class ModelCommandsTest {
 
     @Test
     void magnitudePruningKeepsExactCountsPerLayer() {
-        Path pruned = dir.resolve("m90.safetensors");
+        Path pruned = dir.resolve("m90.onnx");
         Result p = run("prune", "--sparsity", "0.9", "--out", pruned.toString());
         assertEquals(0, p.code(), p.err());
         try (Model m = Models.open(pruned)) {
@@ -157,7 +157,8 @@ class ModelCommandsTest {
         assertBadInput(run("profile", corrupt.toString()), "corrupt.onnx");
         assertBadInput(run("prune", corrupt.toString(), "--nm", "2:4", "--out", out.toString()), "corrupt.onnx");
         assertBadInput(run("prune", "--nm", "2:4", "--sparsity", "0.5", "--out", out.toString()), "exactly one");
-        assertBadInput(run("prune", "--nm", "2:4", "--out", dir.resolve("x.bin").toString()), "safetensors");
+        assertBadInput(run("prune", "--nm", "2:4", "--out", dir.resolve("x.bin").toString()), "unknown kind of file");
+        assertBadInput(run("prune", "--nm", "2:4", "--out", dir.resolve("x.safetensors").toString()), "cannot hold the graph");
         assertBadInput(run("prune", "--sparsity", "1.5", "--out", out.toString()), "sparsity");
         assertBadInput(run("prune", "--nm", "2:4", "--out", dir.resolve("no/such/dir/o.safetensors").toString()), "does not exist");
         assertBadInput(run("profile", "--batch", "0"), "--batch");

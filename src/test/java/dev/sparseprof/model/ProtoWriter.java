@@ -6,49 +6,49 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /** A minimal protobuf wire-format writer for tests that build ONNX files themselves. */
-final class ProtoWriter {
+public final class ProtoWriter {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-    ProtoWriter varint(int field, long value) {
+    public ProtoWriter varint(int field, long value) {
         key(field, 0);
         raw(value);
         return this;
     }
 
-    ProtoWriter fixed32(int field, int value) {
+    public ProtoWriter fixed32(int field, int value) {
         key(field, 5);
         out.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(value).array());
         return this;
     }
 
-    ProtoWriter bytes(int field, byte[] value) {
+    public ProtoWriter bytes(int field, byte[] value) {
         key(field, 2);
         raw(value.length);
         out.writeBytes(value);
         return this;
     }
 
-    ProtoWriter string(int field, String value) {
+    public ProtoWriter string(int field, String value) {
         return bytes(field, value.getBytes(StandardCharsets.UTF_8));
     }
 
-    ProtoWriter message(int field, ProtoWriter value) {
+    public ProtoWriter message(int field, ProtoWriter value) {
         return bytes(field, value.toByteArray());
     }
 
-    ProtoWriter packedVarints(int field, long... values) {
+    public ProtoWriter packedVarints(int field, long... values) {
         ProtoWriter p = new ProtoWriter();
         for (long v : values) p.raw(v);
         return bytes(field, p.toByteArray());
     }
 
-    ProtoWriter packedFloats(int field, float... values) {
+    public ProtoWriter packedFloats(int field, float... values) {
         ByteBuffer b = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
         for (float v : values) b.putFloat(v);
         return bytes(field, b.array());
     }
 
-    byte[] toByteArray() {
+    public byte[] toByteArray() {
         return out.toByteArray();
     }
 
@@ -64,7 +64,7 @@ final class ProtoWriter {
         out.write((int) v);
     }
 
-    static byte[] floatsLE(float... values) {
+    public static byte[] floatsLE(float... values) {
         ByteBuffer b = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
         for (float v : values) b.putFloat(v);
         return b.array();

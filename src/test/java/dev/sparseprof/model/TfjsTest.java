@@ -42,6 +42,11 @@ class TfjsTest {
         try (Model tiny = Models.open(FACE_API.resolve("tiny_face_detector_model-weights_manifest.json"))) {
             GemmLayer conv0 = tiny.layers().get(0);
             assertEquals("conv0/filters", conv0.name());
+            assertEquals(dev.sparseprof.util.DType.U8, conv0.storedDType(), "uint8-quantized in the file");
+            assertEquals(dev.sparseprof.util.DType.U8, tiny.storedWeightDType());
+            GemmLayer dw = tiny.layers().get(1);
+            assertTrue(dw.depthwise(), dw.name());
+            assertEquals(16, dw.groups());
             assertEquals(16, conv0.rows(), "HWIO [3,3,3,16]: 16 output channels");
             assertEquals(27, conv0.cols());
         }
@@ -68,6 +73,38 @@ class TfjsTest {
                 }
             }
         }
+    }
+
+    @Test
+    void inputSizeGivesEachConvItsOutputPixelsThroughTheKerasTopology() throws IOException {
+        // 16x16 -> Conv2D 3x3 stride 2 same (8x8) -> DepthwiseConv2D 3x3 valid (6x6) -> MaxPooling2D 2 (3x3) -> Conv2D 1x1 (3x3)
+        float[] w = new float[3 * 3 * 3 * 4 + 3 * 3 * 4 * 1 + 4 * 8];
+        for (int i = 0; i < w.length; i++) w[i] = (i % 7) - 3;
+        Files.write(dir.resolve("w.bin"), ProtoWriter.floatsLE(w));
+        String layers = "[{\"class_name\":\"InputLayer\",\"config\":{\"name\":\"in\"}},"
+                + "{\"class_name\":\"Conv2D\",\"config\":{\"name\":\"c0\",\"kernel_size\":[3,3],\"strides\":[2,2],\"padding\":\"same\"}},"
+                + "{\"class_name\":\"DepthwiseConv2D\",\"config\":{\"name\":\"dw\",\"kernel_size\":[3,3],\"strides\":[1,1],\"padding\":\"valid\"}},"
+                + "{\"class_name\":\"MaxPooling2D\",\"config\":{\"name\":\"pool\",\"pool_size\":[2,2],\"padding\":\"valid\"}},"
+                + "{\"class_name\":\"Conv2D\",\"config\":{\"name\":\"c1\",\"kernel_size\":[1,1],\"strides\":[1,1],\"padding\":\"valid\"}}]";
+        String json = "{\"modelTopology\":{\"model_config\":{\"class_name\":\"Sequential\",\"config\":{\"layers\":" + layers + "}}},"
+                + "\"weightsManifest\":[{\"paths\":[\"w.bin\"],\"weights\":["
+                + "{\"name\":\"c0/kernel\",\"shape\":[3,3,3,4],\"dtype\":\"float32\"},"
+                + "{\"name\":\"dw/depthwise_kernel\",\"shape\":[3,3,4,1],\"dtype\":\"float32\"},"
+                + "{\"name\":\"c1/kernel\",\"shape\":[1,1,4,8],\"dtype\":\"float32\"}]}]}";
+        Path file = dir.resolve("model.json");
+        Files.writeString(file, json);
+        try (Model m = Models.open(file, new ReadOptions(java.util.Map.of(), new long[] {16, 16}))) {
+            assertEquals(List.of(64L, 36L, 9L), m.layers().stream().map(GemmLayer::columnsPerSample).toList());
+            assertTrue(m.layers().get(1).depthwise());
+        }
+        try (Model m = Models.open(file)) {
+            assertEquals(List.of(1L, 1L, 1L), m.layers().stream().map(GemmLayer::columnsPerSample).toList(), "no --input-size: N = batch");
+        }
+        Path manifest = dir.resolve("bare-weights_manifest.json");
+        Files.writeString(manifest, json.substring(json.indexOf("\"weightsManifest\":") + "\"weightsManifest\":".length(), json.length() - 1));
+        ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(ModelFormatException.class,
+                () -> Models.open(manifest, new ReadOptions(java.util.Map.of(), new long[] {416, 416})).close());
+        assertTrue(e.getMessage().contains("--input-size needs the model's graph, and a bare weights manifest has none"), e.getMessage());
     }
 
     @Test
