@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Predicts the published cases (validation/published/a100.yaml) with the shipped specs and writes
-# the side-by-side table and JSON next to them (validation/published/a100-predicted.{txt,json}).
-# Nothing is fitted: rerun after a model change and commit the new figures with it.
+# Predicts the published cases (validation/published/*.yaml) with the shipped specs and runtimes and
+# writes the side-by-side table and JSON next to each (validation/published/NAME-predicted.{txt,json}),
+# then prints validate's per-group summary. Rerun after a model change and commit the new figures with it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$here/validation/published"
-"$here/sparseprof" simulate --published "$out/a100.yaml" --json "$out/a100-predicted.json" | tee "$out/a100-predicted.txt"
+for f in "$out"/*.yaml; do
+  name="$(basename "$f" .yaml)"
+  "$here/sparseprof" simulate --published "$f" --json "$out/$name-predicted.json" > "$out/$name-predicted.txt"
+  cat "$out/$name-predicted.txt"
+done
+"$here/sparseprof" validate --cases "$here/validation" | sed -n '/^published group/,$p'

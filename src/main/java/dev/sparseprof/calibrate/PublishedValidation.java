@@ -1,51 +1,43 @@
 package dev.sparseprof.calibrate;
 
 import dev.sparseprof.perfmodel.PublishedCases;
-import dev.sparseprof.util.Units;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The published cases of {@code validation/published/} (the perf engineer's file: A100 2:4 speedups,
- * Sputnik's crossover), evaluated by {@link PublishedCases} on their shipped specs (never fitted),
- * as validation cases of group {@code published <file>}.
+ * The published cases of {@code validation/published/} (per-GEMM dense and 2:4 times and speedups
+ * on A100 and H100, crossovers), evaluated by {@link PublishedCases} on their shipped specs and
+ * runtimes, as validation cases of their own groups ({@code A100 CUTLASS}, {@code H100}, ...), and
+ * summarised per group by {@link PublishedCases#summarize}: the MAPE of dense times, 2:4 times and
+ * speedups, and the sign agreement.
  */
 public final class PublishedValidation {
     private PublishedValidation() {}
 
-    public static void evaluate(Path file, List<ValidationCase> cases, List<ValidationGroup> groups) {
-        String group = "published " + file.getFileName();
-        double sum = 0;
-        int n = 0;
-        for (PublishedCases.Row r : PublishedCases.evaluate(file)) {
+    /** Adds every figure of {@code files} to {@code cases}, one group per published group; returns the per-group summaries. */
+    public static List<PublishedCases.Summary> evaluate(List<Path> files, List<ValidationCase> cases, List<ValidationGroup> groups) {
+        List<PublishedCases.Row> rows = new ArrayList<>();
+        for (Path f : files) rows.addAll(PublishedCases.evaluate(f));
+        Map<String, double[]> byGroup = new LinkedHashMap<>();
+        for (PublishedCases.Row r : rows) {
             double err = r.error() * 100; // relative, or points for sparsities
-            cases.add(new ValidationCase(r.caseName() + " " + r.metric(), group, value(r.predicted()), value(r.published()), err,
-                    unitOf(r.published()), r.source()));
+            String half = r.fit() ? "fit half" : "check half";
+            cases.add(new ValidationCase(r.caseName() + " " + r.metric(), r.group(), r.predictedValue(), r.publishedValue(), err, r.unit(),
+                    r.source() + " (" + half + ")"));
+            double[] s = byGroup.computeIfAbsent(r.group(), g -> new double[2]);
             if (Double.isFinite(err)) {
-                sum += Math.abs(err);
-                n++;
+                s[0] += Math.abs(err);
+                s[1]++;
             }
         }
-        groups.add(new ValidationGroup(group, n, n == 0 ? Double.NaN : sum / n, 0, 0,
-                "shipped specs, not fitted (sparsity errors in points)"));
-    }
-
-    /** {@code 1.38x} -> 1.38, {@code 71%} -> 0.71, {@code 870.00 us} -> 8.7e-4 s; NaN for ranges and anything else. */
-    static double value(String text) {
-        String t = text.strip();
-        try {
-            if (t.endsWith("x") && t.indexOf('-', 1) < 0) return Double.parseDouble(t.substring(0, t.length() - 1));
-            if (t.endsWith("%")) return Double.parseDouble(t.substring(0, t.length() - 1)) / 100;
-            return Units.parseSeconds(t);
-        } catch (RuntimeException e) {
-            return Double.NaN;
+        for (Map.Entry<String, double[]> e : byGroup.entrySet()) {
+            int n = (int) e.getValue()[1];
+            groups.add(new ValidationGroup(e.getKey(), n, n == 0 ? Double.NaN : e.getValue()[0] / n, 0, 0,
+                    "published; shipped specs and runtimes (sparsity errors in points)"));
         }
-    }
-
-    static String unitOf(String text) {
-        String t = text.strip();
-        if (t.endsWith("x")) return "x";
-        if (t.endsWith("%")) return "sparsity";
-        return "s";
+        return PublishedCases.summarize(rows);
     }
 }

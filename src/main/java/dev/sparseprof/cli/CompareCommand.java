@@ -2,6 +2,7 @@ package dev.sparseprof.cli;
 
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.hw.Runtimes;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.perfmodel.Comparison;
 import dev.sparseprof.perfmodel.FormatModels;
@@ -43,6 +44,10 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--batch", defaultValue = "128", paramLabel = "N", description = "Tokens (columns of B); default ${DEFAULT-VALUE}.")
     long batch;
 
+    @Option(names = "--runtime", paramLabel = "NAME",
+            description = "GPU software stack of the dense and 2:4 GEMMs (a runtime: preset; default: the spec's runtime: section, else cusparselt).")
+    String runtime;
+
     @Option(names = "--traffic", defaultValue = "checked", paramLabel = "MODEL",
             description = "Memory traffic: checked (analytical, memsim replays as checks), analytical, or simulated (memsim replay where a traced kernel exists); default ${DEFAULT-VALUE}.")
     String traffic;
@@ -60,7 +65,7 @@ final class CompareCommand implements Callable<Integer> {
         PrintWriter out = command.commandLine().getOut();
         Checks.positive(batch, "--batch");
         List<HardwareSpec> specs = new ArrayList<>();
-        for (String h : hw) specs.add(HardwareSpecs.load(h));
+        for (String h : hw) specs.add(Runtimes.apply(HardwareSpecs.load(h), runtime));
         for (String f : formats) SimulateCommand.option("--formats", () -> FormatModels.byName(f));
         for (double s : sparsities) Checks.fraction(s, "--sparsity");
         if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");

@@ -2,6 +2,7 @@ package dev.sparseprof.cli;
 
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.hw.Runtimes;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
 import dev.sparseprof.perfmodel.FormatModel;
@@ -66,6 +67,10 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--wide", description = "Add miss rates, DRAM bytes, imbalance and each layer's best sparse format to the table.")
     boolean wide;
 
+    @Option(names = "--runtime", paramLabel = "NAME",
+            description = "GPU software stack of the dense and 2:4 GEMMs (a runtime: preset; default: the spec's runtime: section, else cusparselt).")
+    String runtime;
+
     @Option(names = "--traffic", defaultValue = "checked", paramLabel = "MODEL",
             description = "Memory traffic: checked (analytical, each traced kernel's memsim replay of a sample reported beside it), analytical (no replays), or simulated (the replay is the traffic where a traced kernel exists); default ${DEFAULT-VALUE}.")
     String traffic;
@@ -95,7 +100,7 @@ final class SimulateCommand implements Callable<Integer> {
             return Main.EXIT_OK;
         }
         Checks.positive(batch, "--batch");
-        HardwareSpec spec = HardwareSpecs.load(hw);
+        HardwareSpec spec = Runtimes.apply(HardwareSpecs.load(hw), runtime);
         Simulation.Result result;
         PredictionInputs.DTypeChoice choice;
         try (Model m = inputs.openModel()) {

@@ -23,6 +23,7 @@ import dev.sparseprof.measure.gpu.GpuRunSettings;
 import dev.sparseprof.measure.gpu.GpuSpmmRunner;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
+import dev.sparseprof.perfmodel.PublishedCases;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.util.AtomicFiles;
 import dev.sparseprof.util.JsonWriter;
@@ -90,6 +91,7 @@ final class ValidateCommand implements Callable<Integer> {
         if (gpuMeasure != null) return gpuMeasure(out);
         ValidationReport report = ncu != null ? ncu() : run();
         boolean jsonOnly = Outputs.jsonOnStdout(json);
+        List<PublishedCases.Summary> pub = ncu != null ? List.of() : publishedSummaries;
         if (!jsonOnly) {
             TextTable t = new TextTable("case", "group", "predicted", "measured", "error").rightAlign(2, 3, 4);
             for (ValidationCase c : report.cases()) {
@@ -104,8 +106,9 @@ final class ValidateCommand implements Callable<Integer> {
                                 v.bestFormatGroups(), 100 * v.bestFormatAccuracy()), v.note());
             }
             out.print(g.render());
+            if (!pub.isEmpty()) out.print(publishedTable(pub));
         }
-        Outputs.write(json, toJson(report), out);
+        Outputs.write(json, toJson(report, pub), out);
         return 0;
     }
 
@@ -150,9 +153,7 @@ final class ValidateCommand implements Callable<Integer> {
         Path published = casesDir.resolve("published");
         if (Files.isDirectory(published)) {
             try (Stream<Path> files = Files.list(published)) {
-                for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
-                    PublishedValidation.evaluate(f, cases, groups);
-                }
+                publishedSummaries = PublishedValidation.evaluate(files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList(), cases, groups);
             } catch (IOException e) {
                 throw new SparseprofException(published + ": cannot list (" + e.getMessage() + ")");
             }
@@ -179,7 +180,28 @@ final class ValidateCommand implements Callable<Integer> {
         };
     }
 
+    /** The published groups' summaries of the last {@link #run} (empty when there was no published folder). */
+    private List<PublishedCases.Summary> publishedSummaries = List.of();
+
+    /** Per published group: MAPE of dense times, 2:4 times and speedups (figures in brackets), sign agreement. */
+    static String publishedTable(List<PublishedCases.Summary> summaries) {
+        TextTable t = new TextTable("published group", "dense time MAPE", "2:4 time MAPE", "speedup MAPE", "sign agreement").rightAlign(1, 2, 3, 4);
+        for (PublishedCases.Summary s : summaries) {
+            t.row(s.group(), mape(s.denseMape(), s.denseCount()), mape(s.sparseMape(), s.sparseCount()), mape(s.speedupMape(), s.speedupCount()),
+                    s.signCount() == 0 ? "-" : String.format(Locale.ROOT, "%d/%d (%.0f%%)", s.signAgreed(), s.signCount(), 100 * s.signAgreement()));
+        }
+        return t.render() + "fit half / check half: CRC32 of the case's ref, even / odd (docs/perfmodel.md); the fitted runtime parameters saw only the fit half\n";
+    }
+
+    private static String mape(double mape, int n) {
+        return n == 0 ? "-" : String.format(Locale.ROOT, "%.1f%% (%d)", mape, n);
+    }
+
     static String toJson(ValidationReport r) {
+        return toJson(r, List.of());
+    }
+
+    static String toJson(ValidationReport r, List<PublishedCases.Summary> published) {
         JsonWriter w = new JsonWriter();
         w.beginObject().name("cases").beginArray();
         for (ValidationCase c : r.cases()) {
@@ -195,6 +217,13 @@ final class ValidateCommand implements Callable<Integer> {
                         .field("bestFormatAccuracy", g.bestFormatAccuracy());
             }
             w.field("note", g.note()).endObject();
+        }
+        w.endArray().name("published").beginArray();
+        for (PublishedCases.Summary s : published) {
+            w.beginObject().field("group", s.group()).field("denseTimeMape", s.denseMape()).field("denseTimes", s.denseCount())
+                    .field("sparseTimeMape", s.sparseMape()).field("sparseTimes", s.sparseCount())
+                    .field("speedupMape", s.speedupMape()).field("speedups", s.speedupCount())
+                    .field("signAgreed", s.signAgreed()).field("signs", s.signCount()).field("signAgreement", s.signAgreement()).endObject();
         }
         return w.endArray().endObject().toString();
     }

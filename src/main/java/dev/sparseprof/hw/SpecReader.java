@@ -18,9 +18,9 @@ import java.util.Map;
 final class SpecReader {
     static final int VERSION = 1;
 
-    private static final String[] TOP = {"version", "name", "gpu", "cpu", "overheads"};
+    private static final String[] TOP = {"version", "name", "gpu", "cpu", "overheads", "runtime"};
     private static final String[] GPU = {"sms", "clock", "l1", "sharedMemory", "l2", "dram", "peaks", "warpSize", "residentWarpsPerSm",
-        "registersPerSm", "maxBlocksPerSm"};
+        "registersPerSm", "maxBlocksPerSm", "arch"};
     private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
@@ -38,17 +38,19 @@ final class SpecReader {
         boolean gpu = root.has("gpu");
         if (gpu == root.has("cpu")) throw root.error("needs exactly one of gpu: or cpu:");
         ConfigMap section = root.map(gpu ? "gpu" : "cpu");
+        if (!gpu && root.has("runtime")) throw root.error("runtime", "is the software stack of GPU GEMMs; a CPU spec has none");
+        RuntimeSpec runtime = gpu ? Runtimes.read(root.mapOrEmpty("runtime")) : null;
         double clock = SpecValues.hertz(section, "clock");
         KernelOverheads overheads = overheads(root.mapOrEmpty("overheads"), clock, gpu);
         try {
-            return gpu ? gpu(name, root.file(), section, overheads) : cpu(name, root.file(), section, overheads);
+            return gpu ? gpu(name, root.file(), section, overheads, runtime) : cpu(name, root.file(), section, overheads);
         } catch (SpecException e) {
             if (e.getMessage().startsWith(root.file() + ":")) throw e;
             throw new SpecException(root.file() + ": " + e.getMessage(), e);
         }
     }
 
-    private static GpuSpec gpu(String name, String file, ConfigMap g, KernelOverheads overheads) {
+    private static GpuSpec gpu(String name, String file, ConfigMap g, KernelOverheads overheads, RuntimeSpec runtime) {
         g.allow(GPU);
         int sms = g.positiveInt("sms");
         double clock = SpecValues.hertz(g, "clock");
@@ -62,7 +64,8 @@ final class SpecReader {
         for (ComputeUnit u : ComputeUnit.values()) peaks.put(u, peakTable(p.mapOrEmpty(u.key())));
         return new GpuSpec(name, file, sms, clock, g.positiveInt("warpSize", 32), g.positiveInt("residentWarpsPerSm", 64),
                 l1, g.has("sharedMemory") ? SpecValues.bytes(g, "sharedMemory") : 0, l2, dram, new ComputePeaks(file, peaks), overheads,
-                g.positiveInt("registersPerSm", GpuSpec.DEFAULT_REGISTERS_PER_SM), g.positiveInt("maxBlocksPerSm", GpuSpec.DEFAULT_MAX_BLOCKS_PER_SM));
+                g.positiveInt("registersPerSm", GpuSpec.DEFAULT_REGISTERS_PER_SM), g.positiveInt("maxBlocksPerSm", GpuSpec.DEFAULT_MAX_BLOCKS_PER_SM),
+                g.string("arch", "sm80"), runtime);
     }
 
     private static CpuSpec cpu(String name, String file, ConfigMap c, KernelOverheads overheads) {

@@ -2,6 +2,7 @@ package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import java.util.List;
 
@@ -20,6 +21,9 @@ public final class Roofline {
 
     public static Prediction predict(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features) {
         Traffic traffic = memory.traffic(w, plan, spec, features);
+        // A GPU GEMM's bytes are its tile schedule's whatever the memory model: a replay may check
+        // them (the default checked model keeps its check), never replace them.
+        if (traffic.simulated() && TiledGemm.ownsTraffic(plan, spec)) traffic = TrafficModel.ANALYTICAL.traffic(w, plan, spec, features);
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
         double compute = plan.executedFlops() / (spec.peaks().flopsPerSecond(plan.unit(), plan.computeDType()) * plan.computeEfficiency())
                 * imbalance;
@@ -50,6 +54,11 @@ public final class Roofline {
             bottleneck = "latency";
         }
         double overhead = features.overheads() ? plan.overheadSeconds() : 0;
+        if (features.overheads() && spec instanceof GpuSpec g && !TiledGemm.ownsTraffic(plan, spec)) {
+            // The framework's host time per call floors every GPU kernel's call, as it does the GEMMs'
+            // (whose plans carry it themselves); 0 under the default runtime.
+            overhead = Math.max(overhead, g.runtime().denseHostSeconds() - roof);
+        }
         if (overhead > roof) bottleneck = "overhead";
         return new Prediction(plan, traffic, roof + overhead, compute, levelSeconds, latency, overhead, imbalance, bottleneck);
     }

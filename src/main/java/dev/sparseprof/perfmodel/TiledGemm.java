@@ -1,98 +1,92 @@
 package dev.sparseprof.perfmodel;
 
-import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.perfmodel.gpu.GemmPlan;
+import dev.sparseprof.perfmodel.gpu.GpuGemm;
 import dev.sparseprof.util.DType;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The tiled GEMM behind dense and 2:4 kernels (cuBLAS / cuSPARSELt style on a GPU, a register-
- * blocked loop on a CPU). On a GPU the output is cut into tiles, one per SM at a time, each run
- * through the {@link TilePipeline} (K steps bound by math, L2 copy or shared memory, plus fill,
- * drain and per-step sync): the tile shape is the one (from the spec's {@code tensorTile} halved
- * down to 32x32) that minimises the larger of waves x tile time and the L2 time, as a library's
- * heuristic would, and the tensor cores' efficiency is the mean tile's math over its pipeline time;
- * each tile reads its strip of A and of B through L2. On a CPU each thread owns 8-row panels; B is re-read
- * per 64-row block from the caches.
+ * The tiled GEMM behind dense and 2:4 kernels. On a GPU's tensor cores it is the library's kernel
+ * as {@link GpuGemm} plans it (tile menu, waves, split-K, the tile schedule's L2 and DRAM bytes, the
+ * runtime's other kernels and host time), turned into a {@link KernelPlan} whose roofs reproduce
+ * that plan: the tensor cores' efficiency is the plan's math over the busiest SM's time, the
+ * streams carry the schedule's L2 requests and DRAM bytes ({@link #ownsTraffic}: no other memory
+ * model replaces them), the overheads its launches, other kernels and any host time beyond the
+ * device's (CUDA-core SGEMM the same, at the vector peak). On a CPU each thread owns 8-row panels; B is re-read per 64-row
+ * block from the caches.
  */
 final class TiledGemm {
-    /** K columns a tiled GEMM's main loop consumes per step (a typical cuBLAS/CUTLASS K tile). */
-    static final int K_SLICE = 32;
-
     private TiledGemm() {}
+
+    /** True for the plans whose traffic is the GPU tile schedule's, whatever {@code --traffic} says. */
+    static boolean ownsTraffic(KernelPlan plan, HardwareSpec spec) {
+        return spec instanceof GpuSpec && (plan.format().equals("dense") || plan.format().equals("2:4") || plan.format().equals("1:2"));
+    }
 
     static KernelPlan plan(String format, String kernel, Workload w, HardwareSpec spec, ComputeUnit unit, DType computeDType,
                            double executedFlops, double aValueBytes, double aMetadataBytes) {
+        if (spec instanceof GpuSpec g) {
+            return gpuPlan(format, kernel, w, g, unit, computeDType, executedFlops, aValueBytes, aMetadataBytes);
+        }
         long m = w.rows();
         long n = w.denseColumns();
         double e = w.dtype().sizeBytes();
         double bBytes = (double) w.cols() * n * e;
         double cBytes = (double) m * n * e;
-        double peak = spec.peaks().flopsPerSecond(unit, computeDType);
         List<DataStream> streams = new ArrayList<>(4);
-        Balance balance;
-        double efficiency = 1;
-        if (spec instanceof GpuSpec g) {
-            int bestRows = 0;
-            int bestCols = 0;
-            double bestTime = Double.POSITIVE_INFINITY;
-            CacheLevel l2 = g.l2();
-            boolean sparse = unit == ComputeUnit.SPARSE_TENSOR;
-            double aPerElement = (aValueBytes + aMetadataBytes) / ((double) m * w.cols());
-            double bestTile = 0;
-            int bestResident = 1;
-            for (int tr = spec.overheads().tensorTileRows(), tc = spec.overheads().tensorTileCols();
-                 tr >= 32 && tc >= 32; tr /= 2, tc /= 2) {
-                long tilesM = (m + tr - 1) / tr;
-                long tilesN = (n + tc - 1) / tc;
-                long waves = (tilesM * tilesN + g.sms() - 1) / g.sms();
-                TilePipeline.Tile tile = TilePipeline.tile(g, (int) Math.min(tr, m), (int) Math.min(tc, n), w.cols(), aPerElement,
-                        (int) e, peak, sparse);
-                int resident = tile.blocksPerSm(g);
-                double pipeline = tile.seconds(waves, resident);
-                double l2Bytes = tilesN * (aValueBytes + aMetadataBytes) + tilesM * bBytes;
-                double t = Math.max(pipeline, l2.hasBandwidth() ? l2Bytes / l2.bandwidthBytesPerSecond() : 0);
-                if (t < bestTime * (1 - 1e-9)) {
-                    bestTime = t;
-                    bestRows = tr;
-                    bestCols = tc;
-                    bestTile = pipeline / waves;
-                    bestResident = resident;
-                }
-            }
-            long tilesM = (m + bestRows - 1) / bestRows;
-            long tilesN = (n + bestCols - 1) / bestCols;
-            balance = LoadBalance.tileWaves(tilesM * tilesN, g.sms());
-            balance = new Balance(bestRows + "x" + bestCols + " tiles, " + bestResident + " blocks/SM, " + balance.schedule(), balance.factor(),
-                    balance.maxWork(), balance.meanWork());
-            // Tile loads go to shared memory through the L2 only; a wave of tiles shares one K-slice of
-            // its A and B strips at a time (K_SLICE columns), which is what the L2 must hold for reuse.
-            double waveTiles = Math.min(tilesM * tilesN, g.sms());
-            double sliceA = waveTiles * bestRows * K_SLICE * (aValueBytes + aMetadataBytes) / ((double) m * w.cols());
-            double sliceB = waveTiles * bestCols * K_SLICE * e;
-            streams.add(new DataStream("A", tilesN * aValueBytes, aValueBytes, sliceA, true, false, true));
-            if (aMetadataBytes > 0) {
-                streams.add(new DataStream("metadata", tilesN * aMetadataBytes, aMetadataBytes, sliceA * aMetadataBytes / aValueBytes,
-                        true, true, true));
-            }
-            streams.add(new DataStream("B", tilesM * bBytes, bBytes, sliceB, true, false, true));
-            // The roofline's compute term is FLOPs / peak x wave factor = waves x the mean tile's math;
-            // the tile pipeline makes a tile take bestTile, so the tensor cores run at that fraction.
-            double meanTileMath = executedFlops / (tilesM * tilesN) / (peak / g.sms());
-            efficiency = Math.min(1, meanTileMath / bestTile);
-        } else {
-            long panels = (m + 7) / 8;
-            balance = LoadBalance.tileWaves(panels, spec.parallelUnits());
-            long blocks = (m + 63) / 64;
-            streams.add(DataStream.streamed("A", aValueBytes, false));
-            if (aMetadataBytes > 0) streams.add(DataStream.streamed("metadata", aMetadataBytes, true));
-            streams.add(DataStream.gathered("B", blocks * bBytes, bBytes));
-        }
+        long panels = (m + 7) / 8;
+        Balance balance = LoadBalance.tileWaves(panels, spec.parallelUnits());
+        long blocks = (m + 63) / 64;
+        streams.add(DataStream.streamed("A", aValueBytes, false));
+        if (aMetadataBytes > 0) streams.add(DataStream.streamed("metadata", aMetadataBytes, true));
+        streams.add(DataStream.gathered("B", blocks * bBytes, bBytes));
         streams.add(DataStream.streamed("C", cBytes, false));
         return new KernelPlan(format, kernel, unit, computeDType, executedFlops, streams, balance, Machine.launchSeconds(spec),
-                efficiency * spec.overheads().denseEfficiency(), 0);
+                spec.overheads().denseEfficiency(), 0);
+    }
+
+    /** The GEMM plan of {@link GpuGemm} (exposed for the GPU SpMM models and the replay checks). */
+    static GemmPlan gemm(Workload w, GpuSpec g, ComputeUnit unit, DType computeDType, double aValueBytes, double aMetadataBytes) {
+        double elements = (double) w.rows() * w.cols();
+        return GpuGemm.plan(g, w.rows(), w.denseColumns(), w.cols(), computeDType, unit,
+                (aValueBytes + aMetadataBytes) / elements, aMetadataBytes / elements);
+    }
+
+    private static KernelPlan gpuPlan(String format, String kernel, Workload w, GpuSpec g, ComputeUnit unit, DType computeDType,
+                                      double executedFlops, double aValueBytes, double aMetadataBytes) {
+        GemmPlan p = gemm(w, g, unit, computeDType, aValueBytes, aMetadataBytes);
+        Balance tiles = new Balance(p.schedule(), p.waveFactor(), p.smWaves(), p.smWaves() / p.waveFactor());
+        double imbalance = g.overheads().penalizedImbalance(tiles.factor());
+        double peak = g.peaks().flopsPerSecond(unit, computeDType);
+        double efficiency = Math.max(1e-9, Math.min(1, executedFlops * imbalance / (peak * p.smSeconds())));
+        double valueA = p.dramBytesA() - p.dramBytesMeta();
+        long tilesN = (p.paddedColumns() + p.tile().cols() - 1) / p.tile().cols();
+        long tilesM = (w.rows() + p.tile().rows() - 1) / p.tile().rows();
+        double aRequests = tilesN * (aValueBytes + aMetadataBytes);
+        double aShare = aValueBytes / (aValueBytes + aMetadataBytes);
+        double bBytes = (double) w.cols() * p.paddedColumns() * computeDType.sizeBytes();
+        double cRequests = p.l2Bytes() - aRequests - tilesM * bBytes;
+        List<DataStream> streams = new ArrayList<>(4);
+        streams.add(schedule("A", aRequests * aShare, valueA, false));
+        if (aMetadataBytes > 0) streams.add(schedule("metadata", aRequests * (1 - aShare), p.dramBytesMeta(), true));
+        streams.add(schedule("B", tilesM * bBytes, p.dramBytesB(), false));
+        streams.add(schedule("C", Math.max(cRequests, p.dramBytesC()), p.dramBytesC(), false));
+        double device = p.kernelSeconds() + p.extraSeconds();
+        double overhead = p.extraSeconds() + Math.max(0, p.hostSeconds() - device);
+        return new KernelPlan(format, kernel + ", " + g.runtime().name(), unit, computeDType, executedFlops, streams, tiles, overhead,
+                efficiency, 0);
+    }
+
+    /**
+     * An operand as the tile schedule moves it: {@code requestBytes} between the L2 and shared
+     * memory (past the L1), {@code dramBytes} from DRAM (re-reads of the schedule included), no
+     * working set for the capacity model to miss on.
+     */
+    private static DataStream schedule(String role, double requestBytes, double dramBytes, boolean index) {
+        return new DataStream(role, Math.max(requestBytes, dramBytes), dramBytes, 0, true, index, true);
     }
 }

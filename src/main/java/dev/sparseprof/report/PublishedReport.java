@@ -10,17 +10,18 @@ public final class PublishedReport {
     private PublishedReport() {}
 
     public static String table(List<PublishedCases.Row> rows) {
-        TextTable t = new TextTable("case", "figure", "published", "predicted", "error");
-        t.rightAlign(2, 3, 4);
-        for (PublishedCases.Row r : rows) t.row(r.caseName(), r.metric(), r.published(), r.predicted(), error(r));
-        return t.render() + "errors: relative for times and speedups, in points for sparsities; sources in the JSON and the data file\n";
+        TextTable t = new TextTable("case", "half", "figure", "published", "predicted", "error");
+        t.rightAlign(3, 4, 5);
+        for (PublishedCases.Row r : rows) t.row(r.caseName(), r.fit() ? "fit" : "check", r.metric(), r.published(), r.predicted(), error(r));
+        return t.render() + "errors: relative for times and speedups, in points for sparsities; sources in the JSON and the data file;"
+                + " half: the fixed fit/check split (CRC32 of the ref)\n";
     }
 
     public static String json(List<PublishedCases.Row> rows) {
         JsonWriter j = new JsonWriter();
         j.beginObject().name("cases").beginArray();
         for (PublishedCases.Row r : rows) {
-            j.beginObject().field("case", r.caseName()).field("figure", r.metric()).field("published", r.published())
+            j.beginObject().field("case", r.caseName()).field("group", r.group()).field("half", r.fit() ? "fit" : "check").field("figure", r.metric()).field("published", r.published())
                     .field("predicted", r.predicted()).field("error", r.error()).field("source", r.source()).endObject();
         }
         j.endArray().endObject();

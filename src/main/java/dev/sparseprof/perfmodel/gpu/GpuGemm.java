@@ -1,0 +1,212 @@
+package dev.sparseprof.perfmodel.gpu;
+
+import dev.sparseprof.hw.ComputeUnit;
+import dev.sparseprof.hw.GpuSpec;
+import dev.sparseprof.hw.RuntimeSpec;
+import dev.sparseprof.util.DType;
+import java.util.List;
+
+/**
+ * A dense or 2:4 tensor-core GEMM {@code C[m x n] = A[m x k] B[k x n]} as cuBLAS / CUTLASS /
+ * cuSPARSELt run it on one GPU under one software stack ({@link RuntimeSpec}):
+ * <ol>
+ * <li>the library's heuristic: every CTA tile of its menu ({@link TileMenus}) and, when M x N gives
+ *     fewer tiles than SMs and the library splits K, every split up to 16, costed as below; the
+ *     cheapest wins, ties (within 0.5 %) going to the one that moves fewer bytes;</li>
+ * <li>per CTA, its main loop step by step: per step of {@code kBytes} of A the SM copies the step's
+ *     A slice (values plus metadata for 2:4) and B slice from the L2 into shared memory and its warps
+ *     read their parts from there; a step takes the slowest of the math (the SM's share of the peak;
+ *     Ampere-style kernels on Hopper at the runtime's {@code legacyMmaFraction}), the shared-memory
+ *     traffic (those writes plus the warps' reads, at the SM's share of the L1/shared bandwidth) and
+ *     the L2 copy (the L2 bandwidth shared by the SMs that are busy), over the runtime's main-loop
+ *     efficiency, plus the spec's {@code tileStep} cycles when only one CTA fits an SM (with two,
+ *     one's math covers the other's barrier);</li>
+ * <li>SM90 kernels are persistent with a stream-K tile scheduler (CUTLASS 3's StreamKScheduler, cuBLAS 12
+ *     on Hopper): the K steps of all tiles are dealt evenly to the SMs, a shared tile paying one fp32
+ *     partial through the L2, so Hopper GEMMs see no wave quantisation (and no separate split-K);</li>
+ * <li>occupancy (shared memory for its stages, registers for its fp32 accumulators, warps, the block
+ *     limit): with two or more CTAs resident their fills and epilogues hide behind each other's main
+ *     loops, else each CTA pays its own; the busiest SM runs {@code ceil(ctas / SMs)} CTAs (waves);</li>
+ * <li>DRAM: when one wave of CTAs covers the grid, or A and B fit half the L2, every byte once;
+ *     else each wave (rasterised as a near-square block of tiles, as CUTLASS's swizzle does) reads
+ *     its A and B strips afresh; C is written once; split-K partials stay in the L2 when they fit;</li>
+ * <li>the kernel takes the largest of the SM, L2 and DRAM times; the call adds its other kernels
+ *     (the sparse path's copy of B padded to the library's N multiple, a copy of the
+ *     activations into the kernel's layout, an unfused bias, an output copy), one launch each, and runs at the slower of the device and the host.</li>
+ * </ol>
+ */
+public final class GpuGemm {
+    /** Registers per thread beside the fp32 accumulators (fragments, addresses, loop state; U). */
+    static final int FRAGMENT_REGISTERS = 64;
+    /** The most registers a thread may hold (CUDA: 255). */
+    static final int MAX_REGISTERS = 255;
+    /** The deepest split of K a heuristic tries. */
+    static final int MAX_SPLIT_K = 16;
+    /** Automatic stage counts stop here (CUTLASS 3 sizes them to the shared memory; more buy nothing). */
+    static final int MAX_AUTO_STAGES = 8;
+
+    private GpuGemm() {}
+
+    /**
+     * The plan of {@code C = A B}: A holds {@code aBytesPerElement} bytes per logical element
+     * ({@code metaBytesPerElement} of them metadata), B and C {@code dtype}'s size, on {@code unit}:
+     * the sparse tensor cores run it under the runtime's sparse-path parameters; CUDA cores
+     * ({@code vector}, fp32 SGEMM) take the SM80 tile shapes at the vector peak.
+     */
+    public static GemmPlan plan(GpuSpec g, long m, long n, long k, DType dtype, ComputeUnit unit, double aBytesPerElement,
+                                double metaBytesPerElement) {
+        RuntimeSpec rt = g.runtime();
+        boolean sparse = unit == ComputeUnit.SPARSE_TENSOR;
+        int e = dtype.sizeBytes();
+        // A stack's single fixed sparse tile is an SM80 CUTLASS GemmSparse instantiation (PyTorch's runs on 8.x only).
+        boolean fixedSparseTile = sparse && !rt.sparseTile().equals("menu");
+        boolean hopperKernels = g.hopper() && unit != ComputeUnit.VECTOR && !(sparse && (rt.legacySparseKernels() || fixedSparseTile));
+        double peak = g.peaks().flopsPerSecond(unit, dtype);
+        if (g.hopper() && !hopperKernels && unit != ComputeUnit.VECTOR) peak *= rt.legacyMmaFraction();
+        long padColumns = sparse ? Math.max(1, rt.sparsePadBytes() / e) : 1;
+        long nPad = (n + padColumns - 1) / padColumns * padColumns;
+        Costing c = new Costing(g, rt, m, nPad, k, e, sparse, aBytesPerElement, metaBytesPerElement, peak, hopperKernels);
+        List<CtaTile> menu = fixedSparseTile ? List.of(TileMenus.fixed(rt.sparseTile()))
+                : TileMenus.menu(hopperKernels, sparse);
+        boolean split = sparse ? rt.sparseSplitK() : rt.splitK();
+        GemmPlan best = null;
+        for (CtaTile t : menu) {
+            long tiles = c.tiles(t);
+            int maxSplit = split && !hopperKernels && tiles < g.sms() ? (int) Math.min(MAX_SPLIT_K, Math.max(1, k / (2L * t.kBytes() / e))) : 1;
+            for (int s = 1; s <= maxSplit; s++) {
+                GemmPlan p = c.cost(t, s, n);
+                if (p == null) continue;
+                if (best == null || p.seconds() < best.seconds() * (1 - 0.005)
+                        || (p.seconds() <= best.seconds() * (1 + 0.005) && p.l2Bytes() + p.dramBytes() < best.l2Bytes() + best.dramBytes())) {
+                    best = p;
+                }
+            }
+        }
+        if (best == null) throw new IllegalStateException(g.source() + ": no CTA tile of the menu fits an SM");
+        return best;
+    }
+
+    /** One problem's costing of candidate tiles; holds only the problem's constants. */
+    private record Costing(GpuSpec g, RuntimeSpec rt, long m, long nPad, long k, int e, boolean sparse, double aB, double metaB,
+                           double peak, boolean streamK) {
+        long tiles(CtaTile t) {
+            return ceil(m, t.rows()) * ceil(nPad, t.cols());
+        }
+
+        GemmPlan cost(CtaTile t, int split, long n) {
+            double clock = g.clockHertz();
+            int sms = g.sms();
+            long tk = Math.max(1, t.kBytes() / e);
+            long tilesM = ceil(m, t.rows());
+            long tilesN = ceil(nPad, t.cols());
+            long ctas = tilesM * tilesN * split;
+            long kPer = ceil(k, split);
+            long steps = ceil(kPer, tk);
+            double aStep = t.rows() * tk * aB;
+            double bStep = (double) tk * t.cols() * e;
+            double stageBytes = aStep + bStep;
+            double smem = g.sharedMemoryBytesPerSm();
+            int stages = t.stages() > 0 ? t.stages() : (int) Math.min(MAX_AUTO_STAGES, Math.floor(smem / stageBytes));
+            if (stages < 2 || stages * stageBytes > smem) return null;
+            int mathThreads = 32 * t.warpsM() * t.warpsN() * (t.threads() > 32 * t.warpsM() * t.warpsN() ? 4 : 1);
+            int registers = (int) Math.ceil((double) t.rows() * t.cols() / mathThreads) + FRAGMENT_REGISTERS;
+            if (registers > MAX_REGISTERS) return null;
+            long byShared = (long) (smem / (stages * stageBytes));
+            long byRegisters = g.registersPerSm() / ((long) registers * t.threads());
+            long byWarps = g.residentWarpsPerSm() / Math.max(1, t.threads() / g.warpSize());
+            int resident = (int) Math.max(1, Math.min(Math.min(byShared, byRegisters), Math.min(byWarps, g.maxBlocksPerSm())));
+            long active = Math.min(ctas, sms);
+            double smPeak = peak / sms;
+            double math = 2.0 * t.rows() * t.cols() * tk / smPeak;
+            double warpReads = (double) t.warpsM() * t.warpsN()
+                    * ((double) t.rows() / t.warpsM() * tk * aB + (double) t.cols() / t.warpsN() * tk * e);
+            double sramShare = g.l1().bandwidthBytesPerSecond() / sms;
+            double shared = sramShare > 0 ? (stageBytes + warpReads) / sramShare : 0;
+            double l2Bw = g.l2().bandwidthBytesPerSecond();
+            double l2Share = l2Bw > 0 ? l2Bw / active : Double.POSITIVE_INFINITY;
+            double copy = stageBytes / l2Share;
+            // The sparse efficiency is that of SM80-style mma.sp kernels (fitted on A100 figures: their
+            // metadata and compressed-A fragments go through registers); native SM90 sparse kernels read
+            // their operands from shared memory as dense wgmma does, so they run at the dense one (U).
+            double efficiency = sparse && !streamK ? rt.sparseMainloopEfficiency() : rt.mainloopEfficiency();
+            double step = Math.max(math, Math.max(shared, copy)) / efficiency
+                    + (resident < 2 ? g.overheads().tileStepCycles() / clock : 0);
+            double mainloop = steps * step;
+            double l2Latency = g.l2().latencyCycles() / clock;
+            double fill = l2Latency + g.dram().latencySeconds();
+            // Split-K is serial, as CUTLASS's kSplitKSerial and cuBLAS run it for a few splits: each CTA
+            // adds its fp32 partial into the workspace in the L2 (read and write), the last one writes C.
+            double outBytes = (double) t.rows() * t.cols() * (split > 1 ? 2 * 4 + e : e);
+            double epilogue = outBytes / l2Share + l2Latency;
+            long waves = ceil(ctas, sms);
+            double smSeconds;
+            double waveFactor = (double) waves * sms / ctas;
+            if (streamK) {
+                // SM90 persistent kernels with a stream-K tile scheduler: the CTAs' K steps are dealt
+                // evenly to the SMs; a tile shared by two SMs pays one fp32 partial through the L2.
+                long units = ctas * steps;
+                long perSm = ceil(units, sms);
+                boolean partial = units % sms != 0 || ctas < sms;
+                double fixup = partial ? 2.0 * t.rows() * t.cols() * 4 / l2Share : 0;
+                smSeconds = perSm * step + fill + epilogue + fixup;
+                waveFactor = (double) perSm * sms / units;
+            } else {
+                smSeconds = waves * mainloop + (resident >= 2 ? 1 : waves) * (fill + epilogue);
+            }
+
+            double aBytes = (double) m * k * aB;
+            double bBytes = (double) k * nPad * e;
+            double cBytes = (double) m * nPad * e;
+            long concurrent = Math.min(ctas, (long) sms * resident);
+            long rounds = ceil(ctas, concurrent);
+            double dramA = aBytes;
+            double dramB = bBytes;
+            if (rounds > 1 && aBytes + bBytes > g.l2().sizeBytes() / 2.0) {
+                long waveTiles = Math.max(1, concurrent / split);
+                long wM = Math.min(tilesM, (long) Math.ceil(Math.sqrt(waveTiles)));
+                long wN = Math.min(tilesN, ceil(waveTiles, wM));
+                wM = Math.min(tilesM, Math.max(wM, ceil(waveTiles, wN)));
+                dramA = Math.max(aBytes, rounds * (double) wM * t.rows() * k * aB);
+                dramB = Math.max(bBytes, rounds * (double) wN * t.cols() * k * e);
+                dramA = Math.min(dramA, tilesN * aBytes);
+                dramB = Math.min(dramB, tilesM * bBytes);
+            }
+            double partials = split > 1 ? (double) m * nPad * 4 * split : 0;
+            boolean partialsInL2 = partials <= g.l2().sizeBytes() / 2.0;
+            double dramC = cBytes + (partialsInL2 ? 0 : 2 * partials);
+            double l2Bytes = tilesN * aBytes + tilesM * bBytes + cBytes + 2 * partials;
+            double dramBw = g.dram().bandwidth().peak();
+            double dramSeconds = (dramA + dramB + dramC) / dramBw;
+            double l2Seconds = l2Bw > 0 ? l2Bytes / l2Bw : 0;
+            double kernel = Math.max(smSeconds, Math.max(dramSeconds, l2Seconds));
+
+            int kernels = 1;
+            double extra = 0;
+            if (sparse && nPad != n) {
+                kernels++; // B copied into a zero-padded buffer (F.pad) before the sparse kernel
+                extra += ((double) k * n * e + bBytes) / dramBw;
+            }
+            if (sparse && rt.sparseInputCopy()) {
+                kernels++; // x (n x k) copied to the k x n layout the sparse first-operand kernel takes
+                extra += 2.0 * k * n * e / dramBw;
+            }
+            if (sparse && !rt.sparseBiasFused()) {
+                kernels++;
+                extra += 2 * cBytes / dramBw;
+            }
+            if (sparse && rt.sparseOutputCopy()) {
+                kernels++;
+                extra += 2 * cBytes / dramBw;
+            }
+            extra += kernels * rt.launchSeconds();
+            double host = sparse ? rt.sparseHostSeconds() : rt.denseHostSeconds();
+            double seconds = Math.max(kernel + extra, host);
+            return new GemmPlan(t, t.label(e), split, nPad, ctas, resident, waves, waveFactor, smSeconds, l2Bytes, dramA, dramA * metaB / aB,
+                    dramB, dramC, kernel, extra, kernels, host, seconds);
+        }
+    }
+
+    static long ceil(long a, long b) {
+        return (a + b - 1) / b;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.sparseprof.hw;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The {@code runtime:} section of a GPU spec: presets, overrides, strict keys and units. */
+class RuntimeSpecTest {
+    static GpuSpec gpu(String runtime) {
+        return (GpuSpec) HardwareSpecs.parse("rt.yaml", "version: 1\npreset: a100-80gb\n" + runtime);
+    }
+
+    @Test
+    void aSpecWithoutARuntimeRunsTheDefault() {
+        assertEquals(Runtimes.DEFAULT, gpu("").runtime().name());
+        assertEquals("sm90", ((GpuSpec) HardwareSpecs.load("h100-sxm")).arch());
+        assertEquals("sm90", ((GpuSpec) HardwareSpecs.load("h200")).arch(), "h200 inherits h100-sxm's generation");
+        assertEquals("sm80", ((GpuSpec) HardwareSpecs.load("a100-40gb")).arch());
+    }
+
+    @Test
+    void aPresetWithOverrides() {
+        RuntimeSpec r = gpu("runtime:\n  preset: torch-cutlass\n  sparseHost: 150us\n  sparseBiasFused: false\n").runtime();
+        assertEquals("torch-cutlass+overrides", r.name());
+        assertEquals(150e-6, r.sparseHostSeconds(), 1e-15);
+        assertFalse(r.sparseBiasFused());
+        assertEquals("128x128", r.sparseTile(), "the preset's other keys stay");
+        assertFalse(r.sparseInputCopy());
+        assertTrue(gpu("runtime: {preset: torch-cutlass, sparseInputCopy: true}\n").runtime().sparseInputCopy());
+        assertTrue(Runtimes.byName("cutlass").legacySparseKernels() == false);
+        assertTrue(gpu("runtime: {preset: cutlass, sparseKernels: sm80}\n").runtime().legacySparseKernels());
+    }
+
+    @Test
+    void faultsNameTheKeyInOneLine() {
+        String[][] cases = {
+            {"runtime:\n  sparsehost: 5us\n", "rt.yaml: runtime.sparsehost: unknown key (allowed: preset, denseHost, sparseHost, launch"},
+            {"runtime:\n  launch: 3 parsecs\n", "rt.yaml: runtime.launch:"},
+            {"runtime:\n  launch: -3us\n", "rt.yaml: runtime.launch: must not be negative"},
+            {"runtime:\n  preset: tensorrt-9\n", "rt.yaml: runtime.preset: runtime 'tensorrt-9' is not a preset (presets: torch-cusparselt"},
+            {"runtime:\n  mainloopEfficiency: 1.5\n", "rt.yaml: runtime: mainloopEfficiency must be a fraction in (0, 1], got 1.5"},
+            {"runtime:\n  sparseKernels: sm70\n", "rt.yaml: runtime: sparseKernels must be sm80 or sm90, got 'sm70'"},
+            {"gpu:\n  arch: sm75\n", "rt.yaml: gpu.arch must be sm80 or sm90, got 'sm75'"},
+        };
+        for (String[] c : cases) {
+            SpecException e = assertThrows(SpecException.class, () -> gpu(c[0]), c[0]);
+            assertTrue(e.getMessage().startsWith(c[1]), c[0] + " -> " + e.getMessage());
+            assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+        }
+        SpecException cpu = assertThrows(SpecException.class,
+                () -> HardwareSpecs.parse("c.yaml", "version: 1\npreset: xeon-spr\nruntime: {preset: cutlass}\n"));
+        assertTrue(cpu.getMessage().contains("runtime: is the software stack of GPU GEMMs"), cpu.getMessage());
+    }
+}
