@@ -182,7 +182,6 @@ for c in "${cases[@]}"; do
       ;;
     short)
       short_gz="src/test/resources/dinero/shared_mixed_random.din.gz"
-      [[ -f "$short_gz" ]] || short_gz="../shared/oracle/dinero/shared_mixed_random.din.gz"
       gzip -dc "$short_gz" >"$work/short.din"
       dinero_args="$dinero_two"
       side_by_side "short: $short_gz, two levels (sparseprof reads the .gz, Dinero the unpacked text)" \

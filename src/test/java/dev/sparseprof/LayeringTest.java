@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the package DAG of DESIGN.md true by reading every main source file's imports (and fully
+ * Keeps the package DAG of docs/architecture.md true by reading every main source file's imports (and fully
  * qualified references): a package may use only packages of a strictly lower layer.
  */
 class LayeringTest {
@@ -43,7 +43,7 @@ class LayeringTest {
             String own = root.relativize(file).getName(0).toString();
             Integer ownLayer = LAYER.get(own);
             if (ownLayer == null) {
-                violations.add(file + ": package '" + own + "' has no layer in DESIGN.md's table");
+                violations.add(file + ": package '" + own + "' has no layer in docs/architecture.md's table");
                 continue;
             }
             int lineNo = 0;

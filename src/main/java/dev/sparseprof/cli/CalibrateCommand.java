@@ -81,8 +81,7 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--ncu", paramLabel = "FILE.csv", description = "ncu --csv output of a GPU run (per-kernel metrics are reported).")
     Path ncu;
 
-    @Option(names = "--model", paramLabel = "MODEL", description = "The model the runs were measured on (default: the bundled all-MiniLM-L6-v2).")
-    String model;
+    @Mixin ModelArgument model; // the model the runs were measured on
 
     @Option(names = "--shared-decode", description = "Fit one perNnz for every format instead of each sparse format's own decode cycles.")
     boolean sharedDecode;
@@ -117,8 +116,8 @@ final class CalibrateCommand implements Callable<Integer> {
         if (perf != null) report(w, PerfStatReader.read(perf));
         if (ncu != null) report(w, NcuCsvReader.read(ncu));
         CalibrationResult r;
-        try (Model m = Models.open(model)) {
-            String modelName = model == null ? Models.DEFAULT_NAME : Path.of(model).getFileName().toString();
+        try (Model m = model.open()) {
+            String modelName = model.name() == null ? Models.DEFAULT_NAME : Path.of(model.name()).getFileName().toString();
             List<CalibrationCase> cases = new ArrayList<>();
             for (MeasuredRuns runs : files) {
                 if (!runs.model().contains(modelName) && !modelName.contains(runs.model())) {
@@ -152,7 +151,7 @@ final class CalibrateCommand implements Callable<Integer> {
         List<String> provenance = List.of(
                 "Calibrated by sparseprof calibrate (Levenberg-Marquardt through the perf model, " + r.iterations() + " iterations)",
                 "command: sparseprof calibrate --hw " + hw + " --measurements " + joined(measurements)
-                        + (model != null ? " --model " + model : "") + " --out " + out,
+                        + (model.name() != null ? " --model " + model.name() : "") + " --out " + out,
                 "measurements: " + files.size() + " files, " + files.get(0).machine() + ", first " + files.get(0).date(),
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS), summary,
                 "Not fitted: the clock (the probe's), gather cycles" + undetermined(r) + ".");

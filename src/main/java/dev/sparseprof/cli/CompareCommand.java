@@ -5,7 +5,6 @@ import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.hw.Runtimes;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.perfmodel.Comparison;
-import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.report.ComparisonReport;
 import dev.sparseprof.report.HtmlReport;
 import dev.sparseprof.util.Checks;
@@ -32,6 +31,7 @@ final class CompareCommand implements Callable<Integer> {
     List<String> hw;
 
     @Mixin PredictionInputs inputs;
+    @Mixin TableOptions tableOptions;
 
     @Option(names = "--formats", required = true, split = ",", paramLabel = "F",
             description = "Formats to compare, comma-separated (dense, csr, csr-rowsplit, coo, bsr4x4, bsr16x16, bsr32x32, bsr64x64, 2:4).")
@@ -48,7 +48,7 @@ final class CompareCommand implements Callable<Integer> {
             description = "GPU software stack of the dense and 2:4 GEMMs (a runtime: preset; default: the spec's runtime: section, else cusparselt).")
     String runtime;
 
-    @Option(names = "--traffic", defaultValue = "checked", paramLabel = "MODEL",
+    @Option(names = "--traffic", defaultValue = "checked", paramLabel = "checked|analytical|simulated",
             description = "Memory traffic: checked (analytical, memsim replays as checks), analytical, or simulated (memsim replay where a traced kernel exists); default ${DEFAULT-VALUE}.")
     String traffic;
 
@@ -66,7 +66,7 @@ final class CompareCommand implements Callable<Integer> {
         Checks.positive(batch, "--batch");
         List<HardwareSpec> specs = new ArrayList<>();
         for (String h : hw) specs.add(Runtimes.apply(HardwareSpecs.load(h), runtime));
-        for (String f : formats) SimulateCommand.option("--formats", () -> FormatModels.byName(f));
+        for (String f : formats) FormatNames.requirePredictable(f, "--formats");
         for (double s : sparsities) Checks.fraction(s, "--sparsity");
         if (formats.isEmpty()) throw new SparseprofException("--formats: give at least one format");
         Comparison c;
@@ -77,7 +77,7 @@ final class CompareCommand implements Callable<Integer> {
                     SimulateCommand.trafficModel(traffic), TerminalProgressBar.forTerminal("compare: estimating layers"));
         }
         choice.announce("compare", command.commandLine().getErr());
-        if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c));
+        if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c, tableOptions.wide));
         Outputs.write(json, ComparisonReport.json(c), out);
         if (html != null) HtmlReport.writeComparison(Path.of(html), c);
         return Main.EXIT_OK;

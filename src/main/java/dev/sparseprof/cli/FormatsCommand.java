@@ -37,6 +37,7 @@ final class FormatsCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Mixin ModelArgument model;
+    @Mixin TableOptions tableOptions;
 
     @Option(names = "--dtype", paramLabel = "D",
             description = "Value type: fp32, fp16, bf16, int8, uint8 or fp8. Default: the weights' stored dtype, fp32 for fp32 or wider weights.")
@@ -76,14 +77,14 @@ final class FormatsCommand implements Callable<Integer> {
                 layers.add(l);
                 rows.add(row);
             }
-            if (!Outputs.jsonOnStdout(json)) out.print(table(m, valueType, formats, rows));
+            if (!Outputs.jsonOnStdout(json)) out.print(table(m, valueType, formats, rows, tableOptions.wide));
             Outputs.write(json, json(m, valueType, formats, rows), out);
             if (why != null) spec.commandLine().getErr().println("formats: value type " + valueType.label() + why);
         }
         return Main.EXIT_OK;
     }
 
-    private static String table(Model m, DType dtype, List<Format> formats, List<List<Cell>> rows) {
+    private static String table(Model m, DType dtype, List<Format> formats, List<List<Cell>> rows, boolean wide) {
         String[] header = new String[formats.size() + 2];
         header[0] = "layer";
         header[1] = "dense";
@@ -92,11 +93,17 @@ final class FormatsCommand implements Callable<Integer> {
         int[] right = new int[header.length - 1];
         for (int i = 0; i < right.length; i++) right[i] = i + 1;
         t.rightAlign(right);
+        // To fit 120 columns, the formats that tell least beside their neighbours go first: csc
+        // (csr's twin), ell and sell (csr plus padding), 1:2 (2:4's tf32 twin).
+        for (int i = 0; i < formats.size(); i++) {
+            String n = formats.get(i).name();
+            if (n.equals("csc") || n.equals("ell") || n.startsWith("sell-") || n.equals("1:2")) t.optional(i + 2);
+        }
         for (List<Cell> row : rows) {
             Object[] cells = new Object[header.length];
             cells[0] = row.get(0).layer().name();
             cells[1] = Units.formatBytes(denseBytes(row.get(0).layer(), dtype));
-            for (int i = 0; i < row.size(); i++) cells[i + 2] = ratioCell(row.get(i));
+            for (int i = 0; i < row.size(); i++) cells[i + 2] = row.get(i).cost() == null ? "n/a" : ratio(row.get(i).cost().compressionRatio());
             t.row(cells);
         }
         t.rule();
@@ -107,12 +114,23 @@ final class FormatsCommand implements Callable<Integer> {
         total[1] = Units.formatBytes(dense);
         for (int i = 0; i < formats.size(); i++) {
             StorageCost c = total(rows, i, dtype, dense);
-            total[i + 2] = c == null ? notApplicable(formats.get(i)) : ratio(c.compressionRatio());
+            total[i + 2] = c == null ? "n/a" : ratio(c.compressionRatio());
         }
         t.row(total);
         StringBuilder sb = new StringBuilder();
-        sb.append(m.source()).append(": storage with ").append(dtype.label()).append(" values; each cell is the compression ratio dense/format, metadata included\n");
-        sb.append(t.render());
+        sb.append(TextTable.wrap(m.source() + ": storage with " + dtype.label() + " values; each cell is the compression ratio dense/format, metadata included"));
+        sb.append(t.render(wide));
+        List<String> na = new ArrayList<>();
+        for (int i = 0; i < formats.size(); i++) {
+            for (List<Cell> row : rows) {
+                if (row.get(i).cost() == null) {
+                    na.add(formats.get(i).name());
+                    break;
+                }
+            }
+        }
+        if (!na.isEmpty()) sb.append(TextTable.wrap("n/a: the layer's weights do not follow the pattern " + String.join(", ", na)
+                + " stores (prune --nm N:M makes them)"));
         sb.append("\ntotals by part (values + indices + metadata + padding):\n");
         TextTable parts = new TextTable("format", "values", "indices", "metadata", "padding", "total", "ratio");
         parts.rightAlign(1, 2, 3, 4, 5, 6);
@@ -128,10 +146,6 @@ final class FormatsCommand implements Callable<Integer> {
         }
         sb.append(parts.render());
         return sb.toString();
-    }
-
-    private static String ratioCell(Cell c) {
-        return c.cost() == null ? notApplicable(c.format()) : ratio(c.cost().compressionRatio());
     }
 
     /** The sum over all layers of format {@code index}, or null when some layer cannot be held in it. */

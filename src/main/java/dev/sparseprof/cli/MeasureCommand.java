@@ -15,7 +15,6 @@ import dev.sparseprof.measure.gpu.GpuRunSettings;
 import dev.sparseprof.measure.gpu.GpuSpmmRunner;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.Models;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.Checks;
@@ -23,6 +22,7 @@ import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
+import dev.sparseprof.util.Units;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,8 +48,8 @@ final class MeasureCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
-    @Option(names = "--model", paramLabel = "MODEL", description = "Model file; default: the bundled " + Models.DEFAULT_NAME + ".")
-    String model;
+    @Mixin ModelArgument model;
+    @Mixin TableOptions tableOptions;
 
     @Option(names = "--formats", required = true, split = ",", paramLabel = "F,F...",
             description = "Kernels to measure besides dense: ${COMPLETION-CANDIDATES}.", completionCandidates = KernelNames.class)
@@ -98,13 +98,14 @@ final class MeasureCommand implements Callable<Integer> {
         if (device.equals("gpu")) return gpu();
         if (!device.equals("cpu")) throw new SparseprofException("--device " + device + ": cpu or gpu");
         TimingConfig timing = TimingConfig.defaults().withRepetitions(reps);
+        for (String f : formats) FormatNames.requireKernel(f, "--formats");
         CpuMeasureRun.kernels(formats); // unknown format names fail before the model is read
         CpuMeasureRun.Settings settings = new CpuMeasureRun.Settings(batch, threads, Partitions.byName(partition), timing);
         if (sparsity != null) Checks.fraction(sparsity, "--sparsity");
         if (sparsity != null && nm != null) throw new SparseprofException("--sparsity and --nm: choose one pruning");
         NmPattern pattern = nm == null ? null : NmPattern.parse(nm);
         PrintWriter out = spec.commandLine().getOut();
-        try (Model m = Models.open(model)) {
+        try (Model m = model.open()) {
             List<CpuMeasureRun.Layer> selected = new ArrayList<>();
             for (GemmLayer l : LayerSelection.select(m, layers, "--layers")) {
                 MatrixView view = sparsity != null ? Pruning.magnitude(l.name(), l.matrix(), sparsity)
@@ -120,7 +121,7 @@ final class MeasureCommand implements Callable<Integer> {
             }
             MeasurementsHeader header = MeasurementsHeader.now(m.source(), commandLine());
             MeasurementsFile file = new MeasurementsFile(header, results);
-            if (!Outputs.jsonOnStdout(json)) out.print(table(results));
+            if (!Outputs.jsonOnStdout(json)) out.print(table(results, tableOptions.wide));
             Outputs.write(json, file.toJson(), out);
         }
         return Main.EXIT_OK;
@@ -141,7 +142,7 @@ final class MeasureCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         GpuRunSettings settings = new GpuRunSettings(GpuRunSettings.DEFAULT.warmup(), reps, GpuRunSettings.DEFAULT.seed(),
                 GpuRunSettings.DEFAULT.verifyLimitMacs());
-        try (GpuSpmmRunner runner = GpuSpmmRunner.open(settings); Model m = Models.open(model)) {
+        try (GpuSpmmRunner runner = GpuSpmmRunner.open(settings); Model m = model.open()) {
             List<GpuLayerRun.Layer> selected = new ArrayList<>();
             for (GemmLayer l : LayerSelection.select(m, layers, "--layers")) {
                 MatrixView view = sparsity != null ? Pruning.magnitude(l.name(), l.matrix(), sparsity)
@@ -155,7 +156,7 @@ final class MeasureCommand implements Callable<Integer> {
             if (!Outputs.jsonOnStdout(this.json)) {
                 TextTable t = new TextTable("case", "median", "min..max", "GFLOP/s", "rel. error").rightAlign(1, 2, 3, 4);
                 for (GpuMeasurement g : r.measurements()) {
-                    t.row(g.layer() + " " + g.kernel(), ms(g.medianSeconds()), ms(g.timing().minSeconds()) + ".." + ms(g.timing().maxSeconds()),
+                    t.row(g.layer() + " " + g.kernel(), Units.formatSeconds(g.medianSeconds()), Units.formatSeconds(g.timing().minSeconds()) + ".." + Units.formatSeconds(g.timing().maxSeconds()),
                             String.format(Locale.ROOT, "%.1f", g.gflops()),
                             Double.isNaN(g.relativeError()) ? "unchecked" : String.format(Locale.ROOT, "%.1e", g.relativeError()));
                 }
@@ -167,20 +168,21 @@ final class MeasureCommand implements Callable<Integer> {
     }
 
     static String table(List<Measurement> results) {
+        return table(results, false);
+    }
+
+    /** The measurements table; it fits 120 columns unless {@code wide}. */
+    static String table(List<Measurement> results, boolean wide) {
         TextTable t = new TextTable("layer", "format", "shape", "sparsity", "N", "thr", "median", "min..max",
-                "GFLOP/s", "GB/s", "imbal", "vs dense").rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11);
+                "GFLOP/s", "GB/s", "imbal", "vs dense").rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11).optional(2, 5, 7, 9, 10);
         for (Measurement r : results) {
-            t.row(r.layer(), r.format(), r.rows() + "x" + r.cols(), String.format(Locale.ROOT, "%.3f", r.sparsity()),
-                    r.batch(), r.threads(), ms(r.medianSeconds()),
-                    ms(r.timing().minSeconds()) + ".." + ms(r.timing().maxSeconds()),
+            t.row(r.layer(), r.format(), r.rows() + "x" + r.cols(), String.format(Locale.ROOT, "%.1f%%", 100 * r.sparsity()),
+                    r.batch(), r.threads(), Units.formatSeconds(r.medianSeconds()),
+                    Units.formatSeconds(r.timing().minSeconds()) + ".." + Units.formatSeconds(r.timing().maxSeconds()),
                     String.format(Locale.ROOT, "%.1f", r.gflops()), String.format(Locale.ROOT, "%.1f", r.effectiveGBps()),
                     String.format(Locale.ROOT, "%.2f", r.timing().imbalance()), String.format(Locale.ROOT, "%.2fx", r.speedupOverDense()));
         }
-        return t.render();
-    }
-
-    private static String ms(double seconds) {
-        return String.format(Locale.ROOT, "%.3fms", seconds * 1e3);
+        return t.render(wide);
     }
 
 }

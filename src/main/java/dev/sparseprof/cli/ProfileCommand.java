@@ -2,6 +2,7 @@ package dev.sparseprof.cli;
 
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
+import dev.sparseprof.model.LayerLabel;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.report.Csv;
 import dev.sparseprof.report.TextTable;
@@ -56,6 +57,7 @@ final class ProfileCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Mixin ModelArgument model;
+    @Mixin TableOptions tableOptions;
 
     @Option(names = "--batch", defaultValue = "128", paramLabel = "N",
             description = "Tokens (samples) per GEMM: the dense operand's width N (times output pixels for convolutions). Default ${DEFAULT-VALUE}.")
@@ -166,9 +168,10 @@ final class ProfileCommand implements Callable<Integer> {
             List<MatrixStats> stats = scan(m, "profile");
             List<LayerProfile> layers = profile(m.layers(), stats, batch, density.forLayers(m.layers()));
             Totals totals = totals(layers);
-            if (!Outputs.jsonOnStdout(json)) out.print(table(m, density, layers, totals));
-            if (csv != null) AtomicFiles.writeString(Path.of(csv), csv(layers));
-            Outputs.write(json, json(m, density, layers, totals), out);
+            ProfileGroups groups = ProfileGroups.of(m);
+            if (!Outputs.jsonOnStdout(json)) out.print(table(m, density, layers, totals, groups));
+            if (csv != null) AtomicFiles.writeString(Path.of(csv), csv(layers, groups));
+            Outputs.write(json, json(m, density, layers, totals, groups), out);
         }
         return Main.EXIT_OK;
     }
@@ -238,14 +241,17 @@ final class ProfileCommand implements Callable<Integer> {
         return new Totals(count, params, nnz, dense, sparse, critical);
     }
 
-    private String table(Model m, ActivationDensity density, List<LayerProfile> layers, Totals t) {
+    private String table(Model m, ActivationDensity density, List<LayerProfile> layers, Totals t, ProfileGroups groups) {
         TextTable table = new TextTable("layer", "kind", "shape", "params", "nnz", "sparsity", "2:4", "1:2", "4:8",
                 "row nnz min/mean/max", "row cv", "blk16 dens", "N", "speedup", "");
-        table.rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
-        for (LayerProfile p : layers) {
+        table.rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13).optional(3, 7, 8, 9, 11, 12);
+        int[] order = groups.order();
+        for (int k = 0; k < order.length; k++) {
+            if (k > 0 && groups.startsGroup(order[k - 1], order[k])) table.rule();
+            LayerProfile p = layers.get(order[k]);
             MatrixStats s = p.stats();
             LengthSummary r = s.rowSummary();
-            table.row(p.layer().name(), kindLabel(p.layer().kind()), p.layer().rows() + "x" + p.layer().cols(), p.layer().params(),
+            table.row(groups.tableName(order[k]), kindLabel(p.layer().kind()), p.layer().rows() + "x" + p.layer().cols(), p.layer().params(),
                     s.nnz(), pct(s.sparsity()), pct(s.nm(NmPattern.TWO_FOUR).fraction()), pct(s.nm(NmPattern.ONE_TWO).fraction()), pct(s.nm(NmPattern.FOUR_EIGHT).fraction()),
                     String.format(Locale.ROOT, "%d/%.1f/%d", r.min(), r.mean(), r.max()), fmt(r.cv(), 2),
                     pct(s.blocks(BlockShape.B16X16).nonEmptyFraction()), p.isGemm() ? Long.toString(p.denseColumns()) : "-",
@@ -258,11 +264,12 @@ final class ProfileCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         sb.append(m.source()).append(" (").append(m.format()).append("): ").append(layers.size()).append(layers.size() == 1 ? " layer" : " layers").append(", batch N = ")
                 .append(batch).append(" tokens, activation density ").append(density.label()).append('\n');
-        sb.append(table.render());
+        sb.append(table.render(tableOptions.wide));
         sb.append(String.format(Locale.ROOT, "dense %.3f GFLOP, sparse %.3f GFLOP (2 x nnz x N x activation density), theoretical speedup %s%n",
                 t.denseFlops() / 1e9, t.sparseFlops() / 1e9, speedup(t.speedup())));
         sb.append(String.format(Locale.ROOT, "critical: a GEMM layer at least %.0f points below the model's weighted sparsity (%s), when that is >= %.0f%%%n",
                 CRITICAL_GAP * 100, pct(t.sparsity()), CRITICAL_MIN_MODEL_SPARSITY * 100));
+        sb.append(groups.notes());
         if (layers.stream().anyMatch(p -> p.layer().kind() == LayerKind.CONV && p.layer().columnsPerSample() == 1)) {
             sb.append("note: conv layers whose output size the file does not give count N = batch (1 output pixel)\n"
                     + "      give the input's size: --input-shape NAME=1x3xHxW (ONNX), --input-size HxW (TF.js model.json)\n");
@@ -283,7 +290,7 @@ final class ProfileCommand implements Callable<Integer> {
         return groups == 0 ? 1.0 : (double) compliant / groups;
     }
 
-    private String json(Model m, ActivationDensity density, List<LayerProfile> layers, Totals t) {
+    private String json(Model m, ActivationDensity density, List<LayerProfile> layers, Totals t, ProfileGroups groups) {
         JsonWriter w = new JsonWriter().beginObject();
         w.name("model").beginObject().field("source", m.source()).field("format", m.format()).endObject();
         w.field("batch", batch);
@@ -291,10 +298,17 @@ final class ProfileCommand implements Callable<Integer> {
         else w.field("activationDensityFile", density.file().toString());
         w.name("criticalRule").beginObject().field("minModelSparsity", CRITICAL_MIN_MODEL_SPARSITY).field("gap", CRITICAL_GAP).endObject();
         w.name("layers").beginArray();
-        for (LayerProfile p : layers) {
+        for (int i = 0; i < layers.size(); i++) {
+            LayerProfile p = layers.get(i);
             MatrixStats s = p.stats();
             LengthSummary r = s.rowSummary();
             w.beginObject().field("name", p.layer().name()).field("tensor", p.layer().tensorName()).field("kind", p.layer().kind().name().toLowerCase(Locale.ROOT));
+            LayerLabel label = groups.label(i);
+            if (label.known()) {
+                w.name("label").beginObject().field("block", label.block()).field("role", label.role()).field("expert", label.expert());
+                if (label.disagreement() != null) w.field("configDisagreement", label.disagreement());
+                w.endObject();
+            }
             w.name("shape").beginObject().field("rows", p.layer().rows()).field("cols", p.layer().cols()).endObject();
             w.field("params", p.layer().params()).field("nnz", s.nnz()).field("sparsity", s.sparsity());
             w.name("nm").beginObject();
@@ -323,18 +337,21 @@ final class ProfileCommand implements Callable<Integer> {
         return w.endObject().toString();
     }
 
-    private static String csv(List<LayerProfile> layers) {
+    private static String csv(List<LayerProfile> layers, ProfileGroups groups) {
         Csv c = new Csv(List.of("name", "kind", "rows", "cols", "params", "nnz", "sparsity", "nm_2_4", "nm_1_2", "nm_4_8",
                 "row_min", "row_mean", "row_max", "row_cv", "block4x4_density", "block8x8_density", "block16x16_density",
-                "dense_columns", "dense_flops", "sparse_flops", "speedup", "critical"));
-        for (LayerProfile p : layers) {
+                "dense_columns", "dense_flops", "sparse_flops", "speedup", "critical", "block", "role", "expert"));
+        for (int i = 0; i < layers.size(); i++) {
+            LayerProfile p = layers.get(i);
+            LayerLabel label = groups.label(i);
             MatrixStats s = p.stats();
             LengthSummary r = s.rowSummary();
             c.row(p.layer().name(), p.layer().kind().name().toLowerCase(Locale.ROOT), p.layer().rows(), p.layer().cols(), p.layer().params(),
                     s.nnz(), s.sparsity(), s.nm(NmPattern.TWO_FOUR).fraction(), s.nm(NmPattern.ONE_TWO).fraction(), s.nm(NmPattern.FOUR_EIGHT).fraction(),
                     r.min(), r.mean(), r.max(), r.cv(), s.blocks(BlockShape.B4X4).nonEmptyFraction(), s.blocks(BlockShape.B8X8).nonEmptyFraction(),
                     s.blocks(BlockShape.B16X16).nonEmptyFraction(), p.denseColumns(), p.denseFlops(), p.sparseFlops(),
-                    p.isGemm() && Double.isFinite(p.speedup()) ? p.speedup() : "", p.critical());
+                    p.isGemm() && Double.isFinite(p.speedup()) ? p.speedup() : "", p.critical(),
+                    label.block() >= 0 ? label.block() : "", label.role(), label.expert() >= 0 ? label.expert() : "");
         }
         return c.toString();
     }

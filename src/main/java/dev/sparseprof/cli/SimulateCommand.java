@@ -4,7 +4,6 @@ import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.hw.Runtimes;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.Models;
 import dev.sparseprof.perfmodel.FormatModel;
 import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.perfmodel.PerfModel;
@@ -58,6 +57,10 @@ final class SimulateCommand implements Callable<Integer> {
             description = "Magnitude-prune every layer to S (0..1) in memory first. With --format 2:4 and no S, layers are 2:4-pruned.")
     Double sparsity;
 
+    @Option(names = "--nm", paramLabel = "N:M",
+            description = "N:M-prune every layer along K in memory first (2:4, or 1:2, the sparse tensor cores' patterns), then predict every format on it.")
+    String nm;
+
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the report as JSON ('-' for standard output alone).")
     String json;
 
@@ -71,7 +74,7 @@ final class SimulateCommand implements Callable<Integer> {
             description = "GPU software stack of the dense and 2:4 GEMMs (a runtime: preset; default: the spec's runtime: section, else cusparselt).")
     String runtime;
 
-    @Option(names = "--traffic", defaultValue = "checked", paramLabel = "MODEL",
+    @Option(names = "--traffic", defaultValue = "checked", paramLabel = "checked|analytical|simulated",
             description = "Memory traffic: checked (analytical, each traced kernel's memsim replay of a sample reported beside it), analytical (no replays), or simulated (the replay is the traffic where a traced kernel exists); default ${DEFAULT-VALUE}.")
     String traffic;
 
@@ -101,6 +104,15 @@ final class SimulateCommand implements Callable<Integer> {
         }
         Checks.positive(batch, "--batch");
         HardwareSpec spec = Runtimes.apply(HardwareSpecs.load(hw), runtime);
+        if (sparsity != null && nm != null) throw new SparseprofException("--sparsity and --nm: choose one pruning");
+        NmPattern nmPattern = null;
+        if (nm != null) {
+            nmPattern = option("--nm", () -> NmPattern.parse(nm));
+            if (!nmPattern.equals(NmPattern.TWO_FOUR) && !nmPattern.equals(NmPattern.ONE_TWO)) {
+                throw new SparseprofException("--nm " + nm + ": simulate prunes to 2:4 or 1:2 (the sparse tensor cores' patterns); "
+                        + "'sparseprof measure --nm " + nm + "' times the CPU kernels on any N:M");
+            }
+        }
         Simulation.Result result;
         PredictionInputs.DTypeChoice choice;
         try (Model m = inputs.openModel()) {
@@ -108,16 +120,19 @@ final class SimulateCommand implements Callable<Integer> {
             DType d = choice.dtype();
             String f = format;
             if (spec.isGpu() && (f.equals("2:4") || f.equals("1:2")) && !Formats.ampereFor(d).name().equals(f)) {
-                // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (hardware-facts.md section 2).
+                // Ampere's sparse tensor cores run 1:2 for tf32 and 2:4 for 16/8-bit types (docs/sources.md section 2).
                 f = Formats.ampereFor(d).name();
                 command.commandLine().getErr().println("simulate: the sparse tensor cores run " + f + " for " + d.label()
                         + ", not " + format + ": modelling " + f);
             }
             String chosen = f;
-            List<FormatModel> formats = option("--format", () -> formats(chosen));
+            List<FormatModel> formats = formats(chosen);
             Workloads.Pruning pruning = Workloads.Pruning.NONE;
             double s = 0;
-            if (sparsity != null) {
+            if (nmPattern != null) {
+                pruning = Workloads.Pruning.structured(nmPattern);
+                s = 0.5;
+            } else if (sparsity != null) {
                 s = Checks.fraction(sparsity, "--sparsity");
                 pruning = Workloads.Pruning.MAGNITUDE;
             } else if (f.equals("2:4") || f.equals("1:2")) {
@@ -126,7 +141,7 @@ final class SimulateCommand implements Callable<Integer> {
             }
             Simulation.Options options = new Simulation.Options(batch, d, pruning, s, formats);
             List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
-            if (workloads.isEmpty()) throw new SparseprofException((inputs.model == null ? Models.DEFAULT_NAME : inputs.model) + ": no GEMM layers");
+            if (workloads.isEmpty()) throw new SparseprofException(inputs.model.label() + ": no GEMM layers");
             result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options,
                     TerminalProgressBar.forTerminal("simulate: estimating layers"));
         }
@@ -158,7 +173,10 @@ final class SimulateCommand implements Callable<Integer> {
 
     /** {@code auto} means every registered format; else one name. */
     static List<FormatModel> formats(String name) {
-        if (!name.equals("auto")) return List.of(FormatModels.byName(name));
+        if (!name.equals("auto")) {
+            FormatNames.requirePredictable(name, "--format");
+            return List.of(FormatModels.byName(name));
+        }
         List<FormatModel> all = new ArrayList<>();
         for (String n : FormatModels.names()) all.add(FormatModels.byName(n));
         return all;

@@ -9,7 +9,6 @@ import dev.sparseprof.kernel.TracedRun;
 import dev.sparseprof.measure.Pruning;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.Model;
-import dev.sparseprof.model.Models;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.trace.AccessKind;
 import dev.sparseprof.trace.ArrayRole;
@@ -29,7 +28,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -45,8 +43,7 @@ final class TraceCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = "Model file; default: the bundled " + Models.DEFAULT_NAME + ".")
-    String model;
+    @Mixin ModelArgument model;
 
     @Option(names = "--layer", required = true, paramLabel = "NAME", description = "The layer to trace.")
     String layer;
@@ -91,10 +88,11 @@ final class TraceCommand implements Callable<Integer> {
             throw new SparseprofException("--out " + e.getMessage(), e);
         }
         Outputs.checkFolder("--out", out.toString());
+        FormatNames.requireKernel(format, "--format");
         SpmmKernel<?> kernel = Kernels.byName(format);
         TracedRun.Settings settings = new TracedRun.Settings(batch, threads, Partitions.byName(partition), parseAddress(base), alignBytes);
         PrintWriter w = spec.commandLine().getOut();
-        try (Model m = Models.open(model)) {
+        try (Model m = model.open()) {
             GemmLayer l = LayerSelection.one(m, layer, "--layer");
             MatrixView view = sparsity == null ? l.matrix() : Pruning.magnitude(l.name(), l.matrix(), sparsity);
             int streams = gpuSms != null ? Checks.positive(gpuSms, "--gpu-sms") : threads;

@@ -243,7 +243,7 @@ final class ValidateCommand implements Callable<Integer> {
             AtomicFiles.writeString(file, json);
             TextTable t = new TextTable("case", "median", "GFLOP/s", "rel. error").rightAlign(1, 2, 3);
             for (GpuMeasurement m : results) {
-                t.row(m.layer(), String.format(Locale.ROOT, "%.2f us", m.medianSeconds() * 1e6),
+                t.row(m.layer(), Units.formatSeconds(m.medianSeconds()),
                         String.format(Locale.ROOT, "%.1f", m.gflops()),
                         Double.isNaN(m.relativeError()) ? "unchecked" : String.format(Locale.ROOT, "%.1e", m.relativeError()));
             }

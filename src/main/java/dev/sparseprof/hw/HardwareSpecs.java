@@ -49,12 +49,25 @@ public final class HardwareSpecs {
                 throw new SpecException(e.getMessage(), e);
             }
         }
-        if (PRESETS.containsKey(pathOrPreset)) return load(bundled(pathOrPreset));
+        String preset = presetKey(pathOrPreset);
+        if (preset != null) return load(bundled(preset));
         if (pathOrPreset.endsWith(".yaml") || pathOrPreset.endsWith(".yml") || pathOrPreset.contains("/")) {
             throw new SpecException(pathOrPreset + ": no such file (presets: " + String.join(", ", PRESETS.keySet()) + ")");
         }
         throw new SpecException("--hw " + pathOrPreset + ": neither a file nor a preset (presets: "
                 + String.join(", ", PRESETS.keySet()) + ")");
+    }
+
+    /**
+     * The preset a name means: a preset name ({@code a100-80gb}) or the base name of its bundled
+     * file ({@code a100}, as in {@code hardware-specs/a100.yaml}); null when neither.
+     */
+    public static String presetKey(String name) {
+        if (PRESETS.containsKey(name)) return name;
+        for (Map.Entry<String, String> e : PRESETS.entrySet()) {
+            if (e.getValue().equals(name + ".yaml")) return e.getKey();
+        }
+        return null;
     }
 
     public static HardwareSpec load(ConfigSource source) {
@@ -82,7 +95,8 @@ public final class HardwareSpecs {
     }
 
     private static final PresetResolver RESOLVER = (preset, from) -> {
-        if (PRESETS.containsKey(preset)) return bundled(preset);
+        String key = presetKey(preset);
+        if (key != null) return bundled(key);
         if (from.directory() != null) {
             Path p = from.directory().resolve(preset);
             if (Files.isRegularFile(p)) return ConfigSource.of(p);

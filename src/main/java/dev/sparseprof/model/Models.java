@@ -45,6 +45,9 @@ public final class Models {
         m.put("npz", NpzReader::new);
         m.put("mtx", MatrixMarketReader::new);
         m.put("tfjs", TfjsReader::new);
+        m.put("gguf", GgufReader::new);
+        m.put("torch", TorchZipReader::new);
+        m.put("hf", HfCheckpointReader::new);
         return m;
     }
 
@@ -79,14 +82,14 @@ public final class Models {
 
     /** Opens {@code file} with the first reader that accepts its name, passing it {@code options}. */
     public static Model open(Path file, ReadOptions options) {
-        if (Files.isDirectory(file)) throw ModelFormatException.in(file, "is a folder, not a model file");
         if (!Files.exists(file)) throw ModelFormatException.in(file, "no such file");
+        if (Files.isDirectory(file)) return new HfCheckpointReader().read(file, options);
         for (Supplier<ModelReader> s : READERS.values()) {
             ModelReader r = s.get();
             if (r.accepts(file)) return r.read(file, options);
         }
         throw ModelFormatException.in(file, "unknown model format (known: .onnx, .safetensors, .npy, .npz, .mtx, "
-                + "TF.js *-weights_manifest.json or model.json)");
+                + "TF.js *-weights_manifest.json or model.json, .gguf, torch.save .bin/.pt/.pth, a Hugging Face folder or *.index.json)");
     }
 
     /**

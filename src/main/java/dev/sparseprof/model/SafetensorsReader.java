@@ -46,6 +46,18 @@ final class SafetensorsReader implements ModelReader {
     }
 
     private static Model read(String source, MemorySegment bytes, Arena arena) {
+        Map<String, String> metadata = new LinkedHashMap<>();
+        List<Tensor> tensors = tensors(source, bytes, metadata);
+        metadata.putIfAbsent("format", "safetensors"); // the file's own "format" (Hugging Face writes "pt") is kept
+        return new Model(source, "safetensors", tensors, TensorLayers.of(tensors), metadata, arena);
+    }
+
+    /**
+     * The tensors of one safetensors file held in {@code bytes} (slices of it), in header order;
+     * its {@code __metadata__} goes into {@code metadata}. Used for single files and for the shards
+     * of a Hugging Face folder.
+     */
+    static List<Tensor> tensors(String source, MemorySegment bytes, Map<String, String> metadata) {
         long size = bytes.byteSize();
         if (size < 8) throw ModelFormatException.in(source, "truncated: " + size + " bytes, no header length");
         long headerLength = bytes.get(LittleEndian.I64, 0);
@@ -58,7 +70,6 @@ final class SafetensorsReader implements ModelReader {
         }
         Map<String, Object> header = parseHeader(source, bytes.asSlice(8, headerLength));
         MemorySegment data = bytes.asSlice(8 + headerLength);
-        Map<String, String> metadata = new LinkedHashMap<>();
         List<Tensor> tensors = new ArrayList<>();
         List<long[]> ranges = new ArrayList<>();
         for (Map.Entry<String, Object> e : header.entrySet()) {
@@ -70,8 +81,7 @@ final class SafetensorsReader implements ModelReader {
             tensors.add(t);
         }
         checkNoOverlap(source, ranges, tensors);
-        metadata.putIfAbsent("format", "safetensors"); // the file's own "format" (Hugging Face writes "pt") is kept
-        return new Model(source, "safetensors", tensors, TensorLayers.of(tensors), metadata, arena);
+        return tensors;
     }
 
     private static Map<String, Object> parseHeader(String source, MemorySegment header) {

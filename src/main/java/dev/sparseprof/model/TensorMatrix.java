@@ -238,6 +238,25 @@ final class TensorMatrix implements MatrixView {
         }
     }
 
+    /** Row-major fp16, bf16 and fp32 rows test their stored bits ({@link StoredBits}); other views decline. */
+    @Override
+    public int nonZeroBits(int row, long[] words) {
+        if (rowQuantization != null || !isRowMajor()) return -1;
+        if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+        long base = rowBase(row);
+        return switch (tensor.dtype()) {
+            case F16, BF16 -> {
+                PagePopulate.ahead(data, base * 2, cols * 2L);
+                yield StoredBits.halves(data, base * 2, cols, words);
+            }
+            case F32, TF32 -> {
+                PagePopulate.ahead(data, base * 4, cols * 4L);
+                yield StoredBits.singles(data, base * 4, cols, words);
+            }
+            default -> -1;
+        };
+    }
+
     private void copyContiguous(long base, float[] dst, int offset) {
         DType dtype = tensor.dtype();
         switch (dtype) {

@@ -12,11 +12,16 @@ public final class ComparisonReport {
     private ComparisonReport() {}
 
     public static String table(Comparison c) {
+        return table(c, false);
+    }
+
+    /** One table per scenario; each fits 120 columns unless {@code wide}. */
+    public static String table(Comparison c, boolean wide) {
         StringBuilder sb = new StringBuilder();
         for (Comparison.Scenario s : c.scenarios()) {
-            sb.append(s.spec().name()).append(" (").append(s.spec().source()).append("), ").append(s.dtype().label())
-                    .append(", magnitude-pruned to ").append(SimulationReport.percent(s.sparsity()))
-                    .append(c.formats().contains("2:4") ? " (2:4: N:M-pruned to 50.0%)" : "").append('\n');
+            sb.append(TextTable.wrap(s.spec().name() + " (" + s.spec().source() + "), " + s.dtype().label()
+                    + ", magnitude-pruned to " + SimulationReport.percent(s.sparsity())
+                    + (c.formats().contains("2:4") ? " (2:4: N:M-pruned to 50.0%)" : "")));
             List<String> header = new ArrayList<>(List.of("layer", "dense baseline"));
             header.addAll(c.formats());
             header.add("winner");
@@ -50,7 +55,7 @@ public final class ComparisonReport {
             total.add("");
             total.add("");
             t.row(total.toArray());
-            sb.append(t.render()).append('\n');
+            sb.append(t.render(wide)).append('\n');
         }
         sb.append("n/a: the format cannot run that layer there (see the JSON 'unsupported' reasons)\n");
         return sb.toString();

@@ -34,11 +34,11 @@ public final class SimulationReport {
     public static String table(Simulation.Result r, boolean wide) {
         Simulation.Options o = r.options();
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%s (%s), batch %d, %s, %s%n", r.spec().name(), r.spec().source(), o.batch(),
-                o.dtype().label(), pruningLabel(o)));
+        sb.append(TextTable.wrap(String.format(Locale.ROOT, "%s (%s), batch %d, %s, %s", r.spec().name(), r.spec().source(), o.batch(),
+                o.dtype().label(), pruningLabel(o))));
         boolean denseModel = isDenseModel(r);
         if (denseModel) {
-            sb.append("the model is dense: try --sparsity 0.9 or --format 2:4 to see what pruning would buy\n");
+            sb.append("the model is dense: try --sparsity 0.9, --nm 2:4 or --format 2:4 to see what pruning would buy\n");
         }
         // A dense model's rows are all dense at 1.00x: show the dense time and what each layer's
         // best sparse format would cost as stored instead of the ratios.
@@ -46,18 +46,17 @@ public final class SimulationReport {
         List<String> head = new ArrayList<>(List.of("layer", "M x K x N"));
         if (ratios) head.addAll(List.of("sparsity", "format", "predicted", "dense", "speedup", "theory", "bottleneck", "largest gap part"));
         else head.addAll(List.of("dense", "bottleneck", "best sparse as stored"));
-        if (wide) head.addAll(List.of("miss rates", "DRAM", "imbal", "best sparse"));
+        head.addAll(List.of("miss rates", "DRAM", "imbal", "best sparse"));
+        int extra = head.size() - 4;
         TextTable t = new TextTable(head.toArray(new String[0]));
-        if (ratios) t.rightAlign(2, 4, 5, 6, 7);
+        t.optional(1).wideOnly(extra, extra + 1, extra + 2, extra + 3);
+        if (ratios) t.rightAlign(2, 4, 5, 6, 7).optional(5, 7);
         else t.rightAlign(2);
-        if (wide) t.rightAlign(11, 12);
-        List<String> names = new ArrayList<>();
-        for (LayerEstimate e : r.layers()) names.add(e.workload().name());
-        List<String> labels = LabelNames.shorten(names);
+        t.rightAlign(extra + 1, extra + 2);
         for (int i = 0; i < r.layers().size(); i++) {
             LayerEstimate e = r.layers().get(i);
             LayerEstimate s = r.bestSparse().get(i);
-            List<String> row = new ArrayList<>(List.of(labels.get(i),
+            List<String> row = new ArrayList<>(List.of(e.workload().name(),
                     e.workload().rows() + "x" + e.workload().cols() + "x" + e.workload().denseColumns()));
             String best = s == null || s == e ? "-" : s.format() + " " + times(s.speedup()) + ", " + largestGap(s);
             if (ratios) {
@@ -67,10 +66,8 @@ public final class SimulationReport {
             } else {
                 row.addAll(List.of(Units.formatSeconds(e.predictedSeconds()), e.predicted().bottleneck(), best));
             }
-            if (wide) {
-                row.addAll(List.of(missRates(e.predicted().traffic()), Units.formatBytes(e.predicted().traffic().dramBytes()),
-                        String.format(Locale.ROOT, "%.2f", e.predicted().imbalanceFactor()), best));
-            }
+            row.addAll(List.of(missRates(e.predicted().traffic()), Units.formatBytes(e.predicted().traffic().dramBytes()),
+                    String.format(Locale.ROOT, "%.2f", e.predicted().imbalanceFactor()), best));
             t.row(row.toArray());
         }
         t.rule();
@@ -78,13 +75,12 @@ public final class SimulationReport {
         if (ratios) total.addAll(List.of("", "", Units.formatSeconds(r.predictedSeconds()), Units.formatSeconds(r.denseSeconds()),
                 times(r.speedup()), "", "", ""));
         else total.addAll(List.of(Units.formatSeconds(r.predictedSeconds()), "", ""));
-        if (wide) total.addAll(List.of("", "", "", ""));
+        total.addAll(List.of("", "", "", ""));
         t.row(total.toArray());
-        sb.append(t.render());
-        for (String line : trafficSources(r.layers())) sb.append("memory traffic, ").append(line).append('\n');
-        for (String line : trafficChecks(r.layers())) sb.append("memsim check, ").append(line).append('\n');
-        if (ratios) sb.append("largest gap part: the biggest cost beyond ideal = dense / theory; the parts add up to predicted - ideal\n");
-        if (!wide) sb.append("--wide adds miss rates, DRAM bytes, imbalance and each layer's best sparse format\n");
+        sb.append(t.render(wide));
+        for (String line : trafficSources(r.layers())) sb.append(TextTable.wrap("memory traffic, " + line));
+        for (String line : trafficChecks(r.layers())) sb.append(TextTable.wrap("memsim check, " + line));
+        if (ratios) sb.append(TextTable.wrap("largest gap part: the biggest cost beyond ideal = dense / theory; the parts add up to predicted - ideal"));
         return sb.toString();
     }
 
@@ -204,15 +200,6 @@ public final class SimulationReport {
         GapBreakdown g = e.gap();
         int i = g.largestPart();
         if (i < 0 || e.format().equals("dense") && e.workload().sparsity() == 0) return "-";
-        return PART_LABELS[i] + " +" + shortSeconds(g.parts()[i]);
-    }
-
-    /** Two significant-ish digits: {@code 1.8 us}, {@code 17 us}, {@code 1.2 ms}. */
-    static String shortSeconds(double seconds) {
-        double a = Math.abs(seconds);
-        if (a >= 1e-3) return String.format(Locale.ROOT, "%.1f ms", seconds * 1e3);
-        if (a >= 1e-5) return String.format(Locale.ROOT, "%.0f us", seconds * 1e6);
-        if (a >= 1e-6) return String.format(Locale.ROOT, "%.1f us", seconds * 1e6);
-        return String.format(Locale.ROOT, "%.0f ns", seconds * 1e9);
+        return PART_LABELS[i] + " +" + Units.formatSeconds(g.parts()[i]);
     }
 }

@@ -20,6 +20,18 @@ public interface MatrixView {
 
     void copyRow(int row, float[] dst, int offset);
 
+    /**
+     * The non-zero bitmap of {@code row} without decoding it, for views that can test their stored
+     * bits directly (fp16/bf16/fp32 tensors): fills {@code words[0 .. (cols + 63) / 64)} (bit
+     * {@code c & 63} of word {@code c >>> 6} set when element {@code c} of {@link #copyRow} would be
+     * {@code != 0.0f}, so NaN is non-zero and -0.0 zero; bits past {@code cols} 0) and returns the
+     * row's non-zero count. Returns -1 without touching {@code words} when the view has no such
+     * path; the caller then copies the row. May be called from several threads for different rows.
+     */
+    default int nonZeroBits(int row, long[] words) {
+        return -1;
+    }
+
     /** Convenience for tests and small matrices: the whole matrix, row-major. */
     default float[] toDense() {
         float[] out = new float[Checks.toIntExact((long) rows() * cols(), "matrix size")];

@@ -133,12 +133,30 @@ public final class Units {
         return i == 0 ? String.format(Locale.ROOT, "%.0f B", v) : String.format(Locale.ROOT, "%.2f %s", v, units[i]);
     }
 
-    /** {@code 870 us}, {@code 1.23 ms}: for tables. */
+    /**
+     * Three significant digits in the unit that keeps the number in [1, 1000): {@code 439 us},
+     * {@code 1.20 ms}, {@code 6.54 us}, {@code 12.3 s}; the one time style of every table.
+     */
     public static String formatSeconds(double seconds) {
+        if (!Double.isFinite(seconds)) return Double.isNaN(seconds) ? "-" : "inf";
         double a = Math.abs(seconds);
-        if (a >= 1) return String.format(Locale.ROOT, "%.3f s", seconds);
-        if (a >= 1e-3) return String.format(Locale.ROOT, "%.3f ms", seconds * 1e3);
-        if (a >= 1e-6) return String.format(Locale.ROOT, "%.2f us", seconds * 1e6);
-        return String.format(Locale.ROOT, "%.1f ns", seconds * 1e9);
+        if (a == 0) return "0 s";
+        String[] units = {"s", "ms", "us", "ns"};
+        double v = seconds;
+        int u = 0;
+        while (u < units.length - 1 && Math.abs(v) < 0.9995) {
+            v *= 1e3;
+            u++;
+        }
+        return significant3(v) + " " + units[u];
+    }
+
+    /** {@code v} with three significant digits and no exponent: 439, 43.9, 4.39 (1000 and up: whole numbers). */
+    public static String significant3(double v) {
+        double a = Math.abs(v);
+        if (a >= 99.95) return String.format(Locale.ROOT, "%.0f", v);
+        if (a >= 9.995) return String.format(Locale.ROOT, "%.1f", v);
+        if (a >= 0.9995 || a == 0) return String.format(Locale.ROOT, "%.2f", v);
+        return String.format(Locale.ROOT, "%.3g", v);
     }
 }

@@ -13,7 +13,7 @@ class HelpTest {
     void everySubcommandPrintsItsHelp() {
         List<String> names = new CommandLine(new Main()).getSubcommands().keySet().stream()
                 .filter(n -> !n.equals("help")).toList();
-        assertTrue(names.size() >= 10, "the DESIGN.md commands are registered: " + names);
+        assertTrue(names.size() >= 10, "the docs/architecture.md commands are registered: " + names);
         for (String name : names) {
             ModelCommandsTest.Result r = ModelCommandsTest.run(name, "--help");
             assertEquals(0, r.code(), name + " --help: " + r.err());

@@ -32,7 +32,7 @@ class OutputTargetsTest {
     @ParameterizedTest
     @EnabledOnOs(OS.LINUX)
     @ValueSource(strings = {"simulate --hw a100-80gb --html", "compare --hw a100-80gb --formats csr --json",
-            "cachesim --trace ../shared/oracle/dinero/shared_csr_256.din.gz --level L1:32k:8:64 --json",
+            "cachesim --trace src/test/resources/dinero/shared_csr_256.din.gz --level L1:32k:8:64 --json",
             "measure --formats csr --batch 4 --json", "validate --json", "calibrate --probe --out"})
     void everyCommandChecksItsOutputBeforeTheWork(String command) {
         String[] args = (command + " /proc/sparseprof-test.out").split(" ");

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The Dinero IV results in ../shared/oracle/dinero (override: -Dsparseprof.oracle=DIR), as test cases. */
+/** The Dinero IV results in src/test/resources/dinero (override: -Dsparseprof.oracle=DIR), as test cases. */
 public final class DineroOracle {
     private DineroOracle() {}
 
@@ -27,7 +27,7 @@ public final class DineroOracle {
     }
 
     public static Path dir() {
-        return Path.of(System.getProperty("sparseprof.oracle", Path.of("..", "shared", "oracle", "dinero").toString()));
+        return Path.of(System.getProperty("sparseprof.oracle", Path.of("src", "test", "resources", "dinero").toString()));
     }
 
     @SuppressWarnings("unchecked")

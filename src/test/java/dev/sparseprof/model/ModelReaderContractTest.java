@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ModelReaderContractTest {
     private static final Map<String, String> FILE_NAMES = Map.of("onnx", "m.onnx", "safetensors", "m.safetensors", "npy", "m.npy",
-            "npz", "m.npz", "mtx", "m.mtx", "tfjs", "m-weights_manifest.json");
+            "npz", "m.npz", "mtx", "m.mtx", "tfjs", "m-weights_manifest.json", "hf", "m.safetensors.index.json", "gguf", "m.gguf", "torch", "m.pt");
 
     @TempDir Path dir;
 

@@ -206,7 +206,7 @@ class TraceFilesTest {
 
     @Test
     void oracleTraceReadsWithExpectedCounts() {
-        Path oracle = Path.of(System.getProperty("sparseprof.oracle", Path.of("..", "shared", "oracle", "dinero").toString()));
+        Path oracle = dev.sparseprof.memsim.DineroOracle.dir();
         CountingSink c = new CountingSink();
         try (TraceReader r = TraceFiles.open(oracle.resolve("shared_csr_256.din.gz"))) {
             r.pushAll(c);

@@ -46,11 +46,16 @@ final class BlockCounter {
         int c = shape.cols();
         int perWord = 64 / c;
         int nWords = RowBits.wordsFor(cols);
+        long allBlocks = perWord == 64 ? -1L : (1L << perWord) - 1;
         for (int w = 0; w < nWords; w++) {
             long y = words[w];
             if (y == 0) continue;
-            for (int s = 1; s < c; s <<= 1) y |= y >>> s;
             int block = w * perWord;
+            if (y == -1L) { // a dense word: every block it covers is occupied (the common case of unpruned layers)
+                occupancy[block >>> 6] |= allBlocks << (block & 63);
+                continue;
+            }
+            for (int s = 1; s < c; s <<= 1) y |= y >>> s;
             occupancy[block >>> 6] |= Long.compress(y, fieldStarts) << (block & 63);
         }
     }

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * The statistics of one range of rows, scanned on one thread with its own scratch (a row buffer,
- * its bitmap, column counts); ranges start at multiples of every block height, so partial results
+ * its bitmap, column counts). A row's bitmap comes from the view's stored bits when it has them
+ * ({@link MatrixView#nonZeroBits}), else from a float copy of the row; ranges start at multiples of every block height, so partial results
  * merge by addition.
  */
 final class RowRangeScan {
@@ -29,17 +30,25 @@ final class RowRangeScan {
     }
 
     void scan(MatrixView matrix, int fromRow, int toRow, ProgressCounter progress) {
-        float[] row = new float[cols];
+        float[] row = null;
         long[] words = new long[RowBits.wordsFor(cols)];
+        ColumnCounter fromBits = columnCounts == null ? null : new ColumnCounter(cols, columnCounts);
         for (int r = fromRow; r < toRow; r++) {
-            matrix.copyRow(r, row, 0);
-            int length = RowBits.fill(row, cols, words, columnCounts);
+            int length = matrix.nonZeroBits(r, words);
+            if (length >= 0) {
+                if (fromBits != null) fromBits.addRow(words);
+            } else {
+                if (row == null) row = new float[cols];
+                matrix.copyRow(r, row, 0);
+                length = RowBits.fill(row, cols, words, columnCounts);
+            }
             rowLengths[r] = length;
             nnz += length;
             for (NmCounter counter : nm) counter.addRow(words, cols);
             for (BlockCounter counter : blocks) counter.addRow(words, r);
             progress.rowDone();
         }
+        if (fromBits != null) fromBits.flush();
     }
 
     void merge(RowRangeScan other) {

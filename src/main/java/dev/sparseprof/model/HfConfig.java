@@ -1,0 +1,117 @@
+package dev.sparseprof.model;
+
+import dev.sparseprof.util.Json;
+import dev.sparseprof.util.SparseprofException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The architecture facts of a Hugging Face {@code config.json}: hidden size, blocks, attention
+ * heads, KV heads, head size, FFN width, experts. Each has the spellings transformers' configs
+ * use (LLaMA/Mistral/Qwen {@code hidden_size}, GPT-2 {@code n_embd}, OPT {@code ffn_dim}, Mixtral
+ * {@code num_local_experts}, Qwen-MoE {@code num_experts}, DeepSeek {@code n_routed_experts}); a
+ * multimodal config's {@code text_config} is read when the top level has no hidden size.
+ *
+ * <p>A fact is absent (0) when the config does not give it; a value that is not a positive integer
+ * below 2^31 is an error naming the key. KV heads default to the heads, head size to hidden / heads.
+ *
+ * @param modelType {@code model_type}, or empty
+ */
+public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, int kvHeads, int headDim,
+                       int intermediateSize, int experts, int expertIntermediateSize) {
+    static final long MAX_CONFIG_BYTES = 10_000_000L;
+    private static final String PREFIX = "config.";
+
+    public HfConfig {
+        if (hiddenSize < 0 || blocks < 0 || heads < 0 || kvHeads < 0 || headDim < 0 || intermediateSize < 0 || experts < 0
+                || expertIntermediateSize < 0) {
+            throw new IllegalArgumentException("negative architecture fact");
+        }
+    }
+
+    /** The facts stored in a model's metadata by a reader (keys {@code config.*}), or null when there are none. */
+    public static HfConfig of(Model model) {
+        Map<String, String> m = model.metadata();
+        if (!m.containsKey(PREFIX + "hidden_size")) return null;
+        return new HfConfig(m.getOrDefault(PREFIX + "model_type", ""), get(m, "hidden_size"), get(m, "num_hidden_layers"),
+                get(m, "num_attention_heads"), get(m, "num_key_value_heads"), get(m, "head_dim"), get(m, "intermediate_size"),
+                get(m, "experts"), get(m, "expert_intermediate_size"));
+    }
+
+    private static int get(Map<String, String> m, String key) {
+        String v = m.get(PREFIX + key);
+        return v == null ? 0 : Integer.parseInt(v);
+    }
+
+    /** Rows of a K or V projection: KV heads x head size (0 when unknown). */
+    public long kvRows() {
+        return (long) kvHeads * headDim;
+    }
+
+    /** Rows of a Q projection: heads x head size (0 when unknown). */
+    public long qRows() {
+        return (long) heads * headDim;
+    }
+
+    /** Reads {@code config} (a missing file gives no facts) into {@code config.*} metadata. */
+    static Map<String, String> metadata(Path config) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (!Files.isRegularFile(config)) return out;
+        long size = ModelFiles.size(config);
+        if (size > MAX_CONFIG_BYTES) throw ModelFormatException.in(config, size + " bytes is over the 10 MB limit of a config");
+        Map<String, Object> json;
+        try {
+            json = Json.parseObject(Files.readString(config, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw ModelFormatException.in(config, "cannot read (" + e.getMessage() + ")");
+        } catch (SparseprofException e) {
+            throw ModelFormatException.in(config, e.getMessage());
+        }
+        Map<String, Object> c = json;
+        if (first(c, config, "hidden_size", "n_embd", "d_model") == 0 && c.get("text_config") instanceof Map<?, ?> text) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> t = (Map<String, Object>) text;
+            c = t;
+        }
+        int hidden = first(c, config, "hidden_size", "n_embd", "d_model");
+        if (hidden == 0) return out;
+        int heads = first(c, config, "num_attention_heads", "n_head", "num_heads");
+        int kv = first(c, config, "num_key_value_heads", "num_kv_heads", "n_head_kv");
+        int headDim = first(c, config, "head_dim");
+        if (kv == 0) kv = heads;
+        if (headDim == 0 && heads > 0) {
+            if (hidden % heads != 0) throw ModelFormatException.in(config, "hidden size " + hidden + " is not a multiple of " + heads + " heads");
+            headDim = hidden / heads;
+        }
+        if (heads > 0 && kv > heads) throw ModelFormatException.in(config, kv + " KV heads are more than the " + heads + " attention heads");
+        Object type = c.get("model_type") != null ? c.get("model_type") : json.get("model_type");
+        if (type instanceof String s) out.put(PREFIX + "model_type", s);
+        out.put(PREFIX + "hidden_size", Integer.toString(hidden));
+        out.put(PREFIX + "num_hidden_layers", Integer.toString(first(c, config, "num_hidden_layers", "n_layer", "num_layers")));
+        out.put(PREFIX + "num_attention_heads", Integer.toString(heads));
+        out.put(PREFIX + "num_key_value_heads", Integer.toString(kv));
+        out.put(PREFIX + "head_dim", Integer.toString(headDim));
+        out.put(PREFIX + "intermediate_size", Integer.toString(first(c, config, "intermediate_size", "n_inner", "ffn_dim")));
+        out.put(PREFIX + "experts", Integer.toString(first(c, config, "num_local_experts", "num_experts", "n_routed_experts")));
+        out.put(PREFIX + "expert_intermediate_size", Integer.toString(first(c, config, "moe_intermediate_size")));
+        return out;
+    }
+
+    /** The first of {@code keys} the config gives, as a positive int; 0 when none is given (or null). */
+    private static int first(Map<String, Object> c, Path config, String... keys) {
+        for (String k : List.of(keys)) {
+            Object v = c.get(k);
+            if (v == null) continue;
+            if (!(v instanceof Long n) || n <= 0 || n > Integer.MAX_VALUE) {
+                throw ModelFormatException.in(config, k + " is " + v + ", not a positive integer");
+            }
+            return (int) (long) n;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,178 @@
+package dev.sparseprof.model;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * PyTorch checkpoints as {@code torch.save} writes them since 1.6 ({@code pytorch_model.bin},
+ * {@code *.pt}, {@code *.pth}): a zip ({@link StoredZip}) with one top folder (named after the file,
+ * or {@code archive}) holding {@code data.pkl}, the storages {@code data/KEY}, {@code version} and
+ * {@code byteorder}. {@code data.pkl} is read by {@link TorchPickle}, a restricted unpickler that
+ * executes nothing; each tensor it rebuilds is checked against its storage, then becomes a slice of
+ * the mapped file when its view is contiguous (C-order strides), else a copy in C order, made only
+ * when the view holds no more elements than its storage (so memory stays bounded by the file).
+ *
+ * <p>Tensor names are the pickled dicts' keys joined with dots (a state dict's own parameter
+ * names; a Lightning-style {@code state_dict.} prefix shared by every tensor is dropped); other
+ * values (epochs, strings, hyper-parameters) are counted in the metadata, not kept. Layers follow
+ * {@link TensorLayers}. Big-endian archives and the legacy (pre-1.6, non-zip) format are refused in
+ * one line.
+ */
+final class TorchZipReader implements ModelReader {
+    static final long MAX_PICKLE_BYTES = 1L << 30;
+    private static final int MAX_DEPTH = 64;
+
+    @Override
+    public String name() {
+        return "torch";
+    }
+
+    @Override
+    public boolean accepts(Path file) {
+        return isTorchName(file);
+    }
+
+    static boolean isTorchName(Path file) {
+        return ModelFiles.nameEndsWith(file, ".bin") || ModelFiles.nameEndsWith(file, ".pt") || ModelFiles.nameEndsWith(file, ".pth");
+    }
+
+    @Override
+    public Model read(Path file) {
+        return ModelFiles.inArena(arena -> {
+            Map<String, String> metadata = new LinkedHashMap<>();
+            List<Tensor> tensors = read(file.toString(), ModelFiles.map(file, arena), arena, metadata);
+            metadata.put("format", "torch");
+            return new Model(file.toString(), "torch", tensors, TensorLayers.of(tensors), metadata, arena);
+        });
+    }
+
+    /** The tensors of one torch.save file (a Hugging Face shard, say), mapped in {@code arena}. */
+    static List<Tensor> tensors(Path file, Arena arena) {
+        return read(file.toString(), ModelFiles.map(file, arena), arena, new HashMap<>());
+    }
+
+    static List<Tensor> read(String source, MemorySegment bytes, Arena arena, Map<String, String> metadata) {
+        if (bytes.byteSize() >= 2 && (bytes.get(ValueLayout.JAVA_BYTE, 0) & 0xff) == 0x80) {
+            throw ModelFormatException.in(source, "legacy (pre-1.6, not zip) torch.save format, not read; re-save it with a current torch.save "
+                    + "or as safetensors");
+        }
+        if (bytes.byteSize() < 4 || bytes.get(LittleEndian.I32, 0) != 0x04034b50) {
+            throw ModelFormatException.in(source, "not a torch.save file (no zip header)");
+        }
+        Map<String, MemorySegment> entries = StoredZip.entries(source, bytes);
+        String top = null;
+        for (String name : entries.keySet()) {
+            int slash = name.indexOf('/');
+            String first = slash < 0 ? "" : name.substring(0, slash);
+            if (top == null) top = first;
+            if (first.isEmpty() || !first.equals(top)) {
+                throw ModelFormatException.in(source, "zip entry '" + name + "' is outside the archive's one top folder" + (top == null || top.isEmpty() ? "" : " '" + top + "'"));
+            }
+        }
+        MemorySegment pickle = entries.get(top + "/data.pkl");
+        if (pickle == null) {
+            String what = entries.containsKey(top + "/constants.pkl") ? " (a TorchScript archive, torch.jit.save; not a state dict)" : "";
+            throw ModelFormatException.in(source, "zip has no " + top + "/data.pkl" + what);
+        }
+        if (pickle.byteSize() > MAX_PICKLE_BYTES) throw ModelFormatException.in(source, "data.pkl of " + pickle.byteSize() + " bytes is over the 1 GiB limit");
+        MemorySegment order = entries.get(top + "/byteorder");
+        if (order != null) {
+            String o = new String(order.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII).strip();
+            if (!o.equals("little")) throw ModelFormatException.in(source, "byteorder '" + o + "': only little-endian archives are read");
+        }
+        MemorySegment version = entries.get(top + "/version");
+        if (version != null && version.byteSize() < 64) {
+            metadata.put("torch.version", new String(version.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII).strip());
+        }
+        metadata.put("torch.archive", top);
+        String prefix = top + "/data/";
+        Map<String, Long> storageBytes = new HashMap<>();
+        for (Map.Entry<String, MemorySegment> e : entries.entrySet()) {
+            if (e.getKey().startsWith(prefix)) storageBytes.put(e.getKey().substring(prefix.length()), e.getValue().byteSize());
+        }
+        Object root = TorchPickle.load(source, pickle, storageBytes);
+        Map<String, TorchPickle.TensorRef> refs = new LinkedHashMap<>();
+        int[] others = new int[1];
+        flatten(source, "", root, refs, others, 0);
+        if (refs.isEmpty()) throw ModelFormatException.in(source, "holds no tensors");
+        String strip = commonPrefix(refs.keySet(), "state_dict.");
+        if (others[0] > 0) metadata.put("torch.nonTensorValues", Integer.toString(others[0]));
+        List<Tensor> tensors = new ArrayList<>();
+        for (Map.Entry<String, TorchPickle.TensorRef> e : refs.entrySet()) {
+            String name = e.getKey().substring(strip.length());
+            tensors.add(tensor(source, name, e.getValue(), entries.get(prefix + e.getValue().storage().key()), arena));
+        }
+        return tensors;
+    }
+
+    private static String commonPrefix(java.util.Set<String> names, String candidate) {
+        for (String n : names) if (!n.startsWith(candidate)) return "";
+        return candidate;
+    }
+
+    private static void flatten(String source, String prefix, Object o, Map<String, TorchPickle.TensorRef> out, int[] others, int depth) {
+        if (depth > MAX_DEPTH) throw ModelFormatException.in(source, "data.pkl nests containers deeper than " + MAX_DEPTH);
+        if (o instanceof TorchPickle.TensorRef t) {
+            if (out.put(prefix, t) != null) throw ModelFormatException.in(source, "two tensors named '" + prefix + "'");
+        } else if (o instanceof Map<?, ?> m) {
+            for (Map.Entry<?, ?> e : m.entrySet()) flatten(source, join(prefix, key(e.getKey())), e.getValue(), out, others, depth + 1);
+        } else if (o instanceof List<?> l) {
+            for (int i = 0; i < l.size(); i++) flatten(source, join(prefix, Integer.toString(i)), l.get(i), out, others, depth + 1);
+        } else if (o instanceof TorchPickle.Tuple t) {
+            for (int i = 0; i < t.items().size(); i++) flatten(source, join(prefix, Integer.toString(i)), t.items().get(i), out, others, depth + 1);
+        } else {
+            others[0]++;
+        }
+    }
+
+    private static String key(Object k) {
+        if (k instanceof TorchPickle.Tuple t) return t.items().toString();
+        return String.valueOf(k);
+    }
+
+    private static String join(String prefix, String key) {
+        return prefix.isEmpty() ? key : prefix + "." + key;
+    }
+
+    private static Tensor tensor(String source, String name, TorchPickle.TensorRef ref, MemorySegment storage, Arena arena) {
+        long[] size = ref.size();
+        long[] stride = ref.stride();
+        int element = ref.storage().dtype().sizeBytes();
+        long count = 1;
+        for (long d : size) count = Math.multiplyExact(count, d);
+        boolean contiguous = true;
+        long expected = 1;
+        for (int i = size.length - 1; i >= 0; i--) {
+            if (size[i] != 1 && stride[i] != expected) contiguous = false;
+            expected *= size[i];
+        }
+        if (count == 0) return new Tensor(name, ref.storage().dtype(), size, MemorySegment.ofArray(new byte[0]));
+        if (contiguous) return new Tensor(name, ref.storage().dtype(), size, storage.asSlice(ref.offset() * element, count * element));
+        if (count > ref.storage().numel()) {
+            throw ModelFormatException.in(source, "tensor '" + name + "' is a view of " + count + " elements over a storage of "
+                    + ref.storage().numel() + " (a broadcast view; not expanded)");
+        }
+        MemorySegment copy = arena.allocate(count * element, 8);
+        long[] index = new long[size.length];
+        long from = ref.offset();
+        for (long i = 0; i < count; i++) {
+            MemorySegment.copy(storage, from * element, copy, i * element, element);
+            for (int d = size.length - 1; d >= 0; d--) {
+                index[d]++;
+                from += stride[d];
+                if (index[d] < size[d]) break;
+                from -= index[d] * stride[d];
+                index[d] = 0;
+            }
+        }
+        return new Tensor(name, ref.storage().dtype(), size, copy);
+    }
+}

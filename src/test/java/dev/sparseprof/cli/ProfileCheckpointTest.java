@@ -1,0 +1,69 @@
+package dev.sparseprof.cli;
+
+import static dev.sparseprof.cli.ModelCommandsTest.layers;
+import static dev.sparseprof.cli.ModelCommandsTest.map;
+import static dev.sparseprof.cli.ModelCommandsTest.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sparseprof.cli.ModelCommandsTest.Result;
+import dev.sparseprof.model.HfFixtures;
+import dev.sparseprof.util.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** profile of checkpoints: a Hugging Face folder grouped per block, its refusals. */
+class ProfileCheckpointTest {
+    @TempDir Path dir;
+
+    @Test
+    void aHuggingFaceFolderIsProfiledPerBlockWithItsParameterNames() throws IOException {
+        Path folder = HfFixtures.write(dir.resolve("llama"));
+        Result r = run("profile", folder.toString());
+        assertEquals(0, r.code(), r.err());
+        String[] lines = r.out().split("\n");
+        int q0 = -1;
+        int down1 = -1;
+        for (int i = 0; i < lines.length; i++) {
+            assertTrue(!lines[i].contains("model.layers."), "short names in the table: " + lines[i]);
+            if (lines[i].startsWith("b0 q ")) q0 = i;
+            if (lines[i].startsWith("b1 down ")) down1 = i;
+        }
+        assertTrue(q0 > 0 && down1 > q0, r.out());
+        assertTrue(lines[q0 + 1].startsWith("b0 k "), "roles in order within a block");
+        assertTrue(r.out().contains("50.0%"), "block linears are half zeros");
+        Map<String, Object> json = Json.parseObject(run("profile", folder.toString(), "--json", "-").out());
+        List<Map<String, Object>> l = layers(json);
+        assertEquals(16, l.size());
+        Map<String, Object> q = l.stream().filter(x -> x.get("name").equals("model.layers.1.self_attn.q_proj.weight")).findFirst().orElseThrow();
+        assertEquals(1L, map(q.get("label")).get("block"));
+        assertEquals("q", map(q.get("label")).get("role"));
+        assertEquals(0.5, (Double) q.get("sparsity"), 1e-12);
+    }
+
+    @Test
+    void aLyingIndexIsOneLineAndExitTwo() throws IOException {
+        Path folder = HfFixtures.write(dir.resolve("llama"));
+        Path index = folder.resolve("model.safetensors.index.json");
+        Files.writeString(index, Files.readString(index).replace("model-00002-of-00002.safetensors", "../../etc/passwd"));
+        Result r = run("profile", folder.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("refusing file reference '../../etc/passwd'"), r.err());
+        assertEquals(1, r.err().strip().split("\n").length, r.err());
+    }
+
+    @Test
+    void aGgufNamesTheTypesItLeftOutOfTheNumbers() throws IOException {
+        Path file = dir.resolve("tiny.gguf");
+        Files.write(file, dev.sparseprof.model.GgufFixtures.llama());
+        Result r = run("profile", file.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("note: 1 tensor of a quantization type not decoded, left out of the layers: 1 x Q4_K (first: blk.0.ffn_up.weight)"), r.out());
+        assertTrue(r.out().contains("b0 down "), r.out());
+    }
+}

@@ -1,0 +1,184 @@
+package dev.sparseprof.model;
+
+import static dev.sparseprof.model.OnnxReaderTest.assertFault;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sparseprof.util.DType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GgufTest {
+    static final int HIDDEN = 32;
+    static final int FFN = 64;
+    @TempDir Path dir;
+
+    /** Q8_0 [32 out x 32 in]: one block per row, every third quant 0, row 5's scale infinite. */
+    static final float[] Q8_SCALES = new float[HIDDEN];
+    static final byte[] Q8_QUANTS = new byte[HIDDEN * 32];
+    /** Q4_0 [32 out x 64 in]: two blocks per row, nibble 8 (zero) at every fifth element, one NaN scale. */
+    static final float[] Q4_SCALES = new float[HIDDEN * 2];
+    static final int[] Q4_NIBBLES = new int[HIDDEN * FFN];
+    static final float[] BF16_GATE = new float[FFN * HIDDEN];
+
+    static {
+        SplittableRandom r = new SplittableRandom(3);
+        for (int i = 0; i < Q8_SCALES.length; i++) Q8_SCALES[i] = (float) (0.01 + r.nextDouble() * 0.1);
+        Q8_SCALES[5] = Float.POSITIVE_INFINITY;
+        for (int i = 0; i < Q8_QUANTS.length; i++) Q8_QUANTS[i] = i % 3 == 0 ? 0 : (byte) (r.nextInt(255) - 127);
+        for (int i = 0; i < Q4_SCALES.length; i++) Q4_SCALES[i] = (float) (0.01 + r.nextDouble() * 0.1);
+        Q4_SCALES[7] = Float.NaN;
+        for (int i = 0; i < Q4_NIBBLES.length; i++) Q4_NIBBLES[i] = i % 5 == 0 ? 8 : r.nextInt(16);
+        for (int i = 0; i < BF16_GATE.length; i++) BF16_GATE[i] = i % 4 == 0 ? 0 : (float) r.nextGaussian();
+    }
+
+    static GgufWriter llama() {
+        byte[] gate = new byte[BF16_GATE.length * 2];
+        for (int i = 0; i < BF16_GATE.length; i++) {
+            int bits = Float.floatToIntBits(BF16_GATE[i]) >>> 16;
+            gate[2 * i] = (byte) bits;
+            gate[2 * i + 1] = (byte) (bits >>> 8);
+        }
+        float[] embed = new float[4 * HIDDEN];
+        Arrays.fill(embed, 0.5f);
+        return new GgufWriter().string("general.architecture", "llama").string("general.name", "tiny")
+                .u32("llama.embedding_length", HIDDEN).u32("llama.block_count", 1).u32("llama.feed_forward_length", FFN)
+                .u32("llama.attention.head_count", 4).u32("llama.attention.head_count_kv", 4).f32("llama.rope.freq_base", 10000f)
+                .strings("tokenizer.ggml.tokens", "<s>", "</s>", "a", "b")
+                .tensor("token_embd.weight", new long[] {HIDDEN, 4}, 1, GgufWriter.f16(embed))
+                .tensor("blk.0.attn_norm.weight", new long[] {HIDDEN}, 0, GgufWriter.f32(new float[HIDDEN]))
+                .tensor("blk.0.attn_q.weight", new long[] {HIDDEN, HIDDEN}, 8, GgufWriter.q8(Q8_SCALES, Q8_QUANTS))
+                .tensor("blk.0.ffn_gate.weight", new long[] {HIDDEN, FFN}, 30, gate)
+                .tensor("blk.0.ffn_up.weight", new long[] {256, FFN / 8}, 12, new byte[FFN / 8 * 144])
+                .tensor("blk.0.ffn_down.weight", new long[] {FFN, HIDDEN}, 2, GgufWriter.q4(Q4_SCALES, Q4_NIBBLES))
+                .tensor("output.weight", new long[] {HIDDEN, 4}, 0, GgufWriter.f32(embed));
+    }
+
+    Path write(String name, byte[] bytes) throws IOException {
+        Path p = dir.resolve(name);
+        Files.write(p, bytes);
+        return p;
+    }
+
+    @Test
+    void versionsTwoAndThreeReadFloatsAndDequantizeQ8AndQ4BlockByBlock() throws IOException {
+        for (int version : new int[] {2, 3}) {
+            GgufWriter w = llama();
+            w.version = version;
+            try (Model m = Models.open(write("tiny-v" + version + ".gguf", w.bytes()))) {
+                assertEquals("gguf", m.format());
+                assertEquals(Integer.toString(version), m.metadata().get("gguf.version"));
+                assertEquals("[4 x string]", m.metadata().get("tokenizer.ggml.tokens"));
+                assertEquals("tiny", m.metadata().get("general.name"));
+                assertEquals(7, m.tensors().size());
+                List<String> names = new ArrayList<>();
+                for (GemmLayer l : m.layers()) names.add(l.name());
+                assertEquals(List.of("token_embd.weight", "blk.0.attn_q.weight", "blk.0.ffn_gate.weight", "blk.0.ffn_down.weight", "output.weight"), names);
+                assertEquals(LayerKind.EMBEDDING_GATHER, m.layers().get(0).kind());
+                assertEquals(4, m.layers().get(0).rows());
+                assertTrue(m.metadata().get("gguf.skipped").contains("1 x Q4_K"), m.metadata().get("gguf.skipped"));
+
+                float[] q = m.layers().get(1).matrix().toDense();
+                for (int row = 0; row < HIDDEN; row++) {
+                    float d = Float.float16ToFloat(Float.floatToFloat16(Q8_SCALES[row]));
+                    for (int j = 0; j < 32; j++) {
+                        int qv = Q8_QUANTS[row * 32 + j];
+                        float want = qv == 0 ? 0.0f : d * qv;
+                        assertEquals(want, q[row * 32 + j], "q8 row " + row + " col " + j);
+                    }
+                }
+                assertEquals(0.0f, q[5 * 32 + 2], "a zero quant stays zero under an infinite scale");
+
+                GemmLayer gate = m.layers().get(2);
+                assertEquals(FFN, gate.rows());
+                assertEquals(HIDDEN, gate.cols());
+                float[] g = gate.matrix().toDense();
+                for (int i = 0; i < g.length; i++) assertEquals(Float.intBitsToFloat(Float.floatToIntBits(BF16_GATE[i]) & 0xffff0000), g[i]);
+
+                GemmLayer down = m.layers().get(3);
+                assertEquals(HIDDEN, down.rows());
+                assertEquals(FFN, down.cols());
+                float[] dn = down.matrix().toDense();
+                int zeros = 0;
+                for (int i = 0; i < dn.length; i++) {
+                    int nibble = Q4_NIBBLES[i];
+                    float d = Float.float16ToFloat(Float.floatToFloat16(Q4_SCALES[i / 32]));
+                    float want = nibble == 8 ? 0.0f : d * (nibble - 8);
+                    assertEquals(want, dn[i], "q4 element " + i);
+                    if (dn[i] == 0.0f) zeros++;
+                }
+                assertTrue(zeros >= dn.length / 5);
+                Tensor raw = m.tensors().get(2);
+                assertEquals(DType.U8, raw.dtype());
+                assertEquals(HIDDEN * 34, raw.sizeBytes());
+
+                List<LayerLabel> labels = LayerLabels.of(m);
+                assertEquals(new LayerLabel(0, "q", -1, null), labels.get(1));
+                assertEquals(new LayerLabel(0, "gate", -1, null), labels.get(2));
+                assertEquals(new LayerLabel(0, "down", -1, null), labels.get(3));
+                assertEquals("head", labels.get(4).role());
+                assertNull(labels.get(0).disagreement());
+            }
+        }
+    }
+
+    @Test
+    void stackedExpertsAreOneLayerOfEveryExpertsRows() throws IOException {
+        GgufWriter w = llama().u32("llama.expert_count", 2).tensor("blk.0.ffn_up_exps.weight", new long[] {HIDDEN, FFN, 2}, 0,
+                GgufWriter.f32(new float[HIDDEN * FFN * 2]));
+        try (Model m = Models.open(write("moe.gguf", w.bytes()))) {
+            GemmLayer up = m.layers().get(m.layers().size() - 1);
+            assertEquals("blk.0.ffn_up_exps.weight", up.name());
+            assertEquals(LayerKind.LINEAR, up.kind());
+            assertEquals(2 * FFN, up.rows());
+            assertEquals(HIDDEN, up.cols());
+            assertEquals(new LayerLabel(0, "up", -1, null), LayerLabels.of(m).get(m.layers().size() - 1));
+        }
+    }
+
+    @Test
+    void aGgufWhoseCountsOffsetsOrDimsLieIsOneLine() throws IOException {
+        byte[] good = llama().bytes();
+        GgufWriter w = llama();
+        w.tensorCountOverride = 1L << 40;
+        assertFault(write("count.gguf", w.bytes()), "claims 1099511627776 tensor infos, more than the");
+        w = llama();
+        w.kvCountOverride = -1L;
+        assertFault(write("kv.gguf", w.bytes()), "claims 18446744073709551615 metadata entries");
+        w = llama();
+        w.offsetShift = 1 << 20;
+        assertFault(write("offset.gguf", w.bytes()), "needs");
+        w = llama();
+        w.offsetShift = 4;
+        assertFault(write("misaligned.gguf", w.bytes()), "is not a multiple of the alignment 32");
+        w = llama().tensor("blk.0.attn_k.weight", new long[] {HIDDEN, 1L << 30}, 0, new byte[64]);
+        assertFault(write("dims.gguf", w.bytes()), "tensor 'blk.0.attn_k.weight' F32[32, 1073741824] at offset");
+        w = llama().tensor("x", new long[] {1L << 62, 1L << 62}, 0, new byte[4]);
+        assertFault(write("huge.gguf", w.bytes()), "impossible dims");
+        w = llama().tensor("x", new long[] {2, 2, 2, 2, 2}, 0, new byte[128]);
+        assertFault(write("rank.gguf", w.bytes()), "rank 5");
+        w = llama().tensor("x", new long[] {2}, 99, new byte[4]);
+        assertFault(write("type.gguf", w.bytes()), "unknown ggml type 99");
+        w = llama().tensor("x", new long[] {20, 2}, 8, new byte[68]);
+        assertFault(write("blocks.gguf", w.bytes()), "not whole 32-element blocks");
+        w = llama().u32("general.alignment", 24);
+        assertFault(write("align.gguf", w.bytes()), "general.alignment 24 is not a power of two");
+        w = llama();
+        w.version = 1;
+        assertFault(write("v1.gguf", w.bytes()), "GGUF version 1");
+        assertFault(write("cut.gguf", Arrays.copyOf(good, 200)), "truncated at byte");
+        assertFault(write("magic.gguf", "GGML".repeat(10).getBytes()), "no GGUF magic");
+        byte[] longString = good.clone();
+        longString[24 + 7] = 0x7f; // the first key's u64 length, top byte
+        assertFault(write("string.gguf", longString), "metadata key claims");
+    }
+}

@@ -1,0 +1,149 @@
+package dev.sparseprof.model;
+
+import static dev.sparseprof.model.OnnxReaderTest.assertFault;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HfCheckpointTest {
+    @TempDir Path dir;
+
+    @Test
+    void aFolderAndItsIndexGiveTheCheckpointsTensorsUnderTheirOwnNames() throws IOException {
+        Path folder = HfFixtures.write(dir.resolve("llama"));
+        for (Path arg : List.of(folder, folder.resolve("model.safetensors.index.json"))) {
+            try (Model m = Models.open(arg)) {
+                assertEquals("hf", m.format());
+                assertEquals("2", m.metadata().get("hf.shards"));
+                assertEquals("safetensors", m.metadata().get("hf.weights"));
+                assertEquals("8", m.metadata().get("config.hidden_size"));
+                assertEquals(HfFixtures.shapes().size(), m.tensors().size());
+                assertEquals(2 + 7 * HfFixtures.BLOCKS, m.layers().size(), "embeddings, 7 linears per block, lm_head");
+                List<String> names = new ArrayList<>();
+                for (GemmLayer l : m.layers()) names.add(l.name());
+                assertEquals("lm_head.weight", names.get(0));
+                assertEquals("model.embed_tokens.weight", names.get(1));
+                assertTrue(names.indexOf("model.layers.0.self_attn.q_proj.weight") < names.indexOf("model.layers.1.mlp.up_proj.weight"));
+                for (Tensor t : m.tensors()) {
+                    Tensor want = HfFixtures.tensor(t.name(), HfFixtures.shapes().get(t.name()));
+                    assertArrayEquals(want.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                            t.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), t.name());
+                }
+            }
+        }
+    }
+
+    @Test
+    void configJsonLabelsEveryBlockLinearAndChecksItsShape() throws IOException {
+        Path folder = HfFixtures.write(dir.resolve("llama"));
+        try (Model m = Models.open(folder)) {
+            HfConfig c = HfConfig.of(m);
+            assertEquals(new HfConfig("llama", 8, 2, 4, 2, 2, 16, 0, 0), c);
+            List<LayerLabel> labels = LayerLabels.of(m);
+            Map<String, String> want = Map.of("self_attn.q_proj", "q", "self_attn.k_proj", "k", "self_attn.v_proj", "v",
+                    "self_attn.o_proj", "o", "mlp.gate_proj", "gate", "mlp.up_proj", "up", "mlp.down_proj", "down");
+            int labelled = 0;
+            for (int i = 0; i < labels.size(); i++) {
+                String name = m.layers().get(i).name();
+                LayerLabel l = labels.get(i);
+                assertNull(l.disagreement(), name);
+                if (name.startsWith("model.layers.")) {
+                    int block = Integer.parseInt(name.split("\\.")[2]);
+                    String part = name.substring(("model.layers." + block + ".").length(), name.length() - ".weight".length());
+                    assertEquals(new LayerLabel(block, want.get(part), -1, null), l, name);
+                    labelled++;
+                }
+            }
+            assertEquals(14, labelled);
+            assertEquals("embed", labels.get(1).role());
+            assertEquals("head", labels.get(0).role());
+        }
+        Files.writeString(folder.resolve("config.json"), HfFixtures.config(2).replace("\"intermediate_size\": 16", "\"intermediate_size\": 32"));
+        try (Model m = Models.open(folder)) {
+            long disagreeing = LayerLabels.of(m).stream().filter(l -> l.disagreement() != null).count();
+            assertEquals(6, disagreeing, "gate, up and down of both blocks");
+        }
+        Files.writeString(folder.resolve("config.json"), "{\"hidden_size\": -8}");
+        ModelFormatException e = assertThrows(ModelFormatException.class, () -> Models.open(folder).close());
+        assertEquals(folder.resolve("config.json") + ": hidden_size is -8, not a positive integer", e.getMessage());
+    }
+
+    @Test
+    void expertsAndOtherFamiliesAreLabelled() {
+        HfConfig mixtral = new HfConfig("mixtral", 8, 2, 4, 2, 2, 16, 4, 0);
+        assertEquals(new LayerLabel(1, "down", 3, null),
+                LayerLabels.of("model.layers.1.block_sparse_moe.experts.3.w2.weight", 8, 16, mixtral));
+        assertEquals(new LayerLabel(1, "router", -1, null), LayerLabels.of("model.layers.1.block_sparse_moe.gate.weight", 4, 8, mixtral));
+        assertTrue(LayerLabels.of("model.layers.1.block_sparse_moe.experts.5.w1.weight", 16, 8, mixtral).disagreement().contains("expert 5 of 4"));
+        assertEquals("qkv", LayerLabels.of("transformer.h.0.attn.c_attn.weight", 24, 8, null).role());
+        assertEquals("o", LayerLabels.of("transformer.h.0.attn.c_proj.weight", 8, 8, null).role());
+        assertEquals("down", LayerLabels.of("transformer.h.0.mlp.c_proj.weight", 8, 32, null).role());
+        assertEquals("up", LayerLabels.of("bert.encoder.layer.3.intermediate.dense.weight", 32, 8, null).role());
+        assertEquals("o", LayerLabels.of("bert.encoder.layer.3.attention.output.dense.weight", 8, 8, null).role());
+        assertEquals("down", LayerLabels.of("bert.encoder.layer.3.output.dense.weight", 8, 32, null).role());
+        assertEquals(new LayerLabel(7, "gate", -1, null), LayerLabels.of("blk.7.ffn_gate.weight", 16, 8, null));
+        assertEquals(LayerLabel.NONE, LayerLabels.of("classifier.weight", 2, 8, null));
+    }
+
+    @Test
+    void aFolderWithOneWeightsFileNeedsNoIndex() throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("one"));
+        SafetensorsWriter.write(folder.resolve("model.safetensors"),
+                List.of(HfFixtures.tensor("model.layers.0.mlp.up_proj.weight", new long[] {16, 8})), Map.of());
+        Files.writeString(folder.resolve("config.json"), HfFixtures.config(1));
+        try (Model m = Models.open(folder)) {
+            assertEquals("hf", m.format());
+            assertEquals(1, m.layers().size());
+            assertEquals("up", LayerLabels.of(m).get(0).role());
+        }
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        assertFault(empty, "without model.safetensors");
+    }
+
+    @Test
+    void anIndexThatLeavesItsFolderOrNamesWhatIsNotThereIsRefused() throws IOException {
+        Path folder = HfFixtures.write(dir.resolve("llama"));
+        Path index = folder.resolve("model.safetensors.index.json");
+        String good = Files.readString(index);
+        Files.copy(folder.resolve("model-00002-of-00002.safetensors"), dir.resolve("outside.safetensors"));
+        Files.writeString(index, good.replace("model-00002-of-00002.safetensors", "../outside.safetensors"));
+        assertFault(index, "refusing file reference '../outside.safetensors' with '..'");
+        Files.writeString(index, good.replace("model-00002-of-00002.safetensors", dir.resolve("outside.safetensors").toString()));
+        assertFault(index, "refusing absolute file reference");
+        Files.createSymbolicLink(folder.resolve("link.safetensors"), dir.resolve("outside.safetensors"));
+        Files.writeString(index, good.replace("model-00002-of-00002.safetensors", "link.safetensors"));
+        assertFault(index, "it links to");
+        Files.writeString(index, good.replace("model-00002-of-00002.safetensors", "model-00003-of-00002.safetensors"));
+        assertFault(index, "'model-00003-of-00002.safetensors' does not exist");
+        Files.writeString(index, good.replace("\"lm_head.weight\": \"model-00002", "\"lm_head.weight\": \"model-00001"));
+        assertFault(index, "puts tensor 'lm_head.weight' in model-00001-of-00002.safetensors, which does not hold it");
+        Files.writeString(index, "{\"metadata\": {}}");
+        assertFault(index, "has no weight_map");
+        Files.writeString(index, "{\"weight_map\": {\"a\": 3}}");
+        assertFault(index, "'a' is not a file name");
+        Files.writeString(index, good.substring(0, good.length() / 2));
+        assertFault(index, "model.safetensors.index.json: ");
+        Files.writeString(index, good);
+        Files.write(folder.resolve("model-00001-of-00002.safetensors"), new byte[] {1, 2, 3});
+        ModelFormatException e = assertThrows(ModelFormatException.class, () -> Models.open(index).close());
+        assertTrue(e.getMessage().startsWith(folder.resolve("model-00001-of-00002.safetensors") + ": truncated"), e.getMessage());
+    }
+
+    @Test
+    void naturalOrderComparesNumbersByValue() {
+        List<String> names = new ArrayList<>(List.of("layers.10.q", "layers.2.q", "layers.1.q", "layers.02.k", "a"));
+        names.sort(HfCheckpointReader.NaturalOrder.INSTANCE);
+        assertEquals(List.of("a", "layers.1.q", "layers.02.k", "layers.2.q", "layers.10.q"), names);
+    }
+}
