@@ -1,7 +1,7 @@
 package dev.sparseprof.measure;
 
+import dev.sparseprof.kernel.KernelVectors;
 import java.util.Locale;
-import jdk.incubator.vector.FloatVector;
 
 /**
  * Which kind of machine a measurement ran on: the CPU model name ({@code /proc/cpuinfo}), the
@@ -20,7 +20,7 @@ public record MachineIdentity(String cpuModel, int cpus, int vectorBits) {
     public static MachineIdentity ofThisMachine() {
         String d = MeasurementsHeader.describeMachine();
         return new MachineIdentity(d.substring(0, d.lastIndexOf(',')), Runtime.getRuntime().availableProcessors(),
-                FloatVector.SPECIES_PREFERRED.vectorBitSize());
+                KernelVectors.FLOATS.vectorBitSize());
     }
 
     /** From a header's {@code machine} text ({@code "<model>, <n> CPUs"}) when the file has no identity fields. */

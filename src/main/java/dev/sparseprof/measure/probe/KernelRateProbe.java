@@ -1,5 +1,6 @@
 package dev.sparseprof.measure.probe;
 
+import dev.sparseprof.kernel.KernelVectors;
 import dev.sparseprof.kernel.Kernels;
 import dev.sparseprof.kernel.NnzBalancedPartition;
 import dev.sparseprof.kernel.SpmmKernel;
@@ -10,7 +11,6 @@ import dev.sparseprof.measure.TimingHarness;
 import dev.sparseprof.util.MatrixView;
 import java.util.Arrays;
 import java.util.Random;
-import jdk.incubator.vector.FloatVector;
 
 /**
  * The in-core rates of the project's own kernels on this machine: each kernel of the {@code kernel}
@@ -36,7 +36,7 @@ public final class KernelRateProbe {
     static final int COO_SHORT = 8;
     private final int trials;
     private final double minTrialSeconds;
-    private final int lanes = FloatVector.SPECIES_PREFERRED.length();
+    private final int lanes = KernelVectors.FLOATS.length();
 
     public KernelRateProbe(int trials, double minTrialSeconds) {
         this.trials = trials;
