@@ -1,30 +1,59 @@
 #!/usr/bin/env bash
-# Peer comparison of the kernels in ONE run: the same random matrices (3072x768, N = 1..128,
-# sparsity 0.5..0.95) through scipy's CSR @ dense (single thread), numpy/OpenBLAS dense (1 and 2
-# threads) and sparseprof's kernels (dev.sparseprof.bench.KernelPeerBench), then the ratios the
-# goals of issue 4 name. On a shared machine every figure is under contention: quote medians.
+# Peer comparison of the kernels in ONE run (issue 12): the same random matrices (3072x768 at N = 1..128
+# and sparsity 0.5..0.95, 1536x384 at N = 128) through scipy's CSR @ dense (1 thread), PyTorch's CPU CSR
+# (MKL; 1 thread; where torch imports: `pip install --target .bench/py torch`, an ignored folder, skipped
+# with one line otherwise), numpy/OpenBLAS dense (1 and 2 threads), EJML's sparse x dense
+# (ejml-csc) and sparseprof's kernels at the Vector API's preferred width and again at 256 bits
+# with AVX2 instructions only (-XX:UseAVX=2 -Dsparseprof.vectorBits=256: the tiles an AVX2 machine
+# gets), then each format's fraction of its roof from the probe's 1-thread L2 bandwidth and FMA peak.
+# Prints the CPU (lscpu model and SIMD flags) and the load average before and after: on a shared
+# machine every figure is under contention, so quote medians and the load.
 # OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, when this machine sets them, slow a current numpy: they are
 # unset for the numpy runs alone, and the OpenBLAS core it then picks is printed.
+# Usage: scripts/bench-kernels.sh [WIDTH...]   (default: preferred 256; e.g. `preferred` alone)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 source .ci/java-home.sh
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+widths=("$@")
+[[ ${#widths[@]} -gt 0 ]] || widths=(preferred 256)
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+started="$(date -u +%FT%TZ)"
 
 python3 scripts/bench_kernels.py gen "$work"
 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py scipy "$work" > "$work/scipy.json"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy1.json"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy2.json"
+# the AVX2 peer of the 256-bit column: OpenBLAS's Haswell kernels (what it runs on an AVX2-only CPU)
+env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=Haswell OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy1-avx2.json"
+env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=Haswell OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy2-avx2.json"
+torch_path="$here/.bench/py"
+OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH="$torch_path${PYTHONPATH:+:$PYTHONPATH}" \
+  python3 scripts/bench_kernels.py torch "$work" > "$work/torch.json" 2> "$work/torch.err" \
+  || echo "{\"skipped\": \"torch run failed: $(tail -1 "$work/torch.err" | tr -d '"\\')\"}" > "$work/torch.json"
 
 mvn -q -B -ntp -o test-compile >&2
-[[ -f target/bench-classpath.txt ]] || mvn -q -B -ntp -o dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt >&2
-# one JVM per N, so that the JIT's profile at one N does not shape the code timed at another
-for n in 128 16 1 4 8; do
-  "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -Xmx4g \
-    -cp "target/classes:target/test-classes:$(cat target/bench-classpath.txt)" \
-    dev.sparseprof.bench.KernelPeerBench "$work" "$n" 2> >(grep -v '^WARNING: Using incubator modules' >&2) >> "$work/java.json"
+[[ -f target/bench-classpath.txt && target/bench-classpath.txt -nt pom.xml ]] \
+  || mvn -q -B -ntp -o dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt >&2
+cp="target/classes:target/test-classes:$(cat target/bench-classpath.txt)"
+java_run() { "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -Xmx3g "$@" 2> >(grep -v '^WARNING: Using incubator modules' >&2); }
+
+java_run -cp "$cp" dev.sparseprof.bench.KernelRoofProbe > "$work/roof.json"
+for width in "${widths[@]}"; do
+  case "$width" in
+    preferred) flags=() ;;
+    256) flags=(-XX:+IgnoreUnrecognizedVMOptions -XX:UseAVX=2 -Dsparseprof.vectorBits=256) ;;
+    *) flags=(-Dsparseprof.vectorBits="$width") ;;
+  esac
+  peers=$([[ "$width" == "${widths[0]}" ]] && echo peers || echo none)  # EJML once: it uses no Vector API
+  # one JVM per N, so that the JIT's profile at one N does not shape the code timed at another
+  for n in 128 16 1 4 8; do
+    java_run "${flags[@]}" -cp "$cp" dev.sparseprof.bench.KernelPeerBench "$work" "$n" "$peers" >> "$work/java.json"
+  done
 done
 
-echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cpus; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cpus, $(grep -o -w -E 'avx2|avx512f|avx512_fp16|avx512_bf16|amx_tile|fma' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+echo "run: $started .. $(date -u +%FT%TZ); load average before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 scripts/bench_kernels.py report "$work"

@@ -5,11 +5,15 @@ Modes (all take the work directory):
   gen DIR     write the cases (cases.json + raw little-endian float32 files) that every side reads
   scipy DIR   time scipy.sparse CSR @ dense (run with OPENBLAS_NUM_THREADS=1: single-threaded)
   numpy DIR   time numpy dense A @ B (threads as the environment says), print the OpenBLAS core
-  report DIR  read scipy.json, numpy1.json, numpy2.json, java.json and print the ratios the goals name
+  torch DIR   time PyTorch's CPU CSR (torch.sparse_csr_tensor @ dense, MKL where PyTorch has it) on 1 thread;
+              prints {"skipped": why} when torch does not import
+  report DIR  read scipy.json, numpy1.json, numpy2.json, torch.json, java.json, roof.json and print the
+              ratios the goals name and each format's fraction of its roof
 """
 import ctypes, glob, json, os, sys, time
 
 SHAPE = (3072, 768)
+SMALL = (1536, 384)
 SPARSITIES = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95]
 WIDE = [16, 128]
 NARROW = [1, 4, 8]
@@ -23,6 +27,9 @@ def cases():
             out.append({"id": f"{SHAPE[0]}x{SHAPE[1]}_n{n}_s{s}", "m": SHAPE[0], "k": SHAPE[1], "n": n, "sparsity": s})
     for n in NARROW:
         out.append({"id": f"{SHAPE[0]}x{SHAPE[1]}_n{n}_s0.9", "m": SHAPE[0], "k": SHAPE[1], "n": n, "sparsity": 0.9})
+    m, k = SMALL
+    for s in (0.5, 0.9):  # the smallest layer the 2-thread goal names
+        out.append({"id": f"{m}x{k}_n128_s{s}", "m": m, "k": k, "n": 128, "sparsity": s})
     return out
 
 
@@ -39,6 +46,8 @@ def gen(d):
         a.astype("<f4").tofile(os.path.join(d, c["aFile"]))
         b.astype("<f4").tofile(os.path.join(d, c["bFile"]))
         c["nnz"] = int(np.count_nonzero(a))
+        blocks = a[: c["m"] // 4 * 4, : c["k"] // 4 * 4].reshape(c["m"] // 4, 4, c["k"] // 4, 4)
+        c["blocks4x4"] = int(np.count_nonzero(np.abs(blocks).sum(axis=(1, 3))))
     with open(os.path.join(d, "cases.json"), "w") as f:
         json.dump(cs, f, indent=1)
 
@@ -59,7 +68,7 @@ def median_seconds(fn):
         fn()
         ts.append(time.perf_counter() - t)
     ts.sort()
-    return ts[len(ts) // 2]
+    return ts[len(ts) // 2], ts[0]
 
 
 def openblas_core():
@@ -81,10 +90,32 @@ def scipy_side(d):
     for c in json.load(open(os.path.join(d, "cases.json"))):
         a, b = load(d, c)
         csr = sp.csr_matrix(a)
-        t = median_seconds(lambda: csr @ b)
-        out.append({"id": c["id"], "kernel": "scipy-csr", "threads": 1, "medianSeconds": t,
+        t, best = median_seconds(lambda: csr @ b)
+        out.append({"id": c["id"], "kernel": "scipy-csr", "threads": 1, "medianSeconds": t, "minSeconds": best,
                     "gflops": 2.0 * csr.nnz * c["n"] / t * 1e-9})
     json.dump(out, sys.stdout, indent=1)
+
+
+def torch_side(d):
+    try:
+        import torch
+    except Exception as e:  # not installed here, or a wheel that does not load
+        print(json.dumps({"skipped": f"torch does not import: {type(e).__name__}: {e}".splitlines()[0]}))
+        return
+    torch.set_num_threads(1)
+    out = []
+    for c in json.load(open(os.path.join(d, "cases.json"))):
+        if c["n"] not in WIDE or not c["id"].startswith(f"{SHAPE[0]}x{SHAPE[1]}"):
+            continue
+        a, b = load(d, c)
+        at = torch.from_numpy(a).to_sparse_csr()
+        bt = torch.from_numpy(b)
+        with torch.no_grad():
+            t, best = median_seconds(lambda: torch.matmul(at, bt))
+        nnz = int(at.values().numel())
+        out.append({"id": c["id"], "kernel": "torch-csr", "threads": 1, "medianSeconds": t, "minSeconds": best,
+                    "gflops": 2.0 * nnz * c["n"] / t * 1e-9})
+    print(json.dumps({"torch": torch.__version__, "mkl": bool(torch.backends.mkl.is_available()), "results": out}, indent=1))
 
 
 def numpy_side(d):
@@ -96,8 +127,8 @@ def numpy_side(d):
             continue  # dense time does not depend on sparsity
         seen.add(c["n"])
         a, b = load(d, c)
-        t = median_seconds(lambda: a @ b)
-        out.append({"id": f"n{c['n']}", "kernel": "numpy-dense", "threads": threads, "medianSeconds": t,
+        t, best = median_seconds(lambda: a @ b)
+        out.append({"id": f"n{c['n']}", "kernel": "numpy-dense", "threads": threads, "medianSeconds": t, "minSeconds": best,
                     "gflops": 2.0 * c["m"] * c["k"] * c["n"] / t * 1e-9})
     print(json.dumps({"openblasCore": openblas_core(), "results": out}, indent=1))
 
@@ -116,53 +147,183 @@ def crossover(sparsities, sparse_t, dense_t):
     return f"> {sparsities[-1]:.2f}"
 
 
+def csr_bytes_per_flop(n):
+    """csr from L2: one B row (4N bytes) and the entry's value and column index (8 bytes) per 2N flops."""
+    return (4.0 * n + 8.0) / (2.0 * n)
+
+
+def roof_gflops(roof, bits, bytes_per_flop):
+    """min(L2-read bound, FMA peak at this width): the probe's 1-thread figures, its peak scaled to `bits`."""
+    l2 = roof["l2ReadBytesPerSecond"] / bytes_per_flop * 1e-9
+    peak = roof["fp32FlopsPerSecond"] * bits / roof["probeVectorBits"] * 1e-9
+    return min(l2, peak)
+
+
 def report(d):
     cs = {c["id"]: c for c in json.load(open(os.path.join(d, "cases.json")))}
     scipy_r = {r["id"]: r for r in json.load(open(os.path.join(d, "scipy.json")))}
     np1 = json.load(open(os.path.join(d, "numpy1.json")))
     np2 = json.load(open(os.path.join(d, "numpy2.json")))
-    java = [json.loads(line) for line in open(os.path.join(d, "java.json")) if line.strip()]
-    jt = {(r["id"], r["kernel"], r["threads"]): r for r in java}
+    np1v2 = json.load(open(os.path.join(d, "numpy1-avx2.json")))
+    np2v2 = json.load(open(os.path.join(d, "numpy2-avx2.json")))
+    torch_all = json.load(open(os.path.join(d, "torch.json")))
+    roof = json.load(open(os.path.join(d, "roof.json")))
+    lines = [json.loads(line) for line in open(os.path.join(d, "java.json")) if line.strip()]
+    configs = {r["vectorBits"]: r for r in lines if "config" in r}
+    jt = {(r["id"], r["kernel"], r["threads"], r["vectorBits"]): r for r in lines if "config" not in r}
+    widths = sorted(configs, reverse=True)
     n1 = {r["id"]: r for r in np1["results"]}
     n2 = {r["id"]: r for r in np2["results"]}
-    print(f"OpenBLAS core: {np1['openblasCore']} (1 thread), {np2['openblasCore']} (2 threads); "
-          f"OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE unset for numpy")
-    print("\n== CSR SpMM vs scipy CSR @ dense, both single-threaded (goal >= 3x)")
-    print(f"{'case':28} {'scipy GF/s':>10} {'csr GF/s':>9} {'ratio':>6}")
+    # OpenBLAS per width: its own choice (SkylakeX here) beside the preferred width, Haswell beside 256 bits
+    blas = {b: ({r["id"]: r for r in np1v2["results"]}, {r["id"]: r for r in np2v2["results"]})
+            if b <= 256 else (n1, n2) for b in widths}
+    tr = {r["id"]: r for r in torch_all.get("results", [])}
+    big = f"{SHAPE[0]}x{SHAPE[1]}"
+    small = f"{SMALL[0]}x{SMALL[1]}"
+
+    def j(cid, kernel, threads, bits):
+        return jt.get((cid, kernel, threads, bits))
+
+    def gf(r):
+        return f"{r['gflops']:7.1f}" if r else "      -"
+
+    def ratio(peer, ours):
+        return f"{peer['medianSeconds'] / ours['medianSeconds']:6.2f}" if peer and ours else "     -"
+
+    print(f"OpenBLAS core: {np1['openblasCore']} (1 thread), {np2['openblasCore']} (2 threads), OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE "
+          f"unset; beside 256 bits: {np1v2['openblasCore']} / {np2v2['openblasCore']} (OPENBLAS_CORETYPE=Haswell)")
+    print("PyTorch: " + (f"{torch_all['torch']}, MKL {'yes' if torch_all['mkl'] else 'no'}, 1 thread"
+                         if "torch" in torch_all else f"skipped ({torch_all.get('skipped')})"))
+    for b in widths:
+        print(f"sparseprof at {b} bits: {configs[b]['kernelVectors']}; {configs[b]['jvmFlags'] or 'no extra JVM flags'}; "
+              f"dense tile {configs[b]['denseTiling']}")
+    print(f"probe (1 thread, calibrate --probe's loops): L1 read {roof['l1ReadBytesPerSecond'] * 1e-9:.1f} GB/s, "
+          f"L2 read {roof['l2ReadBytesPerSecond'] * 1e-9:.1f} GB/s, L3 read {roof['l3ReadBytesPerSecond'] * 1e-9:.1f} GB/s, "
+          f"fp32 FMA peak {roof['fp32FlopsPerSecond'] * 1e-9:.1f} GFLOP/s at {roof['probeVectorBits']} bits; "
+          f"L1d {roof['l1dBytes'] >> 10} KiB, L2 {roof['l2Bytes'] >> 10} KiB"
+          + ("" if roof["cachesFromSysfs"] else " (sysfs hid them: fallback sizes)"))
+
+    print(f"\n== CSR SpMM {big}, 1 thread, GFLOP/s and speed-up of sparseprof csr over each peer (goal >= 3x scipy)")
+    head = f"{'N':>4} {'sparsity':>8} {'scipy':>7} {'torch':>7}"
+    for b in widths:
+        head += f" {'csr@' + str(b):>8} {'/scipy':>6} {'/torch':>6}"
+    print(head)
     for cid, c in cs.items():
-        if c["n"] not in WIDE:
+        if c["n"] not in WIDE or not cid.startswith(big):
             continue
-        s, j = scipy_r[cid], jt[(cid, "csr", 1)]
-        print(f"{cid:28} {s['gflops']:10.1f} {j['gflops']:9.1f} {s['medianSeconds'] / j['medianSeconds']:6.2f}")
-    print("\n== dense GEMM vs numpy/OpenBLAS (goal: within 2x, ratio >= 0.5)")
+        row = f"{c['n']:>4} {c['sparsity']:>8.2f} {gf(scipy_r.get(cid))} {gf(tr.get(cid))}"
+        for b in widths:
+            ours = j(cid, "csr", 1, b)
+            row += f" {gf(ours)} {ratio(scipy_r.get(cid), ours)} {ratio(tr.get(cid), ours)}"
+        print(row)
     for n in WIDE:
-        did = f"{SHAPE[0]}x{SHAPE[1]}_n{n}_s0.5"
-        for threads, nref in ((1, n1), (2, n2)):
-            j, p = jt[(did, "dense", threads)], nref[f"n{n}"]
-            print(f"3072x768x{n:<4} {threads} thread(s): numpy {p['gflops']:6.1f} GF/s  sparseprof {j['gflops']:6.1f} GF/s  "
-                  f"ratio {p['medianSeconds'] / j['medianSeconds']:.2f}")
-    print("\n== CSR-vs-dense crossover sparsity on 3072x768 (goal <= 0.85 at N=128)")
+        cid = f"{big}_n{n}_s0.9"
+        e = j(cid, "ejml-csc", 1, widths[0])
+        if e:
+            print(f"EJML ejml-csc (DMatrixSparseCSC x DMatrixRMaj, fp64), N={n}, 90%: {e['gflops']:.2f} GFLOP/s; "
+                  + ", ".join(f"csr@{b} is {e['medianSeconds'] / j(cid, 'csr', 1, b)['medianSeconds']:.1f}x faster" for b in widths))
+
+    print(f"\n== dense GEMM {big} x N vs numpy/OpenBLAS (goal: 1 thread, N=128, >= 0.8x OpenBLAS's speed)")
     for n in WIDE:
-        ids = [f"{SHAPE[0]}x{SHAPE[1]}_n{n}_s{s}" for s in SPARSITIES]
+        did = f"{big}_n{n}_s0.5"
+        for threads in (1, 2):
+            row = f"N={n:<4} {threads} thread(s):"
+            for b in widths:
+                p = blas[b][threads - 1][f"n{n}"]
+                ours = j(did, "dense", threads, b)
+                row += (f"  numpy({'Haswell' if b <= 256 else 'own core'}) {p['gflops']:6.1f} vs dense@{b} {ours['gflops']:6.1f} GF/s"
+                        f" ({p['medianSeconds'] / ours['medianSeconds']:.2f}x)")
+            print(row)
+
+    print(f"\n== fraction of the roof, 1 thread, {big}, 90% (dense: the same matrix stored dense)")
+    print("   roof = min(L2 read bandwidth / bytes per FLOP from L2, FMA peak at the width); csr: (4N + 8) / 2N bytes per FLOP,")
+    print("   dense: 2 / (tile rows) (the packed B panel from L2 once per row tile), coo: (4N + 12) / 2N,")
+    print("   bsr4x4: (0.5 + 2/N) / (non-zero share of the stored entries), ejml-csc: 12 (fp64 B load, C load + store per FMA)")
+    print(f"{'format':>10} {'N':>4} {'bits':>4} {'B/FLOP':>6} {'roof GF/s':>9} {'GF/s':>7} {'of roof':>7}")
+    for b in widths:
+        for n in WIDE:
+            bpf = csr_bytes_per_flop(n)
+            r = j(f"{big}_n{n}_s0.9", "csr", 1, b)
+            rf = roof_gflops(roof, b, bpf)
+            print(f"{'csr':>10} {n:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}")
+        bpf = 2.0 / configs[b]["denseTileRows"]
+        rf = roof_gflops(roof, b, bpf)
+        r = j(f"{big}_n128_s0.5", "dense", 1, b)
+        print(f"{'dense':>10} {128:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}")
+        for n in WIDE:
+            cid = f"{big}_n{n}_s0.9"
+            r = j(cid, "coo", 1, b)
+            bpf = (4.0 * n + 12.0) / (2.0 * n)
+            rf = roof_gflops(roof, b, bpf)
+            print(f"{'coo':>10} {n:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}")
+            r = j(cid, "bsr4x4", 1, b)
+            kept = cs[cid]["nnz"] / (16.0 * cs[cid]["blocks4x4"])  # useful share of the stored 4x4 blocks
+            bpf = (0.5 + 4.0 / (2.0 * n)) / kept  # a B strip per 4 rows, a value per stored entry
+            peak = roof["fp32FlopsPerSecond"] * b / roof["probeVectorBits"] * 1e-9
+            rf = min(roof["l2ReadBytesPerSecond"] / bpf * 1e-9, kept * peak)  # useful GFLOP/s: padding FMAs count against it
+            print(f"{'bsr4x4':>10} {n:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}"
+                  f"   (random matrix: {kept:.0%} of the stored entries are non-zero)")
+    e = j(f"{big}_n128_s0.9", "ejml-csc", 1, widths[0])
+    if e:
+        rf = roof["l2ReadBytesPerSecond"] / 12.0 * 1e-9
+        print(f"{'ejml-csc':>10} {128:>4} {'fp64':>4} {12.0:6.2f} {rf:9.1f} {e['gflops']:7.1f} {e['gflops'] / rf:7.0%}")
+    for peer, rows in (("scipy", scipy_r), ("torch", tr)):
+        r = rows.get(f"{big}_n128_s0.9")
+        if r:
+            rf = roof_gflops(roof, widths[0], csr_bytes_per_flop(128))
+            print(f"{peer:>10} {128:>4} {'':>4} {csr_bytes_per_flop(128):6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}")
+
+    print("\n== 2 threads over 1, N=128 (goal >= 1.8x for dense and csr on 1536x384 and up; csr at 90%)")
+    for shape in (big, small):
+        for kernel, sp in (("dense", "0.5"), ("csr", "0.9")):
+            cid = f"{shape}_n128_s{sp}"
+            row = f"{shape:>9} {kernel:>5}:"
+            for b in widths:
+                t1, t2 = j(cid, kernel, 1, b), j(cid, kernel, 2, b)
+                row += f"  @{b}: {t1['gflops']:6.1f} -> {t2['gflops']:6.1f} GF/s = {t1['medianSeconds'] / t2['medianSeconds']:.2f}x (imbalance {t2['imbalance']:.2f})"
+            print(row)
+
+    print("\n== issue 12's goals, this run (1 thread unless named): the ratio of medians decides; the ratio of")
+    print("   each side's fastest run is shown too (under contention the fastest run is the one least disturbed)")
+    for b in widths:
+        goals = []
+        def pair(slow, fast):
+            return slow["medianSeconds"] / fast["medianSeconds"], slow["minSeconds"] / fast["minSeconds"]
+        goals.append((f"dense {big}x128 >= 0.8x OpenBLAS{' (Haswell)' if b <= 256 else ''}",
+                      *pair(blas[b][0]["n128"], j(f"{big}_n128_s0.5", "dense", 1, b)), 0.8))
+        for n in (128, 16):
+            cid = f"{big}_n{n}_s0.9"
+            goals.append((f"csr 90% N={n} >= 3x scipy", *pair(scipy_r[cid], j(cid, "csr", 1, b)), 3.0))
+        r = j(f"{big}_n128_s0.9", "csr", 1, b)
+        rf = roof_gflops(roof, b, csr_bytes_per_flop(128))
+        goals.append(("csr 90% N=128 >= 75% of its roof", r["gflops"] / rf, r["gflops"] * r["medianSeconds"] / r["minSeconds"] / rf, 0.75))
+        for shape in (big, small):
+            for kernel, sp in (("dense", "0.5"), ("csr", "0.9")):
+                cid = f"{shape}_n128_s{sp}"
+                goals.append((f"{kernel} {shape}x128 2 threads >= 1.8x of 1", *pair(j(cid, kernel, 1, b), j(cid, kernel, 2, b)), 1.8))
+        for what, got, best, goal in goals:
+            print(f"@{b:<4} {what:42} {got:6.2f}  {'met' if got >= goal else 'short':5}  (best runs: {best:.2f})")
+
+    b0 = widths[0]
+    print(f"\n== CSR-vs-dense crossover sparsity on {big} at {b0} bits (lowest sparsity where csr beats dense)")
+    for n in WIDE:
+        ids = [f"{big}_n{n}_s{s}" for s in SPARSITIES]
         for threads, nref in ((1, n1), (2, n2)):
-            csr_t = [jt[(i, "csr", threads)]["medianSeconds"] for i in ids]
-            own = jt[(ids[0], "dense", threads)]["medianSeconds"]
+            csr_t = [j(i, "csr", threads, b0)["medianSeconds"] for i in ids]
+            own = j(ids[0], "dense", threads, b0)["medianSeconds"]
             peer = nref[f"n{n}"]["medianSeconds"]
             print(f"N={n:<4} {threads} thread(s): vs own dense {crossover(SPARSITIES, csr_t, own):>7}   "
                   f"vs numpy dense {crossover(SPARSITIES, csr_t, peer):>7}")
-    print("\n== small N at 90% sparsity: hardware gather (csr-gather) vs broadcast-and-FMA (csr), 1 thread")
+    print("\n== small N at 90% sparsity, 1 thread, GFLOP/s: hardware gather (csr-gather), SELL, broadcast (csr), scipy")
     for n in NARROW:
-        cid = f"{SHAPE[0]}x{SHAPE[1]}_n{n}_s0.9"
-        g, b, sell = jt[(cid, "csr-gather", 1)], jt[(cid, "csr", 1)], jt.get((cid, "sell-16-256", 1))
-        print(f"N={n}: gather {g['gflops']:5.1f} GF/s ({g['effectiveGBps']:5.1f} GB/s)  broadcast {b['gflops']:5.1f} GF/s "
-              f"({b['effectiveGBps']:5.1f} GB/s)  gather/broadcast speed {b['medianSeconds'] / g['medianSeconds']:.2f}  "
-              f"scipy {scipy_r[cid]['gflops']:5.1f} GF/s" + (f"  sell-16-256 {sell['gflops']:5.1f} GF/s" if sell else ""))
-    print("\n== sparseprof GB/s and GF/s per kernel (what bounds it: see docs/kernels.md)")
-    for (cid, k, t), r in sorted(jt.items()):
-        if cid.endswith("_s0.9") or (k == "dense" and cid.endswith("_s0.5")):
-            print(f"{cid:28} {k:10} t={t}  {r['gflops']:6.1f} GF/s  {r['effectiveGBps']:6.1f} GB/s  imbalance {r['imbalance']:.2f}")
+        cid = f"{big}_n{n}_s0.9"
+        row = f"N={n}: scipy {scipy_r[cid]['gflops']:5.1f}"
+        for b in widths:
+            g, bc, se = j(cid, "csr-gather", 1, b), j(cid, "csr", 1, b), j(cid, "sell", 1, b)
+            row += f"  @{b}: gather {g['gflops']:5.1f} sell {se['gflops']:5.1f} csr {bc['gflops']:5.1f}"
+        print(row)
 
 
 if __name__ == "__main__":
     mode, d = sys.argv[1], sys.argv[2]
-    {"gen": gen, "scipy": scipy_side, "numpy": numpy_side, "report": report}[mode](d)
+    {"gen": gen, "scipy": scipy_side, "numpy": numpy_side, "torch": torch_side, "report": report}[mode](d)

@@ -2,6 +2,7 @@ package dev.sparseprof.calibrate;
 
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.hw.InCoreRates;
 import dev.sparseprof.util.SparseprofException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,6 +64,25 @@ public final class CalibratedOverlay {
                 Quantities.microseconds(before.get(FitParameter.LAUNCH_SECONDS)), Quantities.cycles(before.get(FitParameter.PER_ROW_CYCLES)),
                 Quantities.cycles(before.get(FitParameter.PER_NNZ_CYCLES)), before.get(FitParameter.DENSE_EFFICIENCY),
                 Quantities.microseconds(before.get(FitParameter.FORK_JOIN_SECONDS)), before.get(FitParameter.IMBALANCE_PENALTY), formats));
+        if (fitted.inCore().present()) {
+            InCoreRates k = fitted.inCore();
+            Map<String, Object> inCore = new LinkedHashMap<>();
+            inCore.put("vectorBits", k.vectorBits() + "bits");
+            StringBuilder wasCore = new StringBuilder("ECM rates, fitted where a run depends on them; were");
+            for (String key : CpuParameters.IN_CORE_KEYS) {
+                FitParameter f = FitParameter.inCore(key);
+                double v = r.after().get(f);
+                inCore.put(key, key.equals("l2PerCore") ? Quantities.gigabytesPerSecond(v) : Quantities.cycles(v));
+                if (r.fitted().contains(f)) {
+                    wasCore.append(' ').append(key).append(' ').append(key.equals("l2PerCore")
+                            ? Quantities.gigabytesPerSecond(before.get(f)) : Quantities.cycles(before.get(f)));
+                }
+            }
+            if (k.l3CoreBytesPerSecond() > 0) inCore.put("l3PerCore", Quantities.gigabytesPerSecond(k.l3CoreBytesPerSecond()));
+            inCore.put("overlap", String.format(Locale.ROOT, "%.6f", k.overlap()));
+            cpu.put("inCore", inCore);
+            notes.put("cpu.inCore", wasCore.toString());
+        }
         Map<String, Object> overrides = new LinkedHashMap<>();
         overrides.put("name", fitted.name() + " (calibrated)");
         overrides.put("cpu", cpu);

@@ -6,6 +6,7 @@ import dev.sparseprof.hw.ComputePeaks;
 import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.DramSpec;
+import dev.sparseprof.hw.InCoreRates;
 import dev.sparseprof.hw.KernelOverheads;
 import dev.sparseprof.util.DType;
 import java.util.ArrayList;
@@ -54,7 +55,29 @@ public final class CpuParameters {
         v.put(FitParameter.IMBALANCE_PENALTY, o.imbalancePenalty());
         v.put(FitParameter.DENSE_EFFICIENCY, o.denseEfficiency());
         v.put(FitParameter.CLOCK, spec.clockHertz());
+        if (spec.inCore().present()) {
+            double[] rates = inCoreValues(spec.inCore());
+            for (int i = 0; i < IN_CORE_KEYS.length; i++) v.put(FitParameter.inCore(IN_CORE_KEYS[i]), rates[i]);
+        }
         return new CpuParameters(spec, v);
+    }
+
+    /** The ECM model's rates as {@link FitParameter#inCore} parameters, in {@code cpu.inCore}'s key order. */
+    static final String[] IN_CORE_KEYS = {"denseFma", "denseNarrowFma", "entry", "vector", "rowBlock", "oneVector", "cooEntry", "cooRow", "bsrWide",
+        "bsrNarrow", "nmSlot", "l2PerCore"};
+
+    private static double[] inCoreValues(InCoreRates r) {
+        return new double[] {r.denseFmaCycles(), r.denseNarrowFmaCycles(), r.entryCycles(), r.vectorCycles(), r.rowBlockCycles(),
+            r.oneVectorCycles(), r.cooEntryCycles(), r.cooRowCycles(), r.bsrWideCycles(), r.bsrNarrowCycles(), r.nmSlotCycles(), r.l2CoreBytesPerSecond()};
+    }
+
+    private InCoreRates inCore() {
+        InCoreRates r = base.inCore();
+        if (!r.present()) return r;
+        double[] x = new double[IN_CORE_KEYS.length];
+        for (int i = 0; i < x.length; i++) x[i] = get(FitParameter.inCore(IN_CORE_KEYS[i]));
+        return new InCoreRates(r.vectorBits(), x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], x[10], x[11], r.l3CoreBytesPerSecond(),
+                r.overlap());
     }
 
     /** Every parameter, in a fixed order. */
@@ -112,7 +135,7 @@ public final class CpuParameters {
         DramSpec dram = new DramSpec(base.dram().sizeBytes(), base.dram().latencySeconds(), new BandwidthCurve(pts, bws));
         KernelOverheads o = base.overheads();
         Map<String, Double> byFormat = new TreeMap<>();
-        for (FitParameter f : values.keySet()) if (f.format() != null) byFormat.put(f.format(), get(f));
+        for (FitParameter f : values.keySet()) if (f.decodeFormat() != null) byFormat.put(f.decodeFormat(), get(f));
         KernelOverheads overheads = new KernelOverheads(get(FitParameter.LAUNCH_SECONDS), get(FitParameter.PER_ROW_CYCLES),
                 get(FitParameter.PER_NNZ_CYCLES), o.tensorTileRows(), o.tensorTileCols(), o.gatherCycles(),
                 Math.min(1, get(FitParameter.DENSE_EFFICIENCY)), o.tileStepCycles(), byFormat, get(FitParameter.FORK_JOIN_SECONDS),
@@ -124,6 +147,7 @@ public final class CpuParameters {
         vector.put(DType.F32, cores * clock * (base.simdBits() / 32.0) * base.fmaPorts() * 2);
         peaks.put(ComputeUnit.VECTOR, vector);
         return new CpuSpec(base.name(), base.source(), cores, clock, base.simdBits(), base.fmaPorts(), caches, dram,
-                new ComputePeaks(base.source(), peaks), overheads, base.missesInFlight());
+                new ComputePeaks(base.source(), peaks), overheads, base.missesInFlight(),
+                base.model(), inCore());
     }
 }

@@ -8,14 +8,15 @@ import java.util.Locale;
  * per-row and per-non-zero overhead cycles, one format's own index-decode cycles
  * ({@code overheads.perNnzByFormat}, {@link #format} set), the launch overhead, the fork/join of
  * each further thread, the imbalance penalty (how much of the modelled load imbalance shows), the
- * dense GEMM's achievable fraction of peak, and the compute roof (as the clock). The fit works on
- * their logarithms, so every fitted value stays positive.
+ * dense GEMM's achievable fraction of peak, and the compute roof (as the clock); on a spec with
+ * probed in-core rates, each rate of the ECM model ({@code cpu.inCore.<key>}, {@link #inCore}, the key in
+ * {@code format}). The fit works on their logarithms, so every fitted value stays positive.
  */
 public record FitParameter(Kind kind, String format) {
     /** What a parameter sets. */
     public enum Kind {
         L1_BANDWIDTH, L2_BANDWIDTH, L3_BANDWIDTH, DRAM_BANDWIDTH, PER_ROW_CYCLES, PER_NNZ_CYCLES, FORMAT_PER_NNZ_CYCLES,
-        LAUNCH_SECONDS, FORK_JOIN_SECONDS, IMBALANCE_PENALTY, DENSE_EFFICIENCY, CLOCK
+        LAUNCH_SECONDS, FORK_JOIN_SECONDS, IMBALANCE_PENALTY, DENSE_EFFICIENCY, CLOCK, IN_CORE
     }
 
     public static final FitParameter L1_BANDWIDTH = new FitParameter(Kind.L1_BANDWIDTH, null);
@@ -31,9 +32,24 @@ public record FitParameter(Kind kind, String format) {
     public static final FitParameter CLOCK = new FitParameter(Kind.CLOCK, null);
 
     public FitParameter {
-        if ((kind == Kind.FORMAT_PER_NNZ_CYCLES) != (format != null)) {
-            throw new IllegalArgumentException(kind + ": a format goes with the per-format decode cycles only");
+        if ((kind == Kind.FORMAT_PER_NNZ_CYCLES || kind == Kind.IN_CORE) != (format != null)) {
+            throw new IllegalArgumentException(kind + ": a format (or in-core key) goes with the per-format decode cycles and in-core rates only");
         }
+    }
+
+    /** One in-core rate of the ECM model: {@code cpu.inCore.<key>} (cycles, or bytes/s for {@code l2PerCore}). */
+    public static FitParameter inCore(String key) {
+        return new FitParameter(Kind.IN_CORE, key);
+    }
+
+    /** The in-core key of an {@link Kind#IN_CORE} parameter, else null. */
+    public String inCoreKey() {
+        return kind == Kind.IN_CORE ? format : null;
+    }
+
+    /** The format of a per-format decode parameter, else null. */
+    public String decodeFormat() {
+        return kind == Kind.FORMAT_PER_NNZ_CYCLES ? format : null;
     }
 
     /** The decode cycles per index of one format. */
@@ -42,6 +58,7 @@ public record FitParameter(Kind kind, String format) {
     }
 
     public String label() {
+        if (kind == Kind.IN_CORE) return "in-core[" + format + "]";
         return format != null ? "per-nnz-cycles[" + format + "]" : kind.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
@@ -51,7 +68,8 @@ public record FitParameter(Kind kind, String format) {
      */
     boolean isOverhead() {
         return kind == Kind.PER_ROW_CYCLES || kind == Kind.PER_NNZ_CYCLES || kind == Kind.FORMAT_PER_NNZ_CYCLES
-                || kind == Kind.LAUNCH_SECONDS || kind == Kind.FORK_JOIN_SECONDS || kind == Kind.IMBALANCE_PENALTY;
+                || kind == Kind.LAUNCH_SECONDS || kind == Kind.FORK_JOIN_SECONDS || kind == Kind.IMBALANCE_PENALTY
+                || (kind == Kind.IN_CORE && !format.equals("l2PerCore"));
     }
 
     /** The cache level index for the bandwidth parameters, -1 otherwise. */

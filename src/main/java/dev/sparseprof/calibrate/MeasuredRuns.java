@@ -1,5 +1,7 @@
 package dev.sparseprof.calibrate;
 
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.measure.MachineIdentity;
 import dev.sparseprof.measure.Measurement;
 import dev.sparseprof.measure.MeasurementsFile;
 import dev.sparseprof.measure.MeasurementsHeader;
@@ -17,15 +19,35 @@ import java.util.List;
  * {@code device} when the GPU runner wrote it) and, per result, what the fit needs. Every fault
  * names the file, the result index and the key.
  *
- * @param device {@code cpu} unless the file says {@code gpu}
+ * @param device   {@code cpu} unless the file says {@code gpu}
+ * @param identity the kind of machine the runs were measured on (from {@code machine} for older files)
  */
 public record MeasuredRuns(String source, String model, String machine, String date, String command, String device,
-                           List<MeasuredRun> runs) {
+                           List<MeasuredRun> runs, MachineIdentity identity) {
     private static final long MAX_BYTES = 64L << 20;
 
     public MeasuredRuns {
         runs = List.copyOf(runs);
         if (runs.isEmpty()) throw new SparseprofException(source + ": no results");
+        if (identity == null) identity = MachineIdentity.fromDescription(machine);
+    }
+
+    public MeasuredRuns(String source, String model, String machine, String date, String command, String device, List<MeasuredRun> runs) {
+        this(source, model, machine, date, command, device, runs, null);
+    }
+
+    /**
+     * Refuses these runs against {@code spec} when the spec names the CPU it was probed on and the
+     * runs come from another kind of machine (another CPU model, or another SIMD width): one
+     * line naming the file, both machines and what to do.
+     */
+    public void checkMachine(CpuSpec spec, String specName) {
+        if (spec.model().isEmpty()) return;
+        if (!identity.sameKind(spec.model(), spec.simdBits())) {
+            throw new SparseprofException(source + ": measured on " + identity.label() + ", but " + specName + " was probed on "
+                    + spec.model() + ", " + spec.simdBits() + "-bit vectors: measurements from another machine cannot calibrate or"
+                    + " validate it (probe that machine with calibrate --probe, or keep its runs in its own measured set)");
+        }
     }
 
     public static MeasuredRuns read(Path file) {
@@ -49,6 +71,6 @@ public record MeasuredRuns(String source, String model, String machine, String d
                     m.medianSeconds(), 100 * (m.timing().q3Seconds() - m.timing().q1Seconds()) / m.medianSeconds(), m.timing().imbalance()));
         }
         MeasurementsHeader h = f.header();
-        return new MeasuredRuns(source, h.model(), h.machine(), h.date(), h.command(), device, runs);
+        return new MeasuredRuns(source, h.model(), h.machine(), h.date(), h.command(), device, runs, h.identity());
     }
 }

@@ -20,11 +20,12 @@ import java.util.List;
  * version: 1
  * sets:
  *   - name: minilm-cpu
+ *     machine: intel-r-xeon-r-processor-512bit   # the folder of that kind of machine
  *     model: default
- *     uncalibrated: probe-this-vm.yaml
- *     calibrated: minilm-cpu.calibrated.yaml
+ *     uncalibrated: intel-r-xeon-r-processor-512bit/probe-this-vm.yaml
+ *     calibrated: intel-r-xeon-r-processor-512bit/minilm-cpu.calibrated.yaml
  *     measurements:
- *       - file: minilm-t1-s0.9-n32.json
+ *       - file: intel-r-xeon-r-processor-512bit/minilm-t1-s0.9-n32.json
  *   - name: h200-gpu          # GPU runs (validate --gpu-measure): predicted with spec, nothing fitted
  *     device: gpu
  *     spec: h200
@@ -35,11 +36,18 @@ import java.util.List;
  * @param model        {@code null} for the bundled default model, else a model path
  * @param device       {@code cpu} or {@code gpu}
  * @param uncalibrated the spec before calibration (a file for CPU sets; for GPU sets the {@code spec:} file or preset)
+ * @param machine      the kind of machine the set was measured on (its folder; empty when the set does not say)
  */
-public record MeasuredSet(String name, String device, String model, List<Path> measurements, String uncalibrated, Path calibrated) {
+public record MeasuredSet(String name, String device, String model, List<Path> measurements, String uncalibrated, Path calibrated,
+                          String machine) {
     public MeasuredSet {
         measurements = List.copyOf(measurements);
         if (measurements.isEmpty()) throw new SparseprofException("measured set " + name + ": no measurements files");
+    }
+
+    /** The set's name in reports: {@code <machine>/<name>}, or the name alone when the set names no machine. */
+    public String label() {
+        return machine.isEmpty() ? name : machine + "/" + name;
     }
 
     public static List<MeasuredSet> read(Path setsFile) {
@@ -51,7 +59,7 @@ public record MeasuredSet(String name, String device, String model, List<Path> m
             Path dir = setsFile.toAbsolutePath().getParent();
             List<MeasuredSet> out = new ArrayList<>();
             for (ConfigMap s : root.list("sets")) {
-                s.allow("name", "device", "spec", "model", "uncalibrated", "calibrated", "measurements");
+                s.allow("name", "machine", "device", "spec", "model", "uncalibrated", "calibrated", "measurements");
                 List<Path> files = new ArrayList<>();
                 for (ConfigMap m : s.list("measurements")) files.add(existing(dir.resolve(m.allow("file").string("file")), m, "file"));
                 String model = s.string("model", "default");
@@ -61,7 +69,8 @@ public record MeasuredSet(String name, String device, String model, List<Path> m
                         ? (Files.isRegularFile(dir.resolve(s.string("spec"))) ? dir.resolve(s.string("spec")).toString() : s.string("spec"))
                         : existing(dir.resolve(s.string("uncalibrated")), s, "uncalibrated").toString();
                 out.add(new MeasuredSet(s.string("name"), device, model.equals("default") ? null : dir.resolve(model).toString(), files,
-                        spec, s.has("calibrated") && Files.isRegularFile(dir.resolve(s.string("calibrated"))) ? dir.resolve(s.string("calibrated")) : null));
+                        spec, s.has("calibrated") && Files.isRegularFile(dir.resolve(s.string("calibrated"))) ? dir.resolve(s.string("calibrated")) : null,
+                        s.string("machine", "")));
             }
             return out;
         } catch (ConfigException e) {

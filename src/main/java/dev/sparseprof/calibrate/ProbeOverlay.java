@@ -4,6 +4,7 @@ import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.measure.probe.BandwidthPoint;
 import dev.sparseprof.measure.probe.FlopsPoint;
+import dev.sparseprof.measure.probe.KernelRates;
 import dev.sparseprof.measure.probe.MemoryLevel;
 import dev.sparseprof.measure.probe.ProbeResult;
 import dev.sparseprof.measure.probe.StreamKernel;
@@ -79,10 +80,49 @@ public final class ProbeOverlay {
                 + (dramPoint.workingSetBytes() <= probe.caches().l3Bytes() ? " (not larger than the L3: may be partly cache-resident)" : "")
                 + "; triad 1 thread " + Quantities.gigabytesPerSecond(point(probe, MemoryLevel.DRAM, StreamKernel.TRIAD, 1).bestBytesPerSecond()));
 
+        cpu.put("model", probe.cpuModel());
+        notes.put("cpu.model", "/proc/cpuinfo model name: measurements from another CPU are refused against this spec");
         Map<String, Object> overrides = new LinkedHashMap<>();
         overrides.put("name", probe.cpuModel() + ", " + all + " cores (probed)");
         overrides.put("cpu", cpu);
+        KernelRates k = probe.kernels();
+        if (k != null) {
+            cpu.put("inCore", inCore(k, clock, point(probe, MemoryLevel.L2, StreamKernel.READ, 1).bestBytesPerSecond(),
+                    point(probe, MemoryLevel.L3, StreamKernel.READ, 1).bestBytesPerSecond()));
+            notes.put("cpu.inCore", String.format(Locale.ROOT,
+                    "probed: the project's kernels on in-L1 matrices, cycles at the %s effective clock, %d-bit vectors; overlap %.2f: "
+                            + "CSR with B in L2 measured %.3g ns per entry, in-core %.3g + L2 %.3g ns (sum %.3g, max %.3g)",
+                    Quantities.gigahertz(clock), k.vectorBits(), k.overlap(),
+                    k.l2MeasuredSeconds() * 1e9, k.l2CoreSeconds() * 1e9, k.l2TransferSeconds() * 1e9,
+                    (k.l2CoreSeconds() + k.l2TransferSeconds()) * 1e9, Math.max(k.l2CoreSeconds(), k.l2TransferSeconds()) * 1e9));
+            Map<String, Object> overheads = new LinkedHashMap<>();
+            overheads.put("launch", Quantities.microseconds(k.launchSeconds()));
+            overheads.put("forkJoin", Quantities.microseconds(k.forkJoinSeconds()));
+            overrides.put("overheads", overheads);
+            notes.put("overheads", "probed: launch = one csr call of one entry on 1 thread; forkJoin = the same on all threads, less launch, per further thread");
+        }
         return new SpecOverlay(preset, provenance, overrides, notes);
+    }
+
+    /** The {@code cpu.inCore} section: the micro-kernels' seconds per unit in cycles of the effective clock. */
+    static Map<String, Object> inCore(KernelRates k, double clockHertz, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("vectorBits", k.vectorBits() + "bits");
+        m.put("denseFma", Quantities.cycles(k.denseFmaSeconds() * clockHertz));
+        m.put("denseNarrowFma", Quantities.cycles(k.denseNarrowFmaSeconds() * clockHertz));
+        m.put("entry", Quantities.cycles(k.entrySeconds() * clockHertz));
+        m.put("vector", Quantities.cycles(k.vectorSeconds() * clockHertz));
+        m.put("rowBlock", Quantities.cycles(k.rowBlockSeconds() * clockHertz));
+        m.put("oneVector", Quantities.cycles(k.oneVectorSeconds() * clockHertz));
+        m.put("cooEntry", Quantities.cycles(k.cooEntrySeconds() * clockHertz));
+        m.put("cooRow", Quantities.cycles(k.cooRowSeconds() * clockHertz));
+        m.put("bsrWide", Quantities.cycles(k.bsrWideSeconds() * clockHertz));
+        m.put("bsrNarrow", Quantities.cycles(k.bsrNarrowSeconds() * clockHertz));
+        m.put("nmSlot", Quantities.cycles(k.nmSlotSeconds() * clockHertz));
+        m.put("l2PerCore", Quantities.gigabytesPerSecond(l2CoreBytesPerSecond));
+        m.put("l3PerCore", Quantities.gigabytesPerSecond(l3CoreBytesPerSecond));
+        m.put("overlap", String.format(Locale.ROOT, "%.3f", k.overlap()));
+        return m;
     }
 
     private static long roundMiB(long bytes) {

@@ -9,6 +9,7 @@ import dev.sparseprof.calibrate.FitParameter;
 import dev.sparseprof.calibrate.ImbalanceFit;
 import dev.sparseprof.calibrate.MeasuredRuns;
 import dev.sparseprof.calibrate.ProbeOverlay;
+import dev.sparseprof.calibrate.QuickCampaign;
 import dev.sparseprof.calibrate.SpecOverlay;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
@@ -19,9 +20,14 @@ import dev.sparseprof.measure.external.NcuReport;
 import dev.sparseprof.measure.external.PerfMeasurement;
 import dev.sparseprof.measure.external.PerfStatReader;
 import dev.sparseprof.measure.external.PerfStatReport;
+import dev.sparseprof.measure.MachineIdentity;
+import dev.sparseprof.measure.MeasurementsFile;
+import dev.sparseprof.measure.NoiseCriteria;
 import dev.sparseprof.measure.probe.BandwidthPoint;
 import dev.sparseprof.measure.probe.CacheSizes;
 import dev.sparseprof.measure.probe.FlopsPoint;
+import dev.sparseprof.measure.probe.KernelRateProbe;
+import dev.sparseprof.measure.probe.KernelRates;
 import dev.sparseprof.measure.probe.MachineProbe;
 import dev.sparseprof.measure.probe.ProbeResult;
 import dev.sparseprof.measure.probe.ProbeSettings;
@@ -29,6 +35,8 @@ import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.util.AtomicFiles;
+import dev.sparseprof.util.Progress;
+import dev.sparseprof.util.TerminalProgressBar;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.Units;
 import java.io.PrintWriter;
@@ -57,7 +65,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "calibrate", mixinStandardHelpOptions = true, description = {
         "Write a calibrated hardware spec overlay (preset + overrides).",
         "  calibrate --probe --out SPEC.yaml [--preset NAME]   measure this machine (bandwidth per level, FMA peak)",
-        "  calibrate --hw SPEC --measurements FILE.json [--perf FILE] [--ncu FILE.csv] --out SPEC.yaml"})
+        "  calibrate --hw SPEC --measurements FILE.json [--perf FILE] [--ncu FILE.csv] --out SPEC.yaml",
+        "  calibrate --quick --hw PROBED.yaml --out SPEC.yaml   measure a small campaign here (< 3 min), then fit it"})
 final class CalibrateCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
@@ -67,6 +76,9 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Option(names = "--preset", defaultValue = "epyc-zen5-2c", description = "The CPU preset the probe overlay overrides (default: ${DEFAULT-VALUE}).")
     String preset;
+
+    @Option(names = "--quick", description = "Run a small measurement campaign on this machine (about 2 minutes) and fit it; --hw is this machine's probed spec.")
+    boolean quick;
 
     @Option(names = "--hw", paramLabel = "SPEC", description = "The spec (file or preset) the fit starts from.")
     String hw;
@@ -86,6 +98,9 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--shared-decode", description = "Fit one perNnz for every format instead of each sparse format's own decode cycles.")
     boolean sharedDecode;
 
+    @Option(names = "--cache-sysfs", hidden = true, paramLabel = "DIR", description = "Where the probe reads the cache geometry (tests).")
+    Path cacheSysfs = CacheSizes.SYSFS;
+
     @Option(names = "--out", paramLabel = "SPEC.yaml", required = true, description = "Where the overlay goes (written whole or not at all).")
     Path out;
 
@@ -94,6 +109,7 @@ final class CalibrateCommand implements Callable<Integer> {
         Outputs.checkFolder("--out", out.toString());
         PrintWriter w = spec.commandLine().getOut();
         if (probe) return probe(w);
+        if (quick) return quick(w);
         if (hw == null || measurements == null) {
             throw new SparseprofException("calibrate: fitting needs --hw SPEC and --measurements FILE.json (or use --probe)");
         }
@@ -111,10 +127,64 @@ final class CalibrateCommand implements Callable<Integer> {
             if (!runs.device().equals("cpu")) {
                 throw new SparseprofException(f + ": " + runs.device() + " measurements cannot calibrate the CPU spec " + hw);
             }
+            runs.checkMachine(cpu, hw);
             files.add(runs);
         }
         if (perf != null) report(w, PerfStatReader.read(perf));
         if (ncu != null) report(w, NcuCsvReader.read(ncu));
+        return fitAndWrite(w, cpu, files, "--measurements " + joined(measurements));
+    }
+
+    /**
+     * {@code --quick}: the campaign of {@link QuickCampaign} on this machine, refused when the runs
+     * are too noisy to fit (naming the noise and the load average), then the same fit as from files.
+     */
+    private int quick(PrintWriter w) {
+        if (hw == null) throw new SparseprofException("calibrate --quick: give this machine's probed spec with --hw (calibrate --probe writes one)");
+        if (measurements != null) throw new SparseprofException("calibrate --quick measures its own runs: leave out --measurements");
+        HardwareSpec start = HardwareSpecs.load(hw);
+        if (!(start instanceof CpuSpec cpu)) throw new SparseprofException("--hw " + hw + ": a GPU spec; --quick calibrates a CPU spec");
+        MachineIdentity here = MachineIdentity.ofThisMachine();
+        if (!cpu.model().isEmpty() && !here.sameKind(cpu.model(), cpu.simdBits())) {
+            throw new SparseprofException("--hw " + hw + ": probed on " + cpu.model() + ", " + cpu.simdBits() + "-bit vectors; this machine is "
+                    + here.label() + " (probe it first: calibrate --probe)");
+        }
+        List<MeasurementsFile> campaign;
+        long t0 = System.nanoTime();
+        try (Model m = model.open()) {
+            Progress bar = TerminalProgressBar.forTerminal("calibrate --quick");
+            try {
+                campaign = QuickCampaign.run(m, Math.min(cpu.cores(), Runtime.getRuntime().availableProcessors()), NoiseCriteria.DEFAULT, bar);
+            } finally {
+                bar.finish();
+            }
+        }
+        int runs = 0;
+        for (MeasurementsFile f : campaign) runs += f.results().size();
+        String load = loadAverage();
+        w.printf(Locale.ROOT, "calibrate --quick: %d runs in %d configurations, %.0f s; load average %s%n", runs, campaign.size(),
+                (System.nanoTime() - t0) * 1e-9, load);
+        String noisy = QuickCampaign.tooNoisy(campaign, NoiseCriteria.DEFAULT);
+        if (!noisy.isEmpty()) {
+            throw new SparseprofException("calibrate --quick: the runs are too noisy to fit: " + noisy + "; load average " + load
+                    + "; no spec written (run it on a quieter machine, or fit measure --json files)");
+        }
+        List<MeasuredRuns> files = new ArrayList<>();
+        for (MeasurementsFile f : campaign) files.add(MeasuredRuns.parse("quick: " + f.header().command(), f.toJson()));
+        return fitAndWrite(w, cpu, files, "--quick");
+    }
+
+    /** The 1-, 5- and 15-minute load averages of {@code /proc/loadavg}, or {@code n/a}. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).strip().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "n/a";
+        }
+    }
+
+    private int fitAndWrite(PrintWriter w, CpuSpec cpu, List<MeasuredRuns> files, String source) {
         CalibrationResult r;
         try (Model m = model.open()) {
             String modelName = model.name() == null ? Models.DEFAULT_NAME : Path.of(model.name()).getFileName().toString();
@@ -150,7 +220,7 @@ final class CalibrateCommand implements Callable<Integer> {
         w.println(summary);
         List<String> provenance = List.of(
                 "Calibrated by sparseprof calibrate (Levenberg-Marquardt through the perf model, " + r.iterations() + " iterations)",
-                "command: sparseprof calibrate --hw " + hw + " --measurements " + joined(measurements)
+                "command: sparseprof calibrate --hw " + hw + " " + source
                         + (model.name() != null ? " --model " + model.name() : "") + " --out " + out,
                 "measurements: " + files.size() + " files, " + files.get(0).machine() + ", first " + files.get(0).date(),
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS), summary,
@@ -231,7 +301,17 @@ final class CalibrateCommand implements Callable<Integer> {
     private int probe(PrintWriter w) {
         HardwareSpec base = HardwareSpecs.load(preset);
         if (!(base instanceof CpuSpec cpu)) throw new SparseprofException("--preset " + preset + ": not a CPU spec");
-        ProbeResult r = new MachineProbe(ProbeSettings.DEFAULT, CacheSizes.ofThisMachine()).run();
+        CacheSizes sizes = CacheSizes.read(cacheSysfs, presetSizes(cpu));
+        if (!sizes.fromSysfs()) {
+            spec.commandLine().getErr().println("calibrate: warning: " + cacheSysfs + " does not give every cache level's size, ways and line;"
+                    + " the missing ones are the preset's (" + preset + ": L1d " + Units.formatBytes(sizes.l1dBytes()) + ", L2 "
+                    + Units.formatBytes(sizes.l2Bytes()) + ", L3 " + Units.formatBytes(sizes.l3Bytes()) + ")");
+        }
+        ProbeResult r = new MachineProbe(ProbeSettings.DEFAULT, sizes).run();
+        double l2Read = r.bandwidth(dev.sparseprof.measure.probe.MemoryLevel.L2, dev.sparseprof.measure.probe.StreamKernel.READ, 1)
+                .orElseThrow().bestBytesPerSecond();
+        r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds())
+                .run(sizes.l2Bytes(), l2Read, r.cores()));
         TextTable t = new TextTable("level", "kernel", "threads", "working set", "median", "best").rightAlign(2, 4, 5);
         for (BandwidthPoint p : r.bandwidth()) {
             t.row(p.level().key(), p.kernel().key(), Integer.toString(p.threads()), Units.formatBytes(p.workingSetBytes()),
@@ -241,17 +321,37 @@ final class CalibrateCommand implements Callable<Integer> {
             t.row("fma", "fp" + f.bits(), Integer.toString(f.threads()), "-", gflops(f.medianFlopsPerSecond()), gflops(f.bestFlopsPerSecond()));
         }
         w.print(t.render());
+        KernelRates k = r.kernels();
+        w.printf(Locale.ROOT, "calibrate: kernel in-core rates (ns): dense %.3g per vector FMA (narrow %.3g); row body %.3g per entry, %.3g per vector,"
+                + " %.3g per row, %.3g per one-vector entry; coo %.3g per triple, %.3g per row; bsr4x4 %.3g per block-strip (narrow %.3g); 2:4 %.3g per slot;"
+                + " launch %.3g us, fork/join %.3g us; transfer overlap %.2f%n",
+                k.denseFmaSeconds() * 1e9, k.denseNarrowFmaSeconds() * 1e9, k.entrySeconds() * 1e9, k.vectorSeconds() * 1e9,
+                k.rowBlockSeconds() * 1e9, k.oneVectorSeconds() * 1e9, k.cooEntrySeconds() * 1e9, k.cooRowSeconds() * 1e9, k.bsrWideSeconds() * 1e9,
+                k.bsrNarrowSeconds() * 1e9, k.nmSlotSeconds() * 1e9, k.launchSeconds() * 1e6, k.forkJoinSeconds() * 1e6,
+                k.overlap());
         List<String> provenance = List.of(
                 "Probed by sparseprof calibrate --probe on " + r.cpuModel() + " (" + r.cores() + " cores, Vector API "
                         + r.vectorBits() + " bits)",
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + String.format(Locale.ROOT, ", probe took %.1f s", r.elapsedSeconds()),
                 "command: sparseprof calibrate --probe --preset " + preset + " --out " + out,
-                "Roofs are the best of 5 trials (read kernel, STREAM byte counting); the machine may be shared.");
+                "Roofs are the best of " + ProbeSettings.DEFAULT.trials() + " short trials (read kernel, STREAM byte counting); the machine may be shared.");
         SpecOverlay overlay = ProbeOverlay.of(r, cpu, presetFor(preset, out), provenance);
         overlay.check(out.toAbsolutePath().getParent());
         AtomicFiles.writeString(out, overlay.toYaml());
         w.printf(Locale.ROOT, "calibrate: probe took %.1f s; wrote %s (preset %s + measured overrides)%n", r.elapsedSeconds(), out, preset);
         return 0;
+    }
+
+    /** The preset's cache geometry, what the probe falls back to where sysfs says nothing (levels it lacks: CacheSizes.FALLBACK's). */
+    static CacheSizes presetSizes(CpuSpec cpu) {
+        long[] size = new long[3];
+        Integer[] ways = new Integer[3];
+        for (int i = 0; i < 3; i++) {
+            boolean has = i < cpu.caches().size();
+            size[i] = has ? cpu.caches().get(i).sizeBytes() : CacheSizes.FALLBACK.sizeBytes(i + 1);
+            ways[i] = has ? cpu.caches().get(i).ways() : CacheSizes.FALLBACK.ways().get(i);
+        }
+        return new CacheSizes(size[0], size[1], size[2], List.of(ways), cpu.caches().get(0).lineBytes(), false);
     }
 
     private static String gbps(double v) {

@@ -6,6 +6,7 @@ import dev.sparseprof.measure.CpuMeasureRun;
 import dev.sparseprof.measure.Measurement;
 import dev.sparseprof.measure.MeasurementsFile;
 import dev.sparseprof.measure.MeasurementsHeader;
+import dev.sparseprof.measure.NoiseCriteria;
 import dev.sparseprof.measure.Pruning;
 import dev.sparseprof.measure.TimingConfig;
 import dev.sparseprof.measure.gpu.GpuLayerRun;
@@ -78,6 +79,18 @@ final class MeasureCommand implements Callable<Integer> {
     @Option(names = "--reps", defaultValue = "15", paramLabel = "R", description = "Timed repetitions per kernel. Default ${DEFAULT-VALUE}.")
     int reps;
 
+    @Option(names = "--max-spread", defaultValue = "0.10", paramLabel = "F",
+            description = "A case whose repetitions' IQR over their median passes F is noisy and re-run. Default ${DEFAULT-VALUE}.")
+    double maxSpread;
+
+    @Option(names = "--max-range", defaultValue = "2.0", paramLabel = "X",
+            description = "A case whose slowest over fastest repetition passes X is noisy and re-run. Default ${DEFAULT-VALUE}.")
+    double maxRange;
+
+    @Option(names = "--retries", defaultValue = "2", paramLabel = "R",
+            description = "How many times a layer with a noisy case is measured again (the least noisy attempt is kept). Default ${DEFAULT-VALUE}.")
+    int retries;
+
     @Option(names = "--device", defaultValue = "cpu", paramLabel = "cpu|gpu",
             description = "cpu: the Vector API kernels; gpu: the project's CUDA kernels through JCuda (formats dense, dense-f16, csr, bsr4x4, 2:4). Default ${DEFAULT-VALUE}.")
     String device;
@@ -100,7 +113,8 @@ final class MeasureCommand implements Callable<Integer> {
         TimingConfig timing = TimingConfig.defaults().withRepetitions(reps);
         for (String f : formats) FormatNames.requireKernel(f, "--formats");
         CpuMeasureRun.kernels(formats); // unknown format names fail before the model is read
-        CpuMeasureRun.Settings settings = new CpuMeasureRun.Settings(batch, threads, Partitions.byName(partition), timing);
+        NoiseCriteria noise = new NoiseCriteria(maxSpread, maxRange, NoiseCriteria.DEFAULT.maxDrift(), retries);
+        CpuMeasureRun.Settings settings = new CpuMeasureRun.Settings(batch, threads, Partitions.byName(partition), timing, noise);
         if (sparsity != null) Checks.fraction(sparsity, "--sparsity");
         if (sparsity != null && nm != null) throw new SparseprofException("--sparsity and --nm: choose one pruning");
         NmPattern pattern = nm == null ? null : NmPattern.parse(nm);
@@ -121,7 +135,10 @@ final class MeasureCommand implements Callable<Integer> {
             }
             MeasurementsHeader header = MeasurementsHeader.now(m.source(), commandLine());
             MeasurementsFile file = new MeasurementsFile(header, results);
-            if (!Outputs.jsonOnStdout(json)) out.print(table(results, tableOptions.wide));
+            if (!Outputs.jsonOnStdout(json)) {
+                out.print(table(results, tableOptions.wide));
+                out.println(noiseSummary(results, noise));
+            }
             Outputs.write(json, file.toJson(), out);
         }
         return Main.EXIT_OK;
@@ -167,6 +184,25 @@ final class MeasureCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
+    /** One line: how many cases were re-run and how many are still noisy, naming the worst. */
+    static String noiseSummary(List<Measurement> results, NoiseCriteria noise) {
+        int rerun = 0;
+        int noisy = 0;
+        int unsettled = 0;
+        String example = "";
+        for (Measurement r : results) {
+            if (r.stability().attempts() > 1) rerun++;
+            if (!r.stability().warmupSettled()) unsettled++;
+            if (r.stability().noisy()) {
+                noisy++;
+                if (example.isEmpty()) example = " (first: " + r.layer() + " " + r.format() + ", " + r.stability().reason() + ")";
+            }
+        }
+        return String.format(Locale.ROOT, "measure: %d of %d cases noisy after up to %d re-runs%s; %d re-run; %d with an unsettled warm-up"
+                + " (noisy: IQR/median > %.0f%%, max/min > %.3g or drift > %.3g)", noisy, results.size(), noise.retries(), example, rerun, unsettled,
+                100 * noise.maxSpread(), noise.maxRange(), noise.maxDrift());
+    }
+
     static String table(List<Measurement> results) {
         return table(results, false);
     }
@@ -174,13 +210,14 @@ final class MeasureCommand implements Callable<Integer> {
     /** The measurements table; it fits 120 columns unless {@code wide}. */
     static String table(List<Measurement> results, boolean wide) {
         TextTable t = new TextTable("layer", "format", "shape", "sparsity", "N", "thr", "median", "min..max",
-                "GFLOP/s", "GB/s", "imbal", "vs dense").rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11).optional(2, 5, 7, 9, 10);
+                "GFLOP/s", "GB/s", "imbal", "vs dense", "noise").rightAlign(3, 4, 5, 6, 7, 8, 9, 10, 11).optional(2, 5, 7, 9, 10);
         for (Measurement r : results) {
             t.row(r.layer(), r.format(), r.rows() + "x" + r.cols(), String.format(Locale.ROOT, "%.1f%%", 100 * r.sparsity()),
                     r.batch(), r.threads(), Units.formatSeconds(r.medianSeconds()),
                     Units.formatSeconds(r.timing().minSeconds()) + ".." + Units.formatSeconds(r.timing().maxSeconds()),
                     String.format(Locale.ROOT, "%.1f", r.gflops()), String.format(Locale.ROOT, "%.1f", r.effectiveGBps()),
-                    String.format(Locale.ROOT, "%.2f", r.timing().imbalance()), String.format(Locale.ROOT, "%.2fx", r.speedupOverDense()));
+                    String.format(Locale.ROOT, "%.2f", r.timing().imbalance()), String.format(Locale.ROOT, "%.2fx", r.speedupOverDense()),
+                    r.stability().label());
         }
         return t.render(wide);
     }

@@ -13,6 +13,7 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.measure.MachineIdentity;
 import dev.sparseprof.measure.external.NcuCsvReader;
 import dev.sparseprof.measure.gpu.GpuCase;
 import dev.sparseprof.measure.gpu.GpuCaseRunner;
@@ -138,12 +139,20 @@ final class ValidateCommand implements Callable<Integer> {
                 }
                 try (Model model = Models.open(set.model())) {
                     if (hw != null) {
-                        MeasuredValidation.evaluate(set.name(), "--hw " + hw, files, model, cpuSpec(hw), cases, groups);
+                        CpuSpec given = cpuSpec(hw);
+                        if (!sameMachine(files, given) || !set.machine().isEmpty() && !given.model().isEmpty()
+                                && !set.machine().equals(new MachineIdentity(given.model(), 0, given.simdBits()).folderName())) {
+                            spec.commandLine().getErr().println("validate: set " + set.label() + " left out: measured on "
+                                    + set.machine() + " (" + files.get(0).identity().label() + "), --hw " + hw + " was probed on " + given.model()
+                                    + ", " + given.simdBits() + "-bit vectors");
+                            continue;
+                        }
+                        MeasuredValidation.evaluate(set.label(), "--hw " + hw, files, model, given, cases, groups);
                     } else {
-                        MeasuredValidation.evaluate(set.name(), "uncalibrated", files, model, cpuSpec(set.uncalibrated()),
+                        MeasuredValidation.evaluate(set.label(), "uncalibrated", files, model, checked(files, set.uncalibrated()),
                                 cases, groups);
                         if (set.calibrated() != null) {
-                            MeasuredValidation.evaluate(set.name(), "calibrated", files, model, cpuSpec(set.calibrated().toString()),
+                            MeasuredValidation.evaluate(set.label(), "calibrated", files, model, checked(files, set.calibrated().toString()),
                                     cases, groups);
                         }
                     }
@@ -162,6 +171,20 @@ final class ValidateCommand implements Callable<Integer> {
             throw new SparseprofException("--cases " + casesDir + ": no measured/sets.yaml and no published/*.yaml (run from the repository root?)");
         }
         return new ValidationReport(cases, groups);
+    }
+
+    /** Whether every file of a set was measured on the kind of machine {@code spec} was probed on (true when the spec names none). */
+    private static boolean sameMachine(List<MeasuredRuns> files, CpuSpec spec) {
+        if (spec.model().isEmpty()) return true;
+        for (MeasuredRuns f : files) if (!f.identity().sameKind(spec.model(), spec.simdBits())) return false;
+        return true;
+    }
+
+    /** A set's own spec, which must describe the set's machine (a set is refused by name otherwise). */
+    private static CpuSpec checked(List<MeasuredRuns> files, String specFile) {
+        CpuSpec s = cpuSpec(specFile);
+        for (MeasuredRuns f : files) f.checkMachine(s, specFile);
+        return s;
     }
 
     private static CpuSpec cpuSpec(String spec) {

@@ -21,7 +21,9 @@ final class SpecReader {
     private static final String[] TOP = {"version", "name", "gpu", "cpu", "overheads", "runtime"};
     private static final String[] GPU = {"sms", "clock", "l1", "sharedMemory", "l2", "dram", "peaks", "warpSize", "residentWarpsPerSm",
         "registersPerSm", "maxBlocksPerSm", "arch"};
-    private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram"};
+    private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram", "model", "inCore"};
+    private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "entry", "vector", "rowBlock", "oneVector", "cooEntry", "cooRow",
+        "bsrWide", "bsrNarrow", "nmSlot", "l2PerCore", "l3PerCore", "overlap"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -100,7 +102,22 @@ final class SpecReader {
         peaks.put(ComputeUnit.VECTOR, vector);
         int missesInFlight = c.positiveInt("missesInFlight", CpuSpec.DEFAULT_MISSES_IN_FLIGHT);
         return new CpuSpec(name, file, cores, clock, (int) simdBits, fmaPorts, caches, dram, new ComputePeaks(file, peaks), overheads,
-                missesInFlight);
+                missesInFlight, c.string("model", ""), c.has("inCore") ? inCore(c.map("inCore")) : InCoreRates.NONE);
+    }
+
+    /** {@code cpu.inCore}: the probed in-core rates, every rate in cycles (InCoreRates). */
+    private static InCoreRates inCore(ConfigMap m) {
+        m.allow(IN_CORE);
+        try {
+            return new InCoreRates((int) SpecValues.bits(m, "vectorBits"), SpecValues.cycles(m, "denseFma"), SpecValues.cycles(m, "denseNarrowFma"),
+                    SpecValues.cycles(m, "entry"), SpecValues.cycles(m, "vector"), SpecValues.cycles(m, "rowBlock"), SpecValues.cycles(m, "oneVector"),
+                    SpecValues.cycles(m, "cooEntry"), SpecValues.cycles(m, "cooRow"), SpecValues.cycles(m, "bsrWide"),
+                    SpecValues.cycles(m, "bsrNarrow"), SpecValues.cycles(m, "nmSlot"),
+                    m.has("l2PerCore") ? SpecValues.bytesPerSecond(m, "l2PerCore") : 0,
+                    m.has("l3PerCore") ? SpecValues.bytesPerSecond(m, "l3PerCore") : 0, m.number("overlap"));
+        } catch (SpecException e) {
+            throw m.error(e.getMessage());
+        }
     }
 
     private static CacheLevel gpuCache(ConfigMap m, String name, boolean shared, double clock) {

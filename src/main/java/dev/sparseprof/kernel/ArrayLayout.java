@@ -28,13 +28,13 @@ public final class ArrayLayout {
 
     /**
      * @param bases base address per role (roles not named get base 0)
-     * @param valueBytes size of one stored value of A (4 fp32, 2 fp16/bf16); B and C are fp32
+     * @param valueBytes size of one stored value of A (4 fp32, 2 fp16/bf16, 8 EJML's fp64); B and C are fp32
      */
     public ArrayLayout(Map<ArrayRole, Long> bases, long scratchBase, int alignmentBytes, int valueBytes, int indexBytes) {
         if (alignmentBytes < 4 || !Checks.isPowerOfTwo(alignmentBytes)) {
             throw new SparseprofException("array layout: alignment must be a power of two >= 4, got " + alignmentBytes);
         }
-        if (valueBytes != 1 && valueBytes != 2 && valueBytes != 4) throw new SparseprofException("array layout: value size " + valueBytes + " bytes");
+        if (valueBytes != 1 && valueBytes != 2 && valueBytes != 4 && valueBytes != 8) throw new SparseprofException("array layout: value size " + valueBytes + " bytes");
         if (indexBytes != 1 && indexBytes != 2 && indexBytes != 4) throw new SparseprofException("array layout: index size " + indexBytes + " bytes");
         for (Map.Entry<ArrayRole, Long> e : bases.entrySet()) {
             checkAligned(e.getKey().label(), e.getValue(), alignmentBytes);

@@ -13,7 +13,7 @@ import jdk.incubator.vector.VectorSpecies;
  * vector by vector (B from the aligned copy, the tail masked from the heap B).
  */
 final class Axpy {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     private static final int L = S.length();
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
 

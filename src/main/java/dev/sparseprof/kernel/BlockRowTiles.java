@@ -11,9 +11,10 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The register tile of the BSR kernel: {@link #ROWS} rows of one block row of C times one column
  * strip of N, held in vector registers across all the blocks of the block row. Per block and per
- * block column {@code j} the tile loads the strip of B row {@code k0 + j} once (1 or 4 vectors) and
- * FMAs it with the broadcast value of each of its rows: 4 vectors x 4 rows = 16 accumulators, 8
- * loads (4 of B, 4 broadcasts) per 16 FMAs, the dense micro-kernel's ratio. Strips: as many of
+ * block column {@code j} the tile loads the strip of B row {@code k0 + j} once (1, 2 or 4 vectors) and
+ * FMAs it with the broadcast value of each of its rows: on 32 registers 4 vectors x 4 rows = 16
+ * accumulators, 8 loads (4 of B, 4 broadcasts) per 16 FMAs, the dense micro-kernel's ratio; on 16
+ * registers (AVX2) 2 vectors x 4 rows. Strips: as many of
  * {@link #WIDE_VECTORS} vectors as fit, then single vectors, then a masked tail read from the heap
  * B (masked loads from a memory segment are not intrinsified; masked array loads are). The
  * one-vector bodies take 4 block columns per trip: the block width is no JIT constant, and the
@@ -24,16 +25,25 @@ import jdk.incubator.vector.VectorSpecies;
  * nest has no row branches (R = 2 pays twice the FMAs). R = 8 runs two tiles per block row.
  * The register bodies are written out by hand: the JIT keeps named {@code FloatVector} locals in
  * registers, not array elements.
+ *
+ * <p>What the loops execute (for the CPU time model), per block and block column: wide strip of
+ * {@link #WIDE_VECTORS} vectors: WIDE_VECTORS aligned B loads, 4 value loads + broadcasts,
+ * 4 x WIDE_VECTORS FMAs; one-vector strip: 1 B load, 4 broadcasts, 4 FMAs (4 block columns per
+ * trip); per tile and strip: g x (strip vectors) C stores. Per block: 1 block-column index load.
+ * Padding entries of a block are multiplied like the others.
  */
 final class BlockRowTiles {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     static final int L = S.length();
     private static final long VECTOR_BYTES = (long) L * Float.BYTES;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** C rows per tile. */
     static final int ROWS = 4;
-    /** Vectors of a wide strip. */
-    static final int WIDE_VECTORS = 4;
+    /**
+     * Vectors of a wide strip: 4 where the ISA has 32 vector registers (16 accumulators + 4 B + 1
+     * broadcast), 2 where it has 16 (AVX2: 8 + 2 + 1; a 4-vector strip there spills).
+     */
+    static final int WIDE_VECTORS = KernelVectors.registers(S.vectorBitSize()) >= 32 ? 4 : 2;
     /** Floats of scratch the traced twin needs for a tile's sums. */
     static final int TRACE_SCRATCH_FLOATS = ROWS * WIDE_VECTORS * L;
 
@@ -57,10 +67,12 @@ final class BlockRowTiles {
     static void compute(Operands<BsrMatrix> op, int blkFrom, int blkTo, int i0, int g, int cRow) {
         int n = op.n();
         for (int c0 = 0; c0 < n; c0 += stripWidth(n - c0)) {
-            switch (stripVectors(n - c0)) {
-                case WIDE_VECTORS -> wide(op, blkFrom, blkTo, i0, g, cRow, c0);
-                case 1 -> narrow(op, blkFrom, blkTo, i0, g, cRow, c0, false);
-                default -> narrow(op, blkFrom, blkTo, i0, g, cRow, c0, true);
+            int vectors = stripVectors(n - c0);
+            if (vectors == WIDE_VECTORS) {
+                if (WIDE_VECTORS == 4) wide(op, blkFrom, blkTo, i0, g, cRow, c0);
+                else wide2(op, blkFrom, blkTo, i0, g, cRow, c0);
+            } else {
+                narrow(op, blkFrom, blkTo, i0, g, cRow, c0, vectors == 0);
             }
         }
     }
@@ -110,6 +122,46 @@ final class BlockRowTiles {
         if (g > 1) { o += n; c10.intoArray(c, o); c11.intoArray(c, o + L); c12.intoArray(c, o + 2 * L); c13.intoArray(c, o + 3 * L); }
         if (g > 2) { o += n; c20.intoArray(c, o); c21.intoArray(c, o + L); c22.intoArray(c, o + 2 * L); c23.intoArray(c, o + 3 * L); }
         if (g > 3) { o += n; c30.intoArray(c, o); c31.intoArray(c, o + L); c32.intoArray(c, o + 2 * L); c33.intoArray(c, o + 3 * L); }
+    }
+
+    /** The 16-register wide strip: 4 rows x 2 vectors, 6 loads (2 of B, 4 broadcasts) per 8 FMAs. */
+    private static void wide2(Operands<BsrMatrix> op, int blkFrom, int blkTo, int i0, int g, int cRow, int c0) {
+        BsrMatrix a = op.a();
+        int cb = a.shape().cols();
+        int rc = a.shape().rows() * cb;
+        int cols = a.cols();
+        int[] bcols = a.blockColumnIndices();
+        float[] vals = a.values();
+        MemorySegment b = op.bAligned();
+        int n = op.n();
+        long rowBytes = (long) n * Float.BYTES;
+        long colBytes = (long) c0 * Float.BYTES;
+        int o0 = rowOffset(i0, 0, g, cb), o1 = rowOffset(i0, 1, g, cb), o2 = rowOffset(i0, 2, g, cb), o3 = rowOffset(i0, 3, g, cb);
+        FloatVector c00 = FloatVector.zero(S), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+        for (int blk = blkFrom; blk < blkTo; blk++) {
+            int k0 = bcols[blk] * cb;
+            int width = Math.min(cb, cols - k0);
+            int v = blk * rc;
+            for (int j = 0; j < width; j++) {
+                long p = (k0 + j) * rowBytes + colBytes;
+                FloatVector b0 = FloatVector.fromMemorySegment(S, b, p, ORDER);
+                FloatVector b1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER);
+                FloatVector x = FloatVector.broadcast(S, vals[v + o0 + j]);
+                c00 = b0.fma(x, c00); c01 = b1.fma(x, c01);
+                x = FloatVector.broadcast(S, vals[v + o1 + j]);
+                c10 = b0.fma(x, c10); c11 = b1.fma(x, c11);
+                x = FloatVector.broadcast(S, vals[v + o2 + j]);
+                c20 = b0.fma(x, c20); c21 = b1.fma(x, c21);
+                x = FloatVector.broadcast(S, vals[v + o3 + j]);
+                c30 = b0.fma(x, c30); c31 = b1.fma(x, c31);
+            }
+        }
+        float[] c = op.c();
+        int o = cRow * n + c0;
+        c00.intoArray(c, o); c01.intoArray(c, o + L);
+        if (g > 1) { o += n; c10.intoArray(c, o); c11.intoArray(c, o + L); }
+        if (g > 2) { o += n; c20.intoArray(c, o); c21.intoArray(c, o + L); }
+        if (g > 3) { o += n; c30.intoArray(c, o); c31.intoArray(c, o + L); }
     }
 
     /**

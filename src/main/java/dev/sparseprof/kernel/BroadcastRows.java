@@ -18,10 +18,21 @@ import jdk.incubator.vector.VectorSpecies;
  * entries past the last whole group into the first), summed {@code (a0+a1)+(a2+a3)} at the end.
  * The register-blocked bodies for 8, 4, 2 and 1 vectors are written out by hand: the JIT keeps
  * named {@code FloatVector} locals in registers, not the elements of an array of vectors, and a
- * vector passed to a call it does not inline is boxed.
+ * vector passed to a call it does not inline is boxed. The widest block, 8 accumulators, fits the
+ * 16 registers of AVX2 with its broadcast and a loaded B vector; at 8 lanes N = 128 is two blocks.
+ *
+ * <p>What the loops execute per entry (L lanes, for the CPU time model): 1 value load + broadcast
+ * and 1 column-index load per entry and block, then per vector of the block 1 aligned B load (one
+ * cache line at 512 bits, half a line at 256) and 1 FMA; per row and block the block's vector
+ * stores of C (one-vector blocks: 3 vector adds of the 4 accumulators first). N = 128 is one block
+ * at 16 lanes, two at 8 lanes (the row's values and indices are read once per block). N = L takes
+ * {@link #oneVectorRows}, N = 2L {@link #twoVectorRows} (csr): all rows in one loop, no per-row block
+ * dispatch. (Taking 2 or 4 entries per
+ * trip in the 2- and 4-vector blocks, 8 FMA chains instead of 4 or 2, measured no faster at 256 bits,
+ * N = 16, or at 512 bits, N = 32 and 64, in three alternated runs on 3 Dec 2026 under load 14-16.)
  */
 final class BroadcastRows {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     static final int L = S.length();
     private static final long VECTOR_BYTES = (long) L * Float.BYTES;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
@@ -125,6 +136,28 @@ final class BroadcastRows {
             }
             for (; j < to; j++) a0 = FloatVector.fromMemorySegment(S, b, cols[j] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j]), a0);
             a0.add(a1).add(a2.add(a3)).intoArray(c, r * L);
+        }
+    }
+
+    /**
+     * Rows {@code [rowStart, rowEnd)} when N is exactly two vectors (16 at 256 bits, 32 at 512): the
+     * {@link #block2} loop for each row, in one method, as {@link #oneVectorRows} for one vector;
+     * the same operations in the same order as {@link #block2}, so the traced twin is unchanged.
+     */
+    static void twoVectorRows(Operands<?> op, float[] vals, int[] cols, int[] starts, int rowStart, int rowEnd, int nzStart) {
+        MemorySegment b = op.bAligned();
+        float[] c = op.c();
+        long rowBytes = 2L * L * Float.BYTES;
+        for (int r = rowStart; r < rowEnd; r++) {
+            FloatVector a0 = FloatVector.zero(S), a1 = a0;
+            for (int j = Math.max(starts[r], nzStart), to = starts[r + 1]; j < to; j++) {
+                FloatVector v = FloatVector.broadcast(S, vals[j]);
+                long p = cols[j] * rowBytes;
+                a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
+                a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
+            }
+            a0.intoArray(c, r * 2 * L);
+            a1.intoArray(c, r * 2 * L + L);
         }
     }
 

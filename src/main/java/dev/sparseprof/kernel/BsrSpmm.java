@@ -13,6 +13,10 @@ import java.util.Map;
  * of the block row's blocks: per block, each of its C columns loads a B row strip once and FMAs it
  * with the broadcast values of the tile's rows. Padding elements are multiplied (BSR's cost),
  * except past the matrix's last column, where B has no row.
+ *
+ * <p>Per SIMD vector: see {@link BlockRowTiles} (per block and block column: the strip's B loads,
+ * 4 broadcasts, 4 x strip-vectors FMAs; per block 1 block-column index load; per tile the C stores).
+ * Tile: 4 rows x 4 vectors on 32 registers, 4 x 2 on 16.
  */
 public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
     private final BlockShape shape;

@@ -27,12 +27,17 @@ import jdk.incubator.vector.VectorSpecies;
  * </ul>
  * Work rows are the matrix rows (where each row's triples start, computed once), split between
  * threads on whole rows only.
+ *
+ * <p>Per SIMD vector (L lanes): {@code coo}: per L triples one row-index vector load and compare
+ * (finding the run ends), then the {@link BroadcastRows} body per run (per entry 1 value, 1 column
+ * index, per vector 1 B load + 1 FMA; per run the C stores). {@code coo-scatter}: per triple 3
+ * scalar loads (row, column, value), then per vector 1 B load, 1 C load, 1 FMA, 1 C store ({@link Axpy}).
  */
 public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
     /** The COO matrix and where each row's triples start (the format itself stores no row pointers). */
     public record Rows(CooMatrix matrix, int[] rowStarts) {}
 
-    private static final VectorSpecies<Integer> IS = IntVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Integer> IS = KernelVectors.INTS;
     private static final int IL = IS.length();
     private final boolean rowRuns;
 

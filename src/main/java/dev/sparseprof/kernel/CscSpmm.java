@@ -11,6 +11,9 @@ import java.util.Map;
  * CSC SpMM, column-scatter: for each column k of A, B's row k is read once and each entry
  * (row, value) of the column adds {@code value * B[k, :]} into {@code C[row, :]} ({@link Axpy}).
  * Any column may write any row of C, so the kernel runs on one thread ({@link #maxThreads()}).
+ *
+ * <p>Per SIMD vector (L lanes): per column 2 pointer loads; per entry 1 row-index and 1 value load,
+ * then per vector of N 1 B load, 1 C load, 1 FMA, 1 C store ({@link Axpy}); C is zeroed first.
  */
 public final class CscSpmm implements SpmmKernel<CscMatrix> {
     @Override public String name() { return "csc"; }

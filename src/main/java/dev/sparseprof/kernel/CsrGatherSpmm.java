@@ -8,18 +8,23 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * CSR row-split SpMM for small N (1-8), vectorized over a row's entries instead of over N: B is
  * first transposed into scratch (column-major, {@code n x cols}), then for each row and each
- * column {@code c} of B, 16 entries at a time load their values contiguously and gather
+ * column {@code c} of B, L entries at a time (16 at 512 bits) load their values contiguously and gather
  * {@code Bt[c*cols + colidx[j]]} with the hardware gather ({@code vgatherdps} under AVX-512, the
  * Vector API's {@code fromArray} with an index map), FMA, and reduce the lanes at the end; the
- * last {@code rowLength mod 16} entries are added one by one (a masked gather still bounds-checks
+ * last {@code rowLength mod L} entries are added one by one (a masked gather still bounds-checks
  * the index map's unmasked lanes, which may lie past the row).
  *
  * <p>The traced twin sums lanes pairwise, the fast path with {@code reduceLanes(ADD)} whose order
  * is the platform's (it differs even between the interpreter and C2): results agree to rounding,
  * not bit for bit.
+ *
+ * <p>Per SIMD vector (L lanes): per row, per column of B, per L entries: 1 value vector load, 1
+ * column-index vector load, 1 gather of L elements of B^T, 1 FMA; per row and column 1 lane
+ * reduction and 1 scalar store; per entry of the row's last {@code len mod L}: 2 scalar loads and
+ * 1 scalar FMA. Per call: B transposed ({@code K x N} scalar copies).
  */
 public final class CsrGatherSpmm extends SliceKernel {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     private static final int L = S.length();
 
     public CsrGatherSpmm() {

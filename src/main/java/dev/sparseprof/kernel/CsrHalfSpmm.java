@@ -10,6 +10,10 @@ import java.util.Map;
  * into the thread's float scratch ({@code Float.float16ToFloat} / a 16-bit shift), then the row
  * runs the broadcast-and-FMA body ({@link BroadcastRows}). Halves the value bytes; the decode is
  * the price.
+ *
+ * <p>Per SIMD vector (L lanes): per row, per entry 1 16-bit load and 1 decode to an fp32 scratch
+ * store; then the {@link BroadcastRows} body (per entry 1 value, 1 column, per vector 1 B load + 1
+ * FMA; per row and block the C stores).
  */
 public final class CsrHalfSpmm extends RowSplitKernel<HalfRowSlices> {
     private final HalfRowSlices.Encoding encoding;

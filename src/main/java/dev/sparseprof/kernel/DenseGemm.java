@@ -12,27 +12,55 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The dense GEMM baseline, so that sparse-versus-dense comparisons are fair: cache-blocked
  * (C column panels of {@link #NC}, K blocks of {@link #KC}), B packed per block into contiguous
- * zero-padded panels, and register-blocked micro-kernels: for N > 16, panels of {@link #NR}
- * columns and {@link #MR} rows x 4 vectors (16 FMA accumulators, A broadcast, B loaded once per k
- * for all four rows); for N <= 16, panels of one vector and {@link #MR_NARROW} rows x 1 vector
- * (8 accumulators), so that narrow B is not padded to 64 columns.
- * Rows are split among threads; each thread packs the B panels it uses into its own scratch.
+ * zero-padded panels of {@link #NR} columns (64-byte aligned, off-heap), and register-blocked
+ * micro-kernels. Rows are split among threads; each thread packs the B panels it uses into its
+ * own scratch. The blocking is {@link DenseTiling#choose} of the kernels' vector width
+ * ({@link KernelVectors}) and this core's L1d/L2 ({@link CoreCaches}), fixed when the class loads.
+ *
+ * <p>What the loops execute (L = fp32 lanes per vector; for the CPU time model):
+ * <ul>
+ * <li>per K block of {@code kc} and C block of {@code nc} columns: pack B, {@code kc x nc} floats
+ *     copied (per row of the block, {@code ceil(nc/NR)} copies of NR floats, zero padding);
+ * <li>wide tile ({@code N > L}): 32 registers (512-bit): {@code micro4x4}, 4 rows x 4 vectors;
+ *     16 registers (256-bit and narrower): {@code micro6x2}, 6 rows x 2 vectors. Per k:
+ *     {@code vectors} aligned vector loads of the packed panel, {@code rows} scalar loads +
+ *     broadcasts of A, {@code rows x vectors} FMAs; per tile and K block: {@code rows x vectors}
+ *     vector stores of C (plus as many loads of C after the first K block);
+ * <li>narrow tile ({@code N <= L}, one-vector panels): {@code microNarrow}, 8 rows x 1 vector:
+ *     per k 1 vector load, 8 broadcasts, 8 FMAs;
+ * <li>rows past the last multiple of the tile's rows: one-row kernels of the same width
+ *     (per k {@code vectors} loads, 1 broadcast, {@code vectors} FMAs);
+ * <li>a partial panel (N not a multiple of NR) computes the whole panel into a tile in scratch
+ *     and copies its valid columns (scalar) into C.
+ * </ul>
  */
 public final class DenseGemm implements SpmmKernel<DenseMatrix> {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     private static final int L = S.length();
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static final long VECTOR_BYTES = (long) L * Float.BYTES;
-    /** Rows of the micro-kernel. */
-    static final int MR = 4;
-    /** Columns of a packed panel: four vectors. */
-    static final int NR = 4 * L;
+    /** The blocking of this machine: vector width and cache sizes. */
+    static final DenseTiling TILING = chooseTiling();
+    /** Rows of the wide micro-kernel. */
+    static final int MR = TILING.rows();
+    /** Vectors of the wide micro-kernel: 4 (micro4x4) or 2 (micro6x2). */
+    static final int VECTORS = TILING.vectors();
+    /** Columns of a packed panel. */
+    static final int NR = TILING.panelColumns();
     /** Rows of the narrow micro-kernel (one vector of columns). */
-    static final int MR_NARROW = 8;
-    /** K block: an MR x KC slice of A (4 KiB) stays in L1, a KC x NC packed block in L2. */
-    static final int KC = 256;
-    /** Columns of C per outer block. */
-    static final int NC = 512;
+    static final int MR_NARROW = DenseTiling.NARROW_ROWS;
+    /** K block: the MR x KC sliver of A stays in L1. */
+    static final int KC = TILING.kc();
+    /** Columns of C per outer block: the packed KC x NC block stays in L2. */
+    static final int NC = TILING.nc();
+
+    /** This machine's blocking (benchmarks print it). */
+    public static DenseTiling tiling() { return TILING; }
+
+    private static DenseTiling chooseTiling() {
+        CoreCaches caches = CoreCaches.ofThisMachine();
+        return DenseTiling.choose(S.vectorBitSize(), caches.l1dBytes(), caches.l2Bytes());
+    }
 
     @Override public String name() { return "dense"; }
 
@@ -98,15 +126,17 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
                 for (; i + mr <= range.rowEnd(); i += mr) {
                     for (int p = 0; p * nr < nc; p++) {
                         int valid = Math.min(nr, nc - p * nr);
-                        if (nr == NR) micro4(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
-                        else microNarrow(op, packed, kc, i * k + k0, i * n + j0, valid, accumulate, tile, tileAt);
+                        if (nr != NR) microNarrow(op, packed, kc, i * k + k0, i * n + j0, valid, accumulate, tile, tileAt);
+                        else if (VECTORS == 4) micro4x4(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
+                        else micro6x2(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
                     }
                 }
                 for (; i < range.rowEnd(); i++) {
                     for (int p = 0; p * nr < nc; p++) {
                         int valid = Math.min(nr, nc - p * nr);
-                        if (nr == NR) micro1(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
-                        else microNarrow1(op, packed, kc, i * k + k0, i * n + j0, valid, accumulate, tile, tileAt);
+                        if (nr != NR) microNarrow1(op, packed, kc, i * k + k0, i * n + j0, valid, accumulate, tile, tileAt);
+                        else if (VECTORS == 4) micro1x4(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
+                        else micro1x2(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
                     }
                 }
             }
@@ -187,7 +217,7 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     }
 
     /** C[4 rows, NR cols] (+)= A[4 rows, kc] x packed panel; stores the first {@code valid} columns. */
-    private static void micro4(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
+    private static void micro4x4(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
                                int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
         int lda = op.a().cols();
@@ -237,8 +267,76 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         if (!direct) copyTile(tile, tileAt, NR, MR, c, cOff, n, valid, accumulate);
     }
 
-    /** The one-row micro-kernel for the rows past the last multiple of MR. */
-    private static void micro1(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
+    /** C[6 rows, 2 vectors] (+)= A[6 rows, kc] x packed panel: the 16-register tile. */
+    private static void micro6x2(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
+                                 int valid, boolean accumulate, float[] tile, int tileAt) {
+        float[] a = op.a().values();
+        int lda = op.a().cols();
+        int a0 = aOff, a1 = aOff + lda, a2 = aOff + 2 * lda, a3 = aOff + 3 * lda, a4 = aOff + 4 * lda, a5 = aOff + 5 * lda;
+        FloatVector c00 = FloatVector.zero(S), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+        FloatVector c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+        for (int kk = 0; kk < kc; kk++) {
+            long pb = (long) (pOff + kk * NR) * Float.BYTES;
+            FloatVector b0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER);
+            FloatVector b1 = FloatVector.fromMemorySegment(S, packed, pb + VECTOR_BYTES, ORDER);
+            FloatVector x = FloatVector.broadcast(S, a[a0 + kk]);
+            c00 = b0.fma(x, c00); c01 = b1.fma(x, c01);
+            x = FloatVector.broadcast(S, a[a1 + kk]);
+            c10 = b0.fma(x, c10); c11 = b1.fma(x, c11);
+            x = FloatVector.broadcast(S, a[a2 + kk]);
+            c20 = b0.fma(x, c20); c21 = b1.fma(x, c21);
+            x = FloatVector.broadcast(S, a[a3 + kk]);
+            c30 = b0.fma(x, c30); c31 = b1.fma(x, c31);
+            x = FloatVector.broadcast(S, a[a4 + kk]);
+            c40 = b0.fma(x, c40); c41 = b1.fma(x, c41);
+            x = FloatVector.broadcast(S, a[a5 + kk]);
+            c50 = b0.fma(x, c50); c51 = b1.fma(x, c51);
+        }
+        float[] c = op.c();
+        int n = op.n();
+        boolean direct = valid == NR;
+        float[] out = direct ? c : tile;
+        int stride = direct ? n : NR;
+        int o0 = direct ? cOff : tileAt;
+        int o1 = o0 + stride, o2 = o0 + 2 * stride, o3 = o0 + 3 * stride, o4 = o0 + 4 * stride, o5 = o0 + 5 * stride;
+        if (direct && accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, o0)); c01 = c01.add(FloatVector.fromArray(S, c, o0 + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, o1)); c11 = c11.add(FloatVector.fromArray(S, c, o1 + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, o2)); c21 = c21.add(FloatVector.fromArray(S, c, o2 + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, o3)); c31 = c31.add(FloatVector.fromArray(S, c, o3 + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, o4)); c41 = c41.add(FloatVector.fromArray(S, c, o4 + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, o5)); c51 = c51.add(FloatVector.fromArray(S, c, o5 + L));
+        }
+        c00.intoArray(out, o0); c01.intoArray(out, o0 + L); c10.intoArray(out, o1); c11.intoArray(out, o1 + L);
+        c20.intoArray(out, o2); c21.intoArray(out, o2 + L); c30.intoArray(out, o3); c31.intoArray(out, o3 + L);
+        c40.intoArray(out, o4); c41.intoArray(out, o4 + L); c50.intoArray(out, o5); c51.intoArray(out, o5 + L);
+        if (!direct) copyTile(tile, tileAt, NR, MR, c, cOff, n, valid, accumulate);
+    }
+
+    /** The one-row, two-vector kernel for the rows past the last multiple of MR (16-register tiling). */
+    private static void micro1x2(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
+                                 int valid, boolean accumulate, float[] tile, int tileAt) {
+        float[] a = op.a().values();
+        FloatVector c0 = FloatVector.zero(S), c1 = c0;
+        for (int kk = 0; kk < kc; kk++) {
+            long pb = (long) (pOff + kk * NR) * Float.BYTES;
+            FloatVector x = FloatVector.broadcast(S, a[aOff + kk]);
+            c0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER).fma(x, c0);
+            c1 = FloatVector.fromMemorySegment(S, packed, pb + VECTOR_BYTES, ORDER).fma(x, c1);
+        }
+        float[] c = op.c();
+        boolean direct = valid == NR;
+        float[] out = direct ? c : tile;
+        int o = direct ? cOff : tileAt;
+        if (direct && accumulate) {
+            c0 = c0.add(FloatVector.fromArray(S, c, o)); c1 = c1.add(FloatVector.fromArray(S, c, o + L));
+        }
+        c0.intoArray(out, o); c1.intoArray(out, o + L);
+        if (!direct) copyTile(tile, tileAt, NR, 1, c, cOff, op.n(), valid, accumulate);
+    }
+
+    /** The one-row, four-vector kernel for the rows past the last multiple of MR (32-register tiling). */
+    private static void micro1x4(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
                                int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
         FloatVector c0 = FloatVector.zero(S), c1 = c0, c2 = c0, c3 = c0;

@@ -25,6 +25,7 @@ public final class Kernels {
         BY_NAME.put("coo", CooSpmm::new);
         BY_NAME.put("coo-scatter", () -> new CooSpmm(false));
         BY_NAME.put("csc", CscSpmm::new);
+        BY_NAME.put("ejml-csc", EjmlCscSpmm::new);
         BY_NAME.put("bsr2x2", () -> new BsrSpmm(new BlockShape(2, 2)));
         BY_NAME.put("bsr4x4", () -> new BsrSpmm(BlockShape.B4X4));
         BY_NAME.put("bsr8x8", () -> new BsrSpmm(BlockShape.B8X8));

@@ -14,6 +14,10 @@ import java.util.Map;
  * from the metadata into the thread's index scratch (one byte read per slot), then the row runs the
  * broadcast-and-FMA body ({@link BroadcastRows}); empty slots hold 0.0f and are multiplied, as the
  * hardware does. A matrix with a group of more than N non-zeros cannot be held: bad input.
+ *
+ * <p>Per SIMD vector (L lanes): per row, per slot 1 metadata byte read and 1 decoded column written
+ * to index scratch; then the {@link BroadcastRows} body over all G*N slots (per slot 1 value, 1
+ * column, per vector 1 B load + 1 FMA; per row and block the C stores).
  */
 public final class NmSpmm extends RowSplitKernel<NmMatrix> {
     /** Metadata bits per group of 2:4 (two 2-bit indices; PTX ISA "Sparse matrix storage"). */

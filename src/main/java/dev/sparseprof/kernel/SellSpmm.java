@@ -9,14 +9,19 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * SELL-C-sigma SpMM with C = the vector length (16 lanes), vectorized across a chunk's rows, the
+ * SELL-C-sigma SpMM with C = the vector length (16 lanes at 512 bits), vectorized across a chunk's rows, the
  * way the format is meant for (Kreutzer et al., arXiv 1307.6209): B is transposed into scratch;
  * for each chunk, each column c of B and each slot column j, one contiguous load of the 16 rows'
  * values, one {@code vgatherdps} of {@code Bt[c*K + col]} over the 16 column indices, one FMA;
  * the 16 sums are scattered to C through the permutation. Work rows are chunks.
+ *
+ * <p>Per SIMD vector (C = L lanes, one row per lane): per chunk, per column of B, per slot column:
+ * 1 value vector load, 1 column-index vector load, 1 gather of B^T, 1 FMA; per chunk and column
+ * of B: L scalar stores through the permutation. Padding slots are multiplied. Per call: B
+ * transposed. The name carries C: {@code sell-16-256} at 512 bits, {@code sell-8-256} at 256.
  */
 public final class SellSpmm implements SpmmKernel<SellMatrix> {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     /** Chunk height: one row per lane. */
     static final int CHUNK = S.length();
 

@@ -22,8 +22,12 @@ public final class CpuMeasureRun {
     /** One matrix to measure, under the name the results carry. */
     public record Layer(String name, MatrixView matrix) {}
 
-    /** What every measurement of the run shares. */
-    public record Settings(int batch, int threads, Partition partition, TimingConfig timing) {}
+    /** What every measurement of the run shares; {@code noise}: when a layer's repetitions are taken again. */
+    public record Settings(int batch, int threads, Partition partition, TimingConfig timing, NoiseCriteria noise) {
+        public Settings(int batch, int threads, Partition partition, TimingConfig timing) {
+            this(batch, threads, partition, timing, NoiseCriteria.DEFAULT);
+        }
+    }
 
     private CpuMeasureRun() {}
 
@@ -64,9 +68,13 @@ public final class CpuMeasureRun {
     }
 
     /**
-     * Per layer: every kernel is prepared and warmed up, then the timed repetitions go round the
-     * kernels one run at a time, each round starting one kernel later, so that on a shared machine
-     * every format sees the same mix of the other tenants' load.
+     * Per layer: every kernel is prepared and warmed up ({@link TimingHarness#warmUp}), then the
+     * timed repetitions go round the kernels one run at a time, each round starting one kernel
+     * later, so that on a shared machine every format sees the same mix of the other tenants' load.
+     * When any kernel's repetitions are noisy ({@link NoiseCriteria}), the layer's repetitions are
+     * taken again (all kernels, still interleaved), up to {@code noise.retries} more times; each
+     * kernel keeps its least noisy attempt, and its {@link Stability} says how many were taken and
+     * whether the kept one is still noisy.
      */
     public static List<Measurement> measure(List<Layer> layers, List<String> formats, Settings settings, Progress progress) {
         List<SpmmKernel<?>> kernels = kernels(formats);
@@ -75,29 +83,44 @@ public final class CpuMeasureRun {
         long done = 0;
         progress.update(0, total);
         int reps = settings.timing().repetitions();
+        NoiseCriteria noise = settings.noise();
         try (WorkerPool pool = new WorkerPool(settings.threads())) {
             for (SpmmKernel<?> kernel : kernels) warmUpJit(kernel, settings, pool);
             for (Layer layer : layers) {
-                List<CpuRunner.Prepared<?>> prepared = new ArrayList<>(kernels.size());
-                List<TimingHarness.Samples> samples = new ArrayList<>(kernels.size());
-                for (SpmmKernel<?> kernel : kernels) {
+                int count = kernels.size();
+                List<CpuRunner.Prepared<?>> prepared = new ArrayList<>(count);
+                TimingHarness.WarmUp[] warm = new TimingHarness.WarmUp[count];
+                for (int i = 0; i < count; i++) {
+                    SpmmKernel<?> kernel = kernels.get(i);
                     Partition p = settings.partition().splitsRows() && !kernel.splitsRows() ? new NnzBalancedPartition() : settings.partition();
                     CpuRunner.Prepared<?> ready = CpuRunner.prepare(kernel, layer.matrix(),
                             new CpuRunner.Request(layer.name(), settings.batch(), settings.threads(), p, settings.timing()));
-                    TimingHarness.warmUp(ready.plan(), ready.b(), ready.c(), pool, settings.timing());
+                    warm[i] = TimingHarness.warmUp(ready.plan(), ready.b(), ready.c(), pool, settings.timing());
                     prepared.add(ready);
-                    samples.add(new TimingHarness.Samples(reps));
                 }
-                for (int r = 0; r < reps; r++) {
-                    for (int j = 0; j < prepared.size(); j++) {
-                        int i = (r + j) % prepared.size();
-                        CpuRunner.Prepared<?> ready = prepared.get(i);
-                        samples.get(i).runOnce(ready.plan(), ready.b(), ready.c(), pool);
+                Timing[] kept = new Timing[count];
+                double[] keptDrift = new double[count];
+                int attempts = 0;
+                boolean anyNoisy = true;
+                while (anyNoisy && attempts <= noise.retries()) {
+                    List<TimingHarness.Samples> samples = interleaved(prepared, reps, pool);
+                    attempts++;
+                    anyNoisy = false;
+                    for (int i = 0; i < count; i++) {
+                        Timing t = samples.get(i).timing();
+                        double drift = samples.get(i).drift();
+                        if (kept[i] == null || noise.excess(t, drift) < noise.excess(kept[i], keptDrift[i])) {
+                            kept[i] = t;
+                            keptDrift[i] = drift;
+                        }
+                        anyNoisy |= !noise.verdict(kept[i], keptDrift[i]).isEmpty();
                     }
                 }
                 double denseSeconds = Double.NaN;
-                for (int i = 0; i < prepared.size(); i++) {
-                    Measurement m = prepared.get(i).result(samples.get(i).timing());
+                for (int i = 0; i < count; i++) {
+                    String why = noise.verdict(kept[i], keptDrift[i]);
+                    Stability st = new Stability(warm[i].settled(), warm[i].runs(), attempts, !why.isEmpty(), why);
+                    Measurement m = prepared.get(i).result(kept[i]).withStability(st);
                     if (m.format().equals("dense")) denseSeconds = m.medianSeconds();
                     out.add(m.withDenseSeconds(denseSeconds));
                     progress.update(++done, total);
@@ -105,5 +128,19 @@ public final class CpuMeasureRun {
             }
         }
         return out;
+    }
+
+    /** One attempt: {@code reps} rounds over the kernels, each round starting one kernel later. */
+    private static List<TimingHarness.Samples> interleaved(List<CpuRunner.Prepared<?>> prepared, int reps, WorkerPool pool) {
+        List<TimingHarness.Samples> samples = new ArrayList<>(prepared.size());
+        for (int i = 0; i < prepared.size(); i++) samples.add(new TimingHarness.Samples(reps));
+        for (int r = 0; r < reps; r++) {
+            for (int j = 0; j < prepared.size(); j++) {
+                int i = (r + j) % prepared.size();
+                CpuRunner.Prepared<?> ready = prepared.get(i);
+                samples.get(i).runOnce(ready.plan(), ready.b(), ready.c(), pool);
+            }
+        }
+        return samples;
     }
 }

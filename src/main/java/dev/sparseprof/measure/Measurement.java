@@ -6,12 +6,21 @@ import dev.sparseprof.util.SparseprofException;
  * One measured kernel run: which layer, format, N, threads and partition; A's shape and entries;
  * the timing; achieved GFLOP/s ({@code 2 * nnz * N}, dense {@code 2 * M * K * N}) and effective
  * GB/s (bytes of the format + B + C over the median time); the speedup over the dense kernel on
- * the same layer (NaN until known, and for dense itself 1).
+ * the same layer (NaN until known, and for dense itself 1); how far the timing can be trusted
+ * ({@link Stability}: warm-up settled, attempts, noisy).
  */
 public record Measurement(String layer, String format, int batch, int threads, String partition,
                           int rows, int cols, long nnz, double sparsity, Timing timing,
-                          double gflops, double effectiveGBps, double speedupOverDense) {
+                          double gflops, double effectiveGBps, double speedupOverDense, Stability stability) {
+    /** A measurement whose stability is not known (written before it was recorded). */
+    public Measurement(String layer, String format, int batch, int threads, String partition, int rows, int cols, long nnz,
+                       double sparsity, Timing timing, double gflops, double effectiveGBps, double speedupOverDense) {
+        this(layer, format, batch, threads, partition, rows, cols, nnz, sparsity, timing, gflops, effectiveGBps, speedupOverDense,
+                Stability.UNKNOWN);
+    }
+
     public Measurement {
+        if (stability == null) stability = Stability.UNKNOWN;
         if (layer == null || layer.isEmpty()) throw new SparseprofException("measurement: empty layer name");
         if (batch < 1 || threads < 1 || rows < 1 || cols < 1 || nnz < 0) {
             throw new SparseprofException("measurement of " + layer + "/" + format + ": bad shape or counts");
@@ -23,6 +32,11 @@ public record Measurement(String layer, String format, int batch, int threads, S
     /** This measurement with its speedup over a dense run's median time. */
     public Measurement withDenseSeconds(double denseMedianSeconds) {
         return new Measurement(layer, format, batch, threads, partition, rows, cols, nnz, sparsity, timing, gflops,
-                effectiveGBps, denseMedianSeconds / timing.medianSeconds());
+                effectiveGBps, denseMedianSeconds / timing.medianSeconds(), stability);
+    }
+
+    public Measurement withStability(Stability s) {
+        return new Measurement(layer, format, batch, threads, partition, rows, cols, nnz, sparsity, timing, gflops, effectiveGBps,
+                speedupOverDense, s);
     }
 }

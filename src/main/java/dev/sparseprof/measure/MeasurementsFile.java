@@ -30,6 +30,8 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
         w.beginObject().field("version", VERSION)
                 .field("model", header.model()).field("machine", header.machine()).field("date", header.date())
                 .field("javaVersion", header.javaVersion()).field("command", header.command())
+                .field("cpuModel", header.identity().cpuModel()).field("cpus", header.identity().cpus())
+                .field("vectorBits", header.identity().vectorBits())
                 .name("results").beginArray();
         for (Measurement m : results) {
             Timing t = m.timing();
@@ -40,7 +42,10 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
                     .field("minSeconds", t.minSeconds()).field("maxSeconds", t.maxSeconds())
                     .field("q1Seconds", t.q1Seconds()).field("q3Seconds", t.q3Seconds()).field("imbalance", t.imbalance())
                     .field("gflops", m.gflops()).field("effectiveGBps", m.effectiveGBps())
-                    .field("speedupOverDense", m.speedupOverDense()).endObject();
+                    .field("speedupOverDense", m.speedupOverDense())
+                    .field("warmupSettled", m.stability().warmupSettled()).field("warmupRuns", m.stability().warmupRuns())
+                    .field("attempts", m.stability().attempts()).field("noisy", m.stability().noisy())
+                    .field("noise", m.stability().reason()).endObject();
         }
         return w.endArray().endObject().toString();
     }
@@ -70,8 +75,10 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
         Fields top = new Fields(source, root);
         long version = top.integer("version");
         if (version != VERSION) throw SparseprofException.in(source, "version " + version + " (this sparseprof reads " + VERSION + ")");
+        MachineIdentity identity = root.containsKey("cpuModel")
+                ? new MachineIdentity(top.string("cpuModel"), (int) top.integer("cpus"), (int) top.integer("vectorBits")) : null;
         MeasurementsHeader header = new MeasurementsHeader(top.string("model"), top.string("machine"), top.string("date"),
-                top.string("javaVersion"), top.string("command"));
+                top.string("javaVersion"), top.string("command"), identity);
         List<Measurement> results = new ArrayList<>();
         List<Object> list = top.list("results");
         for (int i = 0; i < list.size(); i++) {
@@ -83,12 +90,19 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
                         r.number("maxSeconds"), r.number("q1Seconds"), r.number("q3Seconds"), r.number("imbalance"));
                 results.add(new Measurement(r.string("layer"), r.string("format"), (int) r.integer("batch"), (int) r.integer("threads"),
                         r.string("partition"), (int) r.integer("rows"), (int) r.integer("cols"), r.integer("nnz"), r.number("sparsity"),
-                        t, r.number("gflops"), r.number("effectiveGBps"), r.numberOrNaN("speedupOverDense")));
+                        t, r.number("gflops"), r.number("effectiveGBps"), r.numberOrNaN("speedupOverDense"), stability(r)));
             } catch (IllegalArgumentException e) {
                 throw SparseprofException.in(source + ": results[" + i + "]", e.getMessage());
             }
         }
         return new MeasurementsFile(header, results);
+    }
+
+    /** A result's {@link Stability}; {@link Stability#UNKNOWN} for files written before it was recorded. */
+    private static Stability stability(Fields r) {
+        if (!r.map().containsKey("attempts")) return Stability.UNKNOWN;
+        return new Stability(r.bool("warmupSettled"), (int) r.integer("warmupRuns"), (int) r.integer("attempts"), r.bool("noisy"),
+                r.string("noise"));
     }
 
     /** Typed access to one JSON object's members, with errors naming the path. */
@@ -106,6 +120,11 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
         double number(String key) {
             if (get(key) instanceof Number n) return n.doubleValue();
             throw SparseprofException.in(where, "'" + key + "' must be a number");
+        }
+
+        boolean bool(String key) {
+            if (get(key) instanceof Boolean b) return b;
+            throw SparseprofException.in(where, "'" + key + "' must be true or false");
         }
 
         double numberOrNaN(String key) {

@@ -14,4 +14,9 @@ public record Timing(int repetitions, double medianSeconds, double minSeconds, d
         }
         if (!(imbalance >= 1.0 - 1e-9)) throw new IllegalArgumentException("imbalance " + imbalance + " below 1");
     }
+
+    /** Interquartile range over the median: the repetitions' own noise. */
+    public double spread() {
+        return (q3Seconds - q1Seconds) / medianSeconds;
+    }
 }

@@ -38,16 +38,16 @@ final class DenseFormat implements FormatModel {
     }
 
     /**
-     * The B columns the CPU kernel multiplies ({@code kernel.DenseGemm}): B is packed into zero-padded
-     * panels of one vector when N fits one vector, else of four vectors (the 4 x 4-vector
-     * micro-kernel), and the padding's zeros are multiplied too: N = 32 at 16 fp32 lanes runs a
-     * 64-column panel, twice its useful FLOPs.
+     * The B columns the CPU kernel multiplies ({@code kernel.DenseGemm}, {@code kernel.DenseTiling}):
+     * B is packed into zero-padded panels of one vector when N fits one vector, else of the register
+     * tile's vectors (4 on 32 vector registers, AVX-512; 2 on 16, AVX2), and the padding's zeros
+     * are multiplied too: N = 32 at 16 fp32 lanes runs a 64-column panel, twice its useful FLOPs.
      */
     static long cpuPaddedColumns(Workload w, HardwareSpec spec, DType compute) {
         long n = w.denseColumns();
         if (!(spec instanceof CpuSpec cpu)) return n;
         long lanes = Math.max(1, cpu.simdBits() / (8L * compute.sizeBytes()));
-        long panel = n <= lanes ? lanes : 4 * lanes;
+        long panel = n <= lanes ? lanes : (cpu.simdBits() >= 512 ? 4 : 2) * lanes;
         return (n + panel - 1) / panel * panel;
     }
 }

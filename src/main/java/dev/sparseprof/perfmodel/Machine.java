@@ -6,6 +6,7 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.KernelOverheads;
+import dev.sparseprof.perfmodel.cpu.EcmModel;
 import dev.sparseprof.sparse.stats.Lengths;
 import dev.sparseprof.util.DType;
 import java.util.List;
@@ -75,13 +76,7 @@ final class Machine {
      * docs/calibration.md).
      */
     static double bCopySeconds(HardwareSpec spec, Workload w) {
-        if (!(spec instanceof CpuSpec cpu)) return 0;
-        double bytes = 2.0 * w.cols() * w.denseColumns() * Float.BYTES * cpu.cores();
-        for (CacheLevel c : cpu.caches()) {
-            double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * cpu.cores();
-            if (bytes <= capacity && c.bandwidthBytesPerSecond() > 0) return bytes / c.bandwidthBytesPerSecond();
-        }
-        return bytes / cpu.dram().bandwidth().at(cpu.cores());
+        return spec instanceof CpuSpec cpu ? EcmModel.bCopySeconds(cpu, w, "csr") : 0;
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.perfmodel.cpu.EcmModel;
 import java.util.List;
 
 /**
@@ -20,6 +21,8 @@ public final class Roofline {
     private Roofline() {}
 
     public static Prediction predict(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features) {
+        // A CPU spec with probed in-core rates takes the ECM model (perfmodel.cpu), whose every rate is probed.
+        if (spec instanceof CpuSpec cpu && cpu.inCore().present()) return EcmModel.predict(w, plan, cpu, memory, features);
         Traffic traffic = memory.traffic(w, plan, spec, features);
         // A GPU GEMM's bytes are its tile schedule's whatever the memory model: a replay may check
         // them (the default checked model keeps its check), never replace them.

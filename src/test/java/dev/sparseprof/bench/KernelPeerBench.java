@@ -1,5 +1,7 @@
 package dev.sparseprof.bench;
 
+import dev.sparseprof.kernel.DenseGemm;
+import dev.sparseprof.kernel.KernelVectors;
 import dev.sparseprof.kernel.Kernels;
 import dev.sparseprof.kernel.Partitions;
 import dev.sparseprof.kernel.WorkerPool;
@@ -10,6 +12,7 @@ import dev.sparseprof.util.Json;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.MatrixView;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -22,7 +25,10 @@ import java.util.Set;
 /**
  * The sparseprof side of {@code scripts/bench-kernels.sh}: reads the cases the python side wrote
  * (raw little-endian float32 A and B) and prints one JSON line per (case, kernel, threads).
- * Wide cases (N >= 16): csr and dense on 1 and 2 threads; narrow ones: csr, csr-gather and sell-16-256. The
+ * Wide cases (N >= 16): csr and dense on 1 and 2 threads, coo and bsr4x4 on 1 thread at 90% sparsity
+ * (and, with a third argument {@code peers}, EJML's {@code ejml-csc} there too); narrow ones: csr, csr-gather and SELL
+ * ({@code sell-C-256}, C = the lanes of the kernels' width). Each line names the width
+ * ({@code vectorBits}, {@link KernelVectors}). The
  * optional second argument keeps only the cases of one N: the script runs each N in its own JVM,
  * so that the JIT's profile of one N (dense at N=16 takes the partial-panel path) does not shape
  * the code timed at another. The first run of each (kernel, threads) is repeated untimed first.
@@ -36,6 +42,9 @@ public final class KernelPeerBench {
         List<Object> cases = (List<Object>) Json.parse(Files.readString(dir.resolve("cases.json")));
         TimingConfig timing = new TimingConfig(10, 0.5, 15);
         Integer onlyN = args.length > 1 ? Integer.valueOf(args[1]) : null;
+        boolean peers = args.length > 2 && args[2].equals("peers");
+        String sell = sellName();
+        System.out.println(configLine());
         Set<String> warmed = new HashSet<>();
         try (WorkerPool one = new WorkerPool(1); WorkerPool two = new WorkerPool(2)) {
             for (Object o : cases) {
@@ -49,22 +58,46 @@ public final class KernelPeerBench {
                 MatrixView a = MatrixView.of(m, k, readFloats(dir.resolve((String) c.get("aFile")), m * k));
                 boolean wide = n >= 16;
                 boolean denseCase = wide && id.endsWith("_s0.5");
-                for (String kernel : wide ? List.of("csr", "dense") : List.of("csr", "csr-gather", "sell-16-256")) {
+                for (String kernel : wide ? List.of("csr", "dense", "coo", "bsr4x4", "ejml-csc") : List.of("csr", "csr-gather", sell)) {
                     if (kernel.equals("dense") && !denseCase) continue; // dense time does not depend on sparsity
-                    for (WorkerPool pool : wide ? List.of(one, two) : List.of(one)) {
+                    boolean ejml = kernel.equals("ejml-csc");
+                    boolean oneThread = ejml || kernel.equals("coo") || kernel.equals("bsr4x4");
+                    if (oneThread && !id.endsWith("_s0.9")) continue; // the other formats and the peer at the goals' sparsity
+                    if (ejml && !peers) continue;
+                    for (WorkerPool pool : wide && !oneThread ? List.of(one, two) : List.of(one)) {
                         CpuRunner.Request request = new CpuRunner.Request(id, n, pool.threads(), Partitions.byName("nnz"), timing);
                         if (warmed.add(kernel + "/" + pool.threads())) CpuRunner.measure(Kernels.byName(kernel), a, request, pool);
                         Measurement r = CpuRunner.measure(Kernels.byName(kernel), a, request, pool);
                         JsonWriter w = new JsonWriter();
-                        w.beginObject().field("id", id).field("kernel", kernel).field("threads", pool.threads())
-                                .field("medianSeconds", r.medianSeconds()).field("gflops", r.gflops())
+                        w.beginObject().field("id", id).field("kernel", kernel.startsWith("sell-") ? "sell" : kernel)
+                                .field("vectorBits", KernelVectors.FLOATS.vectorBitSize()).field("threads", pool.threads())
+                                .field("medianSeconds", r.medianSeconds()).field("minSeconds", r.timing().minSeconds()).field("gflops", r.gflops())
                                 .field("effectiveGBps", r.effectiveGBps()).field("imbalance", r.timing().imbalance()).endObject();
                         System.out.println(w.toString().replace("\n", " ").trim());
-                        System.err.printf("%s %s t=%d %.1f GFLOP/s%n", id, kernel, pool.threads(), r.gflops());
+                        System.err.printf("%s %s %d-bit t=%d %.1f GFLOP/s%n", id, kernel, KernelVectors.FLOATS.vectorBitSize(), pool.threads(), r.gflops());
                     }
                 }
             }
         }
+    }
+
+    /** What this JVM runs the kernels with: the width, the flags that set it, the dense tiling. */
+    private static String configLine() {
+        StringBuilder flags = new StringBuilder();
+        for (String f : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (f.startsWith("-XX:") || f.startsWith("-D" + KernelVectors.CAP_PROPERTY)) flags.append(flags.isEmpty() ? "" : " ").append(f);
+        }
+        JsonWriter w = new JsonWriter();
+        w.beginObject().field("config", true).field("vectorBits", KernelVectors.FLOATS.vectorBitSize())
+                .field("kernelVectors", KernelVectors.describe()).field("jvmFlags", flags.toString())
+                .field("denseTiling", DenseGemm.tiling().describe()).field("denseTileRows", DenseGemm.tiling().rows()).endObject();
+        return w.toString().replace("\n", " ").trim();
+    }
+
+    /** The SELL kernel's registry name at this width ({@code sell-16-256} at 512 bits, {@code sell-8-256} at 256). */
+    private static String sellName() {
+        for (String name : Kernels.names()) if (name.startsWith("sell-")) return name;
+        throw new IllegalStateException("no SELL kernel registered");
     }
 
     private static float[] readFloats(Path file, int count) throws IOException {

@@ -35,10 +35,10 @@ class CalibrateValidateCommandsTest {
         return new Run(code, out.toString(), err.toString());
     }
 
-    static final String MEASURED = "validation/measured/minilm-t1-s0.9-n32.json";
-    static final String MEASURED_2T = "validation/measured/minilm-t2-s0.9-n32.json";
-    static final String PROBE = "validation/measured/probe-this-vm.yaml";
-    static final String BASE = "validation/measured/this-vm-base.yaml";
+    static final String MEASURED = "validation/measured/intel-r-xeon-r-processor-512bit/minilm-t1-s0.9-n32.json";
+    static final String MEASURED_2T = "validation/measured/intel-r-xeon-r-processor-512bit/minilm-t2-s0.9-n32.json";
+    static final String PROBE = "validation/measured/intel-r-xeon-r-processor-512bit/probe-this-vm.yaml";
+    static final String BASE = "validation/measured/intel-r-xeon-r-processor-512bit/this-vm-base.yaml";
 
     @Test
     @SuppressWarnings("unchecked")
@@ -55,7 +55,7 @@ class CalibrateValidateCommandsTest {
         for (Object g : groups) {
             Map<String, Object> m = (Map<String, Object>) g;
             assertTrue(m.containsKey("name") && m.containsKey("mape"));
-            if (m.get("name").equals("minilm-cpu calibrated held-out")) {
+            if (m.get("name").equals("intel-r-xeon-r-processor-512bit/minilm-cpu calibrated held-out")) {
                 heldOut = true;
                 assertTrue(((String) m.get("note")).contains("measured IQR/median"), "the measurements' own spread: " + m.get("note"));
             }
@@ -65,7 +65,7 @@ class CalibrateValidateCommandsTest {
 
     @Test
     void everyRunOfAnNmFileIsModelledOnThe24PrunedLayer() {
-        MeasuredRuns runs = MeasuredRuns.read(Path.of("validation/measured/minilm-t1-nm24-n32.json"));
+        MeasuredRuns runs = MeasuredRuns.read(Path.of("validation/measured/intel-r-xeon-r-processor-512bit/minilm-t1-nm24-n32.json"));
         try (dev.sparseprof.model.Model m = dev.sparseprof.model.Models.openDefault()) {
             List<CalibrationCase> cases = CalibrationCases.of(runs, m);
             assertEquals(runs.runs().size(), cases.size());

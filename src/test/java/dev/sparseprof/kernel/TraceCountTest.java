@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /** The traced twins' access counts equal the kernels' work. */
 class TraceCountTest {
-    private static final int LANES = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length();
+    private static final int LANES = KernelVectors.FLOATS.length();
 
     @Test
     void csrBroadcastCountsEqualItsWork() {
@@ -121,8 +121,10 @@ class TraceCountTest {
         BsrSpmm bsr = new BsrSpmm(new BlockShape(4, 4));
         BsrMatrix blocks = bsr.prepare(view);
         c = trace(bsr, blocks, n, k, new StaticRowsPartition(), 1)[0];
-        // n = 20: a one-vector strip and a masked strip; each strip walks every block of its block row
-        int strips = n / LANES + (n % LANES == 0 ? 0 : 1);
+        // n = 20: at 16 lanes a one-vector strip and a masked strip, at 8 lanes a 2-vector strip (16
+        // registers) and a masked one; each strip walks every block of its block row
+        int strips = 0;
+        for (int c0 = 0; c0 < n; c0 += BlockRowTiles.stripWidth(n - c0)) strips++;
         long blockColumns = 0;
         for (int col : blocks.blockColumnIndices()) blockColumns += Math.min(4, k - 4 * col);
         assertEquals((long) strips * blocks.blockCount(), c.reads(ArrayRole.COLUMN_INDICES), "one block column per block and strip");
@@ -175,14 +177,15 @@ class TraceCountTest {
 
     @Test
     void denseCountsEqualItsWork() {
-        int m = 10; // 2 blocks of 4 rows + 2 tail rows
-        int k = 300; // two K blocks
-        int n = 80; // two panels, the second 16 wide
+        int m = 10; // tiles of DenseGemm.MR rows (4 or 6) + tail rows
+        int k = 300; // K blocks of DenseGemm.KC (this machine's tiling)
+        int n = 80; // panels of DenseGemm.NR, the last partial
         float[] dense = RandomMatrices.dense(m, k, 1);
         DenseMatrix a = new DenseMatrix(m, k, dense);
         CountingSink sink = trace(new DenseGemm(), a, n, k, new StaticRowsPartition(), 1)[0];
-        int kBlocks = 2;
-        int panels = 2;
+        assertTrue(n <= DenseGemm.NC, "one C column block");
+        int kBlocks = (k + DenseGemm.KC - 1) / DenseGemm.KC;
+        int panels = (n + DenseGemm.NR - 1) / DenseGemm.NR;
         assertEquals((long) m * k * panels, sink.reads(ArrayRole.DENSE_A), "A broadcast per row, k, panel");
         assertEquals(4L * m * n * kBlocks, sink.writeBytes(ArrayRole.C_SCATTER), "C written once per K block");
         assertEquals(4L * m * n * (kBlocks - 1), sink.readBytes(ArrayRole.C_SCATTER), "C read back after the first K block");

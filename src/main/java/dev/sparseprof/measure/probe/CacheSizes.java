@@ -45,12 +45,20 @@ public record CacheSizes(long l1dBytes, long l2Bytes, long l3Bytes, List<Integer
         };
     }
 
+    /** Where Linux lists cpu0's caches. */
+    public static final Path SYSFS = Path.of("/sys/devices/system/cpu/cpu0/cache");
+
     /** Reads sysfs; falls back level by level to {@link #FALLBACK}. */
     public static CacheSizes ofThisMachine() {
-        return read(Path.of("/sys/devices/system/cpu/cpu0/cache"));
+        return read(SYSFS);
     }
 
-    static CacheSizes read(Path cacheDir) {
+    public static CacheSizes read(Path cacheDir) {
+        return read(cacheDir, FALLBACK);
+    }
+
+    /** Reads sysfs; a level it does not report takes {@code fallback}'s size and ways (the line too). */
+    public static CacheSizes read(Path cacheDir, CacheSizes fallback) {
         long[] bytes = new long[4];
         int[] ways = new int[4];
         int line = 0;
@@ -74,11 +82,11 @@ public record CacheSizes(long l1dBytes, long l2Bytes, long l3Bytes, List<Integer
         for (int level = 1; level <= 3; level++) {
             boolean ok = bytes[level] > 0 && ways[level] > 0;
             all &= ok;
-            size[level - 1] = ok ? bytes[level] : FALLBACK.sizeBytes(level);
-            w[level - 1] = ok ? ways[level] : FALLBACK.ways.get(level - 1);
+            size[level - 1] = ok ? bytes[level] : fallback.sizeBytes(level);
+            w[level - 1] = ok ? ways[level] : fallback.ways.get(level - 1);
         }
         all &= line > 0;
-        return new CacheSizes(size[0], size[1], size[2], List.of(w), line > 0 ? line : FALLBACK.lineBytes, all);
+        return new CacheSizes(size[0], size[1], size[2], List.of(w), line > 0 ? line : fallback.lineBytes, all);
     }
 
     private static int readInt(Path file) throws IOException {

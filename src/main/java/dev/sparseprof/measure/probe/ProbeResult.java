@@ -14,14 +14,25 @@ import java.util.Optional;
  * @param bandwidth      every measured bandwidth point
  * @param flops          every measured FMA throughput point
  * @param elapsedSeconds how long the probe took
+ * @param kernels        the kernels' in-core rates ({@link KernelRateProbe}); null when that pass did not run
  */
 public record ProbeResult(String cpuModel, int cores, CacheSizes caches, int vectorBits, List<BandwidthPoint> bandwidth,
-                          List<FlopsPoint> flops, double elapsedSeconds) {
+                          List<FlopsPoint> flops, double elapsedSeconds, KernelRates kernels) {
+    /** Without the kernel pass. */
+    public ProbeResult(String cpuModel, int cores, CacheSizes caches, int vectorBits, List<BandwidthPoint> bandwidth,
+                       List<FlopsPoint> flops, double elapsedSeconds) {
+        this(cpuModel, cores, caches, vectorBits, bandwidth, flops, elapsedSeconds, null);
+    }
+
     public ProbeResult {
         Objects.requireNonNull(cpuModel);
         Objects.requireNonNull(caches);
         bandwidth = List.copyOf(bandwidth);
         flops = List.copyOf(flops);
+    }
+
+    public ProbeResult withKernels(KernelRates k) {
+        return new ProbeResult(cpuModel, cores, caches, vectorBits, bandwidth, flops, elapsedSeconds + k.elapsedSeconds(), k);
     }
 
     public Optional<BandwidthPoint> bandwidth(MemoryLevel level, StreamKernel kernel, int threads) {

@@ -6,7 +6,7 @@
 # SPARSEPROF names the launcher (a frozen copy of the build, so edits meanwhile do not rebuild it).
 set -euo pipefail
 sp="${SPARSEPROF:-./sparseprof}"
-d=validation/measured
+d=validation/measured/intel-r-xeon-r-processor-512bit
 reps=21
 "$sp" calibrate --probe --preset $d/this-vm-base.yaml --out $d/probe-this-vm.yaml
 m() { local name=$1; shift; "$sp" measure --reps $reps --json "$d/$name.json" "$@" > /dev/null; echo "$(date -u +%T) $name"; }

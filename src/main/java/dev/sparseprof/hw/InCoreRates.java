@@ -1,0 +1,60 @@
+package dev.sparseprof.hw;
+
+/**
+ * A CPU's in-core rates for the project's kernels, as {@code calibrate --probe} measures them with
+ * every operand in L1 (the ECM model's T_core, Kerncraft's "in-core" part), in cycles of the spec's
+ * clock, at {@code vectorBits}-wide vectors. The loop counts they multiply come from
+ * {@code perfmodel.cpu.LoopNests}, which follows what each kernel's inner loops execute per SIMD
+ * vector; the data transfers between cache levels come from the probed bandwidths.
+ *
+ * <ul>
+ * <li>{@code denseFmaCycles}: the dense GEMM's micro-kernel per vector FMA (4 rows x 4 vectors),
+ *     {@code denseNarrowFmaCycles} its one-vector (N <= lanes) micro-kernel per vector FMA;
+ * <li>{@code entryCycles}: the broadcast-and-FMA row body (csr, coo, N:M) per stored entry and
+ *     column block (value broadcast, index load, address), {@code vectorCycles} per entry and
+ *     vector of the block (a B load and an FMA), {@code rowBlockCycles} per row and column block
+ *     (accumulators cleared and stored, loop exit); {@code oneVectorCycles} per entry of a one-vector
+ *     block (N = one vector, or the last vector of N: 4 accumulators in turn, no per-block setup);
+ * <li>{@code cooEntryCycles}: COO's run search per triple (vector compares over the row indices),
+ *     {@code cooRowCycles} per row (the branch that ends a run);
+ * <li>{@code bsrWideCycles}: a BSR block per wide strip (4 rows x 4 vectors), {@code bsrNarrowCycles}
+ *     per one-vector strip;
+ * <li>{@code nmSlotCycles}: the N:M kernel's decode per kept slot (once per row);
+ * <li>{@code l2CoreBytesPerSecond}: what one core reads from its private L2 (the probe's 1-thread read
+ *     stream; 0 when not known): private levels scale with the cores running (Kerncraft's
+ *     single-core ECM scaled to multi-core), which a probe on a shared machine, where two threads
+ *     seldom run at once, could not show;
+ * <li>{@code l3CoreBytesPerSecond}: what one core reads from the shared L3 (the 1-thread read
+ *     stream; 0 when not known): a run on fewer threads than cores cannot draw the L3's all-cores
+ *     bandwidth, and the cores running draw at most this each;
+ * <li>{@code overlap}: how much of the transfers between levels hides behind the in-core time on
+ *     this machine, from 0 (serial: {@code T = T_core + T_L1L2 + T_L2L3 + T_L3Mem}, Kerncraft's
+ *     model for Intel cores, no transfer overlaps the loads that use it) to 1 (overlapped:
+ *     {@code T = max(T_core, T_L1L2, ...)}, as on AMD Zen cores): {@code T = serial - overlap x
+ *     (serial - overlapped)}. The probe measures it with the CSR micro-kernel with B in L2.
+ * </ul>
+ * {@link #NONE} (vectorBits 0): not probed; the roofline model with fitted overheads applies.
+ */
+public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNarrowFmaCycles, double entryCycles, double vectorCycles,
+                          double rowBlockCycles, double oneVectorCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
+                          double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap) {
+    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+    public InCoreRates {
+        if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);
+        double[] all = {denseFmaCycles, denseNarrowFmaCycles, entryCycles, vectorCycles, rowBlockCycles, oneVectorCycles, cooEntryCycles, cooRowCycles,
+            bsrWideCycles, bsrNarrowCycles, nmSlotCycles, l2CoreBytesPerSecond, l3CoreBytesPerSecond};
+        for (double v : all) {
+            if (!(v >= 0) || Double.isInfinite(v)) throw new SpecException("cpu.inCore: cycles must not be negative, got " + v);
+        }
+        if (vectorBits > 0 && !(denseFmaCycles > 0 && vectorCycles > 0)) {
+            throw new SpecException("cpu.inCore: denseFma and vector cycles must be positive");
+        }
+        if (!(overlap >= 0 && overlap <= 1)) throw new SpecException("cpu.inCore.overlap must be in [0, 1], got " + overlap);
+    }
+
+    /** Whether the spec carries probed in-core rates. */
+    public boolean present() {
+        return vectorBits > 0;
+    }
+}

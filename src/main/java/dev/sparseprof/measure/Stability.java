@@ -1,0 +1,28 @@
+package dev.sparseprof.measure;
+
+import java.util.Locale;
+
+/**
+ * How trustworthy one measured case is: whether its warm-up settled ({@code warmupRuns} untimed
+ * runs until successive warm-up rounds agreed, {@link TimingHarness#warmUp}), how many times its
+ * timed repetitions were taken ({@code attempts}: 1, or more when a noisy attempt was re-run), and
+ * whether the attempt kept is still noisy by {@link NoiseCriteria} ({@code reason} says which
+ * criterion, empty when not noisy). {@link #UNKNOWN} is what files written before this record
+ * carry.
+ */
+public record Stability(boolean warmupSettled, int warmupRuns, int attempts, boolean noisy, String reason) {
+    public static final Stability UNKNOWN = new Stability(true, 0, 1, false, "");
+
+    public Stability {
+        if (warmupRuns < 0 || attempts < 1) throw new IllegalArgumentException("stability: negative warm-up runs or no attempt");
+        if (reason == null) reason = "";
+        if (noisy && reason.isEmpty()) throw new IllegalArgumentException("stability: a noisy case names its reason");
+    }
+
+    /** The table's cell: {@code ok}, {@code ok (2 tries)}, {@code noisy: IQR 14% of median (3 tries)}, {@code unsettled warm-up}. */
+    public String label() {
+        String tries = attempts > 1 ? String.format(Locale.ROOT, " (%d tries)", attempts) : "";
+        String warm = warmupSettled ? "" : ", warm-up unsettled";
+        return (noisy ? "noisy: " + reason : "ok") + tries + warm;
+    }
+}

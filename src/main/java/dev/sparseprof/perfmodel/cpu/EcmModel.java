@@ -1,0 +1,110 @@
+package dev.sparseprof.perfmodel.cpu;
+
+import dev.sparseprof.hw.CacheLevel;
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.InCoreRates;
+import dev.sparseprof.perfmodel.Features;
+import dev.sparseprof.perfmodel.KernelPlan;
+import dev.sparseprof.perfmodel.Prediction;
+import dev.sparseprof.perfmodel.Traffic;
+import dev.sparseprof.perfmodel.TrafficModel;
+import dev.sparseprof.perfmodel.Workload;
+import dev.sparseprof.sparse.stats.BlockShape;
+import java.util.List;
+
+/**
+ * The ECM (execution-cache-memory) model of a CPU kernel, Kerncraft's way, for a spec that
+ * carries probed in-core rates ({@link InCoreRates}):
+ * <ul>
+ * <li>T_core: the kernel's loop counts at this SIMD width ({@link LoopNests}) times the probed
+ *     cycles per unit, over the cores running, stretched by the schedule's imbalance;
+ * <li>T_L1L2, T_L2L3, T_L3Mem: the bytes the traffic model puts at L2, L3 and DRAM over each
+ *     level's probed read bandwidth (the L2: the 1-core figure times the cores running, stretched
+ *     by the imbalance; the L3: its all-cores figure, at most the 1-core figure times the cores
+ *     running; DRAM: the curve at the cores running). L1 traffic is part of T_core (the rates were probed with every
+ *     operand in L1);
+ * <li>composed as the probe found this machine composes them: between serial,
+ *     {@code T = T_core + sum T_i} (Kerncraft's Intel model), and overlapped,
+ *     {@code T = max(T_core, max T_i)}, by the probed overlap: {@code T = serial - overlap x
+ *     (serial - overlapped)};
+ * <li>plus the call's fixed costs: launch and fork/join (probed) and the private copies of B
+ *     ({@link #bCopySeconds}).
+ * </ul>
+ * Nothing in it is fitted to a measured run: every rate comes from the probe.
+ */
+public final class EcmModel {
+    private EcmModel() {}
+
+    public static Prediction predict(Workload w, KernelPlan plan, CpuSpec spec, TrafficModel memory, Features features) {
+        InCoreRates rates = spec.inCore();
+        Traffic traffic = memory.traffic(w, plan, spec, features);
+        double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
+        int lanes = spec.simdBits() / (8 * plan.computeDType().sizeBytes());
+        LoopCounts counts = LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
+                plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes);
+        double core = counts.cycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance;
+        List<CacheLevel> caches = spec.caches();
+        int deepest = deepestLevel(plan, spec);
+        double[] levelSeconds = new double[traffic.levels().size()];
+        double serial = 0;
+        double slowest = 0;
+        String bottleneck = "compute";
+        double roof = core;
+        for (int i = 1; i < levelSeconds.length; i++) {
+            double bandwidth;
+            double stretch = 1;
+            if (i < caches.size()) {
+                CacheLevel c = caches.get(i);
+                bandwidth = c.bandwidthBytesPerSecond();
+                if (!c.shared()) {
+                    stretch = imbalance;
+                    if (i == 1 && rates.l2CoreBytesPerSecond() > 0) bandwidth = rates.l2CoreBytesPerSecond() * spec.cores();
+                } else if (rates.l3CoreBytesPerSecond() > 0) bandwidth = Math.min(bandwidth, rates.l3CoreBytesPerSecond() * spec.cores());
+            } else {
+                bandwidth = spec.dram().bandwidth().at(spec.cores());
+            }
+            levelSeconds[i] = bandwidth > 0 && i <= deepest ? traffic.bytesAt(i) / bandwidth * stretch : 0;
+            serial += levelSeconds[i];
+            slowest = Math.max(slowest, levelSeconds[i]);
+            if (levelSeconds[i] > roof) {
+                roof = levelSeconds[i];
+                bottleneck = traffic.levels().get(i);
+            }
+        }
+        double serialTime = core + serial;
+        double time = serialTime - rates.overlap() * (serialTime - Math.max(core, slowest));
+        double overhead = features.overheads() ? spec.overheads().launchSeconds(spec.cores()) + bCopySeconds(spec, w, plan.format()) : 0;
+        if (overhead > time) bottleneck = "overhead";
+        return new Prediction(plan, traffic, time + overhead, core, levelSeconds, 0, overhead, imbalance, bottleneck);
+    }
+
+    /** The index of the first cache level holding the plan's whole footprint, else DRAM's (the caches' count). */
+    static int deepestLevel(KernelPlan plan, CpuSpec spec) {
+        double footprint = 0;
+        for (var d : plan.streams()) footprint += d.footprintBytes();
+        List<CacheLevel> caches = spec.caches();
+        for (int i = 0; i < caches.size(); i++) {
+            CacheLevel c = caches.get(i);
+            double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * spec.cores();
+            if (footprint <= capacity) return i;
+        }
+        return caches.size();
+    }
+
+    /**
+     * The CPU sparse kernels' copies of B to 64-byte aligned places before each call
+     * ({@code kernel.SpmmPlan}: fp32, K x N, each thread its own whole copy, read and written
+     * once), a phase of its own before the kernel: all cores' bytes over the bandwidth of the first
+     * level that holds every copy with its source (private levels: all cores' instances), else
+     * DRAM's. The dense kernel packs its own panels instead (0 here).
+     */
+    public static double bCopySeconds(CpuSpec cpu, Workload w, String format) {
+        if (format.equals("dense")) return 0;
+        double bytes = 2.0 * w.cols() * w.denseColumns() * Float.BYTES * cpu.cores();
+        for (CacheLevel c : cpu.caches()) {
+            double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * cpu.cores();
+            if (bytes <= capacity && c.bandwidthBytesPerSecond() > 0) return bytes / c.bandwidthBytesPerSecond();
+        }
+        return bytes / cpu.dram().bandwidth().at(cpu.cores());
+    }
+}

@@ -1,0 +1,134 @@
+package dev.sparseprof.perfmodel.cpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.perfmodel.Features;
+import dev.sparseprof.perfmodel.FormatModels;
+import dev.sparseprof.perfmodel.PerfModel;
+import dev.sparseprof.perfmodel.Prediction;
+import dev.sparseprof.perfmodel.TrafficModel;
+import dev.sparseprof.perfmodel.Workload;
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.SparseprofException;
+import org.junit.jupiter.api.Test;
+
+/** The ECM model: loop counts per SIMD width, the composition the probe chose, the steady state of repeated calls. */
+class EcmModelTest {
+    static String spec(int simdBits, String transfers) {
+        return """
+                version: 1
+                name: test cpu
+                cpu:
+                  cores: 2
+                  clock: 3GHz
+                  simdWidth: %dbits
+                  fmaPorts: 2
+                  model: "Test CPU"
+                  caches:
+                    - {name: L1d, size: 48KiB, ways: 12, line: 64B, latency: 5cycles, shared: false, bandwidth: 400GB/s}
+                    - {name: L2, size: 2MiB, ways: 16, line: 64B, latency: 16cycles, shared: false, bandwidth: 200GB/s}
+                    - {name: L3, size: 32MiB, ways: 16, line: 64B, latency: 100cycles, shared: true, bandwidth: 50GB/s}
+                  dram:
+                    latency: 120ns
+                    bandwidth:
+                      - {cores: 1, bandwidth: 15GB/s}
+                      - {cores: 2, bandwidth: 25GB/s}
+                  inCore:
+                    vectorBits: %dbits
+                    denseFma: 0.75cycles
+                    denseNarrowFma: 0.9cycles
+                    entry: 0.5cycles
+                    vector: 1.0cycles
+                    rowBlock: 20cycles
+                    oneVector: 1.5cycles
+                    cooEntry: 1cycles
+                    cooRow: 10cycles
+                    bsrWide: 60cycles
+                    bsrNarrow: 20cycles
+                    nmSlot: 3cycles
+                    l2PerCore: 100GB/s
+                    l3PerCore: 30GB/s
+                    overlap: %s
+                overheads:
+                  launch: 0.1us
+                  forkJoin: 0.5us
+                """.formatted(simdBits, simdBits, transfers);
+    }
+
+    static CpuSpec cpu(int simdBits, String transfers) {
+        return (CpuSpec) HardwareSpecs.parse("test.yaml", spec(simdBits, transfers));
+    }
+
+    @Test
+    void theRowBodyIsCutIntoColumnBlocksAsTheKernelCutsIt() {
+        // N = 128: one 8-vector block at 16 lanes, two at 8 lanes
+        LoopCounts wide = LoopNests.rowBody(10, 100, 128, 16);
+        assertEquals(100, wide.entryBlocks());
+        assertEquals(800, wide.entryVectors());
+        assertEquals(10, wide.rowBlocks());
+        LoopCounts avx2 = LoopNests.rowBody(10, 100, 128, 8);
+        assertEquals(200, avx2.entryBlocks());
+        assertEquals(1600, avx2.entryVectors());
+        // N = 40 at 16 lanes: a 2-vector block and a masked tail of 8 columns (a one-vector block)
+        LoopCounts tail = LoopNests.rowBody(1, 1, 40, 16);
+        assertEquals(1, tail.entryBlocks());
+        assertEquals(2, tail.entryVectors());
+        assertEquals(1, tail.oneVectorEntries());
+        assertEquals(2, tail.rowBlocks());
+        // BSR N = 80 at 16 lanes: one wide strip (64 columns) and one narrow
+        LoopCounts bsr = LoopNests.bsr(dev.sparseprof.sparse.stats.BlockShape.B4X4, 8, 5, 80, 16);
+        assertEquals(5, bsr.bsrWide());
+        assertEquals(5, bsr.bsrNarrow());
+        assertThrows(SparseprofException.class, () -> LoopNests.of("ell", 4, 4, 16, 4, null, 0, 16));
+    }
+
+    @Test
+    void theModelFollowsTheSimdWidth() {
+        Workload w = Workload.uniformSparse("q", 384, 384, 128, DType.F32, 0.1, false);
+        double t512 = new PerfModel(cpu(512, "0"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL).computeSeconds();
+        double t256 = new PerfModel(cpu(256, "0"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL).computeSeconds();
+        // twice the blocks and vectors at half the width, the same rates per vector
+        assertEquals(2.0, t256 / t512, 0.02);
+    }
+
+    @Test
+    void serialAddsTheTransfersOverlappedTakesTheLargestTheProbedOverlapGoesBetween() {
+        Workload w = Workload.uniformSparse("ffn", 1536, 384, 128, DType.F32, 0.1, false);
+        Prediction serial = new PerfModel(cpu(512, "0"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        Prediction overlapped = new PerfModel(cpu(512, "1"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        Prediction half = new PerfModel(cpu(512, "0.5"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        double[] level = serial.levelSeconds();
+        double sum = 0;
+        double max = 0;
+        for (int i = 1; i < level.length; i++) {
+            sum += level[i];
+            max = Math.max(max, level[i]);
+        }
+        assertTrue(sum > 0);
+        assertEquals(serial.computeSeconds() + sum + serial.overheadSeconds(), serial.seconds(), 1e-12);
+        assertEquals(Math.max(overlapped.computeSeconds(), max) + overlapped.overheadSeconds(), overlapped.seconds(), 1e-12);
+        assertEquals((serial.seconds() + overlapped.seconds()) / 2, half.seconds(), 1e-12);
+        // the call's footprint fits the two cores' L2s: in the steady state of repeated calls L3 and DRAM move nothing
+        assertEquals(0, level[2]);
+        assertEquals(0, level[3]);
+    }
+
+    @Test
+    void inCoreRatesAreCheckedWhenTheSpecLoads() {
+        String wrongWidth = spec(512, "0").replace("vectorBits: 512bits", "vectorBits: 256bits");
+        SparseprofException e = assertThrows(SparseprofException.class, () -> HardwareSpecs.parse("w.yaml", wrongWidth));
+        assertTrue(e.getMessage().contains("probed at 256 bits, cpu.simdWidth is 512 bits"), e.getMessage());
+        SparseprofException t = assertThrows(SparseprofException.class,
+                () -> HardwareSpecs.parse("t.yaml", spec(512, "1.5")));
+        assertTrue(t.getMessage().contains("overlap must be in [0, 1]"), t.getMessage());
+        SparseprofException k = assertThrows(SparseprofException.class,
+                () -> HardwareSpecs.parse("k.yaml", spec(512, "0").replace("nmSlot:", "nmSlots:")));
+        assertTrue(k.getMessage().contains("nmSlots"), k.getMessage());
+        assertEquals(1.0, cpu(512, "1").inCore().overlap());
+        assertEquals("Test CPU", cpu(512, "0").model());
+    }
+}
