@@ -3,6 +3,7 @@ package dev.sparseprof.perfmodel;
 import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.kernel.Kernels;
 import dev.sparseprof.perfmodel.gpu.BlockTensorSpmm;
 import dev.sparseprof.perfmodel.gpu.RowSplitSpmm;
 import dev.sparseprof.sparse.StorageCost;
@@ -36,7 +37,19 @@ final class BsrFormat implements FormatModel {
     @Override
     public String unsupported(Workload w, HardwareSpec spec) {
         if (w.blocks(shape) == null) return "no " + shape.label() + " block counts for this layer";
+        if (!spec.isGpu() && !Kernels.names().contains(name())) return "no CPU kernel runs " + name() + " (CPU block kernels: " + cpuBlockKernels() + ")";
         return Machine.vectorUnsupported(w, spec);
+    }
+
+    /**
+     * The block shapes a CPU kernel exists for ({@code kernel.Kernels}): the CPU model prices the
+     * loop nest of a kernel that runs, so a block shape with none (the tensor-core shapes 16x16 and
+     * up) has no CPU prediction rather than one no run could check.
+     */
+    private static String cpuBlockKernels() {
+        StringBuilder sb = new StringBuilder();
+        for (String k : Kernels.names()) if (k.startsWith("bsr")) sb.append(sb.isEmpty() ? "" : ", ").append(k);
+        return sb.toString();
     }
 
     @Override
