@@ -44,8 +44,8 @@ public record CoreCaches(long l1dBytes, long l2Bytes, boolean fromSysfs) {
         return new CoreCaches(l1 > 0 ? l1 : FALLBACK.l1dBytes, l2 > 0 ? l2 : FALLBACK.l2Bytes, complete);
     }
 
-    /** sysfs sizes: {@code 48K}, {@code 2048K}, {@code 32M}. */
-    static long sizeBytes(String text) {
+    /** sysfs sizes: {@code 48K}, {@code 2048K}, {@code 32M} (the probe's {@code CacheSizes} reads them here too). */
+    public static long sizeBytes(String text) {
         String t = text.trim().toUpperCase(Locale.ROOT);
         long unit = t.endsWith("K") ? 1L << 10 : t.endsWith("M") ? 1L << 20 : t.endsWith("G") ? 1L << 30 : 1;
         String digits = unit == 1 ? t : t.substring(0, t.length() - 1);

@@ -1,5 +1,6 @@
 package dev.sparseprof.measure.probe;
 
+import dev.sparseprof.kernel.CoreCaches;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,7 +70,7 @@ public record CacheSizes(long l1dBytes, long l2Bytes, long l3Bytes, List<Integer
                 int level = Integer.parseInt(Files.readString(dir.resolve("level")).strip());
                 String type = Files.readString(dir.resolve("type")).strip().toLowerCase(Locale.ROOT);
                 if (level < 1 || level > 3 || type.equals("instruction")) continue;
-                bytes[level] = parseSize(Files.readString(dir.resolve("size")).strip());
+                bytes[level] = CoreCaches.sizeBytes(Files.readString(dir.resolve("size")));
                 ways[level] = readInt(dir.resolve("ways_of_associativity"));
                 if (level == 1) line = readInt(dir.resolve("coherency_line_size"));
             } catch (IOException | NumberFormatException e) {
@@ -92,18 +93,5 @@ public record CacheSizes(long l1dBytes, long l2Bytes, long l3Bytes, List<Integer
     private static int readInt(Path file) throws IOException {
         if (!Files.isRegularFile(file)) return 0;
         return Integer.parseInt(Files.readString(file).strip());
-    }
-
-    /** sysfs sizes: {@code 48K}, {@code 2048K}, {@code 32M}. */
-    static long parseSize(String s) {
-        char unit = Character.toUpperCase(s.charAt(s.length() - 1));
-        long scale = switch (unit) {
-            case 'K' -> 1L << 10;
-            case 'M' -> 1L << 20;
-            case 'G' -> 1L << 30;
-            default -> 1L;
-        };
-        String digits = Character.isDigit(unit) ? s : s.substring(0, s.length() - 1);
-        return Long.parseLong(digits) * scale;
     }
 }

@@ -3,6 +3,7 @@ package dev.sparseprof.measure.probe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.kernel.CoreCaches;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ class MachineProbeTest {
         assertEquals(List.of(12, 16, 16), c.ways());
         assertEquals(64, c.lineBytes());
         assertEquals(false, c.fromSysfs());
-        assertEquals(480L << 20, CacheSizes.parseSize("491520K"));
+        assertEquals(480L << 20, CoreCaches.sizeBytes("491520K"));
     }
 
     private static void write(Path d, String level, String type, String size) throws IOException {
