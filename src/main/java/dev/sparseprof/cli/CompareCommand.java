@@ -21,7 +21,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code sparseprof compare}: every format on every spec at every what-if sparsity, with the winner per layer. */
+/**
+ * {@code sparseprof compare}: every format on every spec at every token count and what-if sparsity,
+ * each format under its own pruning pattern, against the layer's one dense baseline, with the winner
+ * per layer and a summary line per scenario.
+ */
 @Command(name = "compare", mixinStandardHelpOptions = true, description = "What-if table: prune to each sparsity, predict every format on every spec, pick the winner per layer.")
 final class CompareCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
@@ -38,11 +42,13 @@ final class CompareCommand implements Callable<Integer> {
     List<String> formats;
 
     @Option(names = "--sparsity", split = ",", defaultValue = "0.5,0.7,0.9,0.95", paramLabel = "S",
-            description = "Target sparsities (magnitude pruning per layer; 2:4 always gets N:M 2:4); default ${DEFAULT-VALUE}.")
+            description = "Target sparsities; each format is judged under its own pattern: bsrRxC under RxC block pruning, "
+                    + "2:4 and 1:2 under N:M pruning (50% by construction), the others under magnitude pruning per layer; default ${DEFAULT-VALUE}.")
     List<Double> sparsities;
 
-    @Option(names = "--batch", defaultValue = "128", paramLabel = "N", description = "Tokens (columns of B); default ${DEFAULT-VALUE}.")
-    long batch;
+    @Option(names = "--batch", split = ",", defaultValue = "128", paramLabel = "N",
+            description = "Tokens (columns of B), comma-separated, e.g. 1,16,128; default ${DEFAULT-VALUE}.")
+    List<Long> batches;
 
     @Option(names = "--runtime", paramLabel = "NAME",
             description = "GPU software stack of the dense and 2:4 GEMMs (a runtime: preset; default: the spec's runtime: section, else cusparselt).")
@@ -63,7 +69,7 @@ final class CompareCommand implements Callable<Integer> {
         Outputs.checkFolder("--json", json);
         Outputs.checkFolder("--html", html);
         PrintWriter out = command.commandLine().getOut();
-        Checks.positive(batch, "--batch");
+        for (long n : batches) Checks.positive(n, "--batch");
         List<HardwareSpec> specs = new ArrayList<>();
         for (String h : hw) specs.add(Runtimes.apply(HardwareSpecs.load(h), runtime));
         for (String f : formats) FormatNames.requirePredictable(f, "--formats");
@@ -73,7 +79,7 @@ final class CompareCommand implements Callable<Integer> {
         PredictionInputs.DTypeChoice choice;
         try (Model m = inputs.openModel()) {
             choice = inputs.dtypeFor(m, null, null);
-            c = Comparison.run(specs, m.layers(), formats, sparsities, batch, choice.dtype(),
+            c = Comparison.run(specs, m.layers(), formats, sparsities, batches, choice.dtype(),
                     SimulateCommand.trafficModel(traffic), TerminalProgressBar.forTerminal("compare: estimating layers"));
         }
         choice.announce("compare", command.commandLine().getErr());

@@ -34,6 +34,11 @@ final class BsrFormat implements FormatModel {
         return "bsr" + shape.label();
     }
 
+    /** The block shape (the pruning {@code compare} judges this format under). */
+    BlockShape shape() {
+        return shape;
+    }
+
     @Override
     public String unsupported(Workload w, HardwareSpec spec) {
         if (w.blocks(shape) == null) return "no " + shape.label() + " block counts for this layer";

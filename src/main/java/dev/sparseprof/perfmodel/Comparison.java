@@ -4,18 +4,31 @@ import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.Progress;
+import dev.sparseprof.sparse.prune.PruneScope;
+import dev.sparseprof.sparse.prune.PruneSpec;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The what-if table: every format on every layer, for every (spec, sparsity) scenario. Each layer
- * is pruned in memory to the scenario's sparsity by magnitude, except for 2:4, which gets N:M 2:4
- * pruning (50 % by construction). A format that cannot run a layer (no peak for the dtype, not
- * 2:4) has no estimate there and a reason instead. The winner of a layer is its fastest format.
+ * The what-if table: every format on every layer, for every (spec, token count, sparsity) scenario.
+ * Each format is judged under its own pattern ({@link #pruningOf}): bsrRxC on the layer pruned in
+ * whole RxC blocks to the scenario's sparsity, N:M formats on N:M pruning (their sparsity is fixed),
+ * the other formats on unstructured magnitude pruning to the scenario's sparsity. Every format of a
+ * layer is set against the layer's one dense baseline (the shape and dtype are the same under every
+ * pruning), so the winner, the fastest format, is also the one with the highest speedup. A format
+ * that cannot run a layer (no peak for the dtype, not 2:4) has no estimate there and a reason instead.
  */
 public final class Comparison {
-    /** One machine at one target sparsity; {@code dtype} is the value type used on that machine. */
-    public record Scenario(HardwareSpec spec, double sparsity, DType dtype) {}
+    /** One machine at one token count and target sparsity; {@code dtype} is the value type used on that machine. */
+    public record Scenario(HardwareSpec spec, double sparsity, long batch, DType dtype) {
+        public Scenario(HardwareSpec spec, double sparsity, DType dtype) {
+            this(spec, sparsity, 1, dtype);
+        }
+    }
 
     private final List<String> layerNames;
     private final List<String> formats;
@@ -32,48 +45,73 @@ public final class Comparison {
         this.reasons = reasons;
     }
 
+    /**
+     * The pruning {@code format} is judged under at {@code sparsity}: whole RxC blocks for bsrRxC,
+     * N:M for an N:M format, unstructured magnitude per layer for the rest.
+     */
+    public static PruneSpec pruningOf(String format, double sparsity) {
+        FormatModel f = FormatModels.byName(format);
+        if (f instanceof BsrFormat b) return new PruneSpec.Block(b.shape(), sparsity);
+        if (f instanceof TwoFourFormat t) return new PruneSpec.Nm(t.pattern());
+        return new PruneSpec.Magnitude(sparsity, PruneScope.LAYER);
+    }
+
     /** {@code dtype} null: each spec's default ({@link Simulation#defaultDType}). */
     public static Comparison run(List<HardwareSpec> specs, List<GemmLayer> layers, List<String> formatNames,
                                  List<Double> sparsities, long batch, DType dtype, TrafficModel memory) {
-        return run(specs, layers, formatNames, sparsities, batch, dtype, memory, Progress.NONE);
+        return run(specs, layers, formatNames, sparsities, List.of(batch), dtype, memory, Progress.NONE);
     }
 
-    /** As above, reporting each (sparsity, layer) done to {@code progress}. */
+    /**
+     * Every scenario of {@code specs} x {@code batches} x {@code sparsities} (in that nesting),
+     * reporting each (sparsity, layer) done to {@code progress}.
+     */
     public static Comparison run(List<HardwareSpec> specs, List<GemmLayer> layers, List<String> formatNames,
-                                 List<Double> sparsities, long batch, DType dtype, TrafficModel memory, Progress progress) {
+                                 List<Double> sparsities, List<Long> batches, DType dtype, TrafficModel memory, Progress progress) {
         List<GemmLayer> gemms = Simulation.gemmLayers(layers);
         List<String> names = new ArrayList<>();
         for (GemmLayer l : gemms) names.add(l.name());
         List<Scenario> scenarios = new ArrayList<>();
         for (HardwareSpec spec : specs) {
-            for (double s : sparsities) scenarios.add(new Scenario(spec, s, dtype == null ? Simulation.defaultDType(spec) : dtype));
+            for (long n : batches) {
+                for (double s : sparsities) scenarios.add(new Scenario(spec, s, n, dtype == null ? Simulation.defaultDType(spec) : dtype));
+            }
         }
         LayerEstimate[][][] est = new LayerEstimate[scenarios.size()][formatNames.size()][gemms.size()];
         String[][][] why = new String[scenarios.size()][formatNames.size()][gemms.size()];
-        boolean twoFour = formatNames.contains("2:4");
-        boolean oneTwo = formatNames.contains("1:2");
         for (int si = 0; si < sparsities.size(); si++) {
             double s = sparsities.get(si);
             for (int l = 0; l < gemms.size(); l++) {
-                // Workloads do not depend on the spec except for the dtype: scan once per sparsity.
-                Workload magnitude = Workloads.of(gemms.get(l), batch, DType.F32, Workloads.Pruning.MAGNITUDE, s);
-                Workload nm = twoFour ? Workloads.of(gemms.get(l), batch, DType.F32, Workloads.Pruning.TWO_FOUR, 0.5) : null;
-                Workload nm12 = oneTwo ? Workloads.of(gemms.get(l), batch, DType.F32, Workloads.Pruning.ONE_TWO, 0.5) : null;
+                // Workloads do not depend on the spec or N except for the dtype and width: prune and scan once per
+                // (sparsity, pruning), one sample wide.
+                Map<PruneSpec, Workload> pruned = new HashMap<>();
+                Workload[] byFormat = new Workload[formatNames.size()];
+                for (int f = 0; f < formatNames.size(); f++) {
+                    PruneSpec p = pruningOf(formatNames.get(f), s);
+                    Workload w = pruned.get(p);
+                    if (w == null) {
+                        w = Workloads.pruned(gemms.get(l), 1, DType.F32, p);
+                        pruned.put(p, w);
+                    }
+                    byFormat[f] = w;
+                }
+                Workload any = byFormat[0];
                 for (int sc = 0; sc < scenarios.size(); sc++) {
                     Scenario scenario = scenarios.get(sc);
                     if (scenario.sparsity() != s) continue;
                     PerfModel model = new PerfModel(scenario.spec(), memory);
+                    long columns = gemms.get(l).denseColumns(scenario.batch());
                     // One workload object per pruning and scenario, so the traffic model's per-workload
-                    // replays (the dense baseline's above all) are shared by every format.
-                    Workload wm = magnitude.withDType(scenario.dtype());
-                    Workload w24 = nm == null ? null : nm.withDType(scenario.dtype());
-                    Workload w12 = nm12 == null ? null : nm12.withDType(scenario.dtype());
+                    // replays are shared by every format of that pruning.
+                    Map<Workload, Workload> wide = new IdentityHashMap<>();
+                    Workload base = any.withColumns(columns).withDType(scenario.dtype());
+                    wide.put(any, base);
                     // The layer's one dense baseline (the shape and dtype are the same under every pruning).
-                    String denseWhy = FormatModels.byName("dense").unsupported(wm, scenario.spec());
-                    Prediction baseline = denseWhy == null ? model.baseline(wm) : null;
+                    String denseWhy = FormatModels.byName("dense").unsupported(base, scenario.spec());
+                    Prediction baseline = denseWhy == null ? model.baseline(base) : null;
                     for (int f = 0; f < formatNames.size(); f++) {
                         FormatModel format = FormatModels.byName(formatNames.get(f));
-                        Workload w = format.name().equals("2:4") ? w24 : format.name().equals("1:2") ? w12 : wm;
+                        Workload w = wide.computeIfAbsent(byFormat[f], k -> k.withColumns(columns).withDType(scenario.dtype()));
                         String reason = format.unsupported(w, scenario.spec());
                         if (reason == null) reason = denseWhy;
                         if (reason == null) est[sc][f][l] = model.estimate(w, format, baseline);
@@ -109,16 +147,39 @@ public final class Comparison {
     }
 
     /**
-     * The best format's estimate for a layer in a scenario (the highest speedup over its
-     * one dense baseline, as {@link PerfModel#bestOrNull} ranks), or null when no format ran.
+     * The fastest format's estimate for a layer in a scenario (every format has the layer's one dense
+     * baseline, so it is also the highest speedup; ties to the earlier format), or null when no format ran.
      */
     public LayerEstimate winner(Scenario s, int layer) {
         LayerEstimate best = null;
         for (String f : formats) {
             LayerEstimate e = estimate(s, f, layer);
-            if (e != null && (best == null || e.speedup() > best.speedup())) best = e;
+            if (e != null && (best == null || e.predictedSeconds() < best.predictedSeconds())) best = e;
         }
         return best;
+    }
+
+    /** Sum over layers of the winners' times in a scenario (NaN when some layer has no winner). */
+    public double winnersTotalSeconds(Scenario s) {
+        double t = 0;
+        for (int l = 0; l < layerNames.size(); l++) {
+            LayerEstimate e = winner(s, l);
+            if (e == null) return Double.NaN;
+            t += e.predictedSeconds();
+        }
+        return t;
+    }
+
+    /** How many layers each format wins in a scenario, in the order of {@link #formats()} (zeros left out). */
+    public Map<String, Integer> winnerCounts(Scenario s) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (String f : formats) counts.put(f, 0);
+        for (int l = 0; l < layerNames.size(); l++) {
+            LayerEstimate e = winner(s, l);
+            if (e != null) counts.merge(e.format(), 1, Integer::sum);
+        }
+        counts.values().removeIf(v -> v == 0);
+        return counts;
     }
 
     public List<LayerEstimate> winnersOfLastScenario() {

@@ -30,6 +30,11 @@ final class TwoFourFormat implements FormatModel {
         return pattern.label();
     }
 
+    /** The N:M pattern (the pruning {@code compare} judges this format under). */
+    NmPattern pattern() {
+        return pattern;
+    }
+
     @Override
     public String unsupported(Workload w, HardwareSpec spec) {
         if (!w.compliant(pattern)) return "not " + name() + " sparse (prune with N:M " + name() + " first)";

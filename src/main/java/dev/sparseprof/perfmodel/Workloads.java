@@ -55,6 +55,14 @@ public final class Workloads {
         return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a);
     }
 
+    /** The workload of {@code layer} pruned in memory (on a copy) by {@code spec}. */
+    public static Workload pruned(GemmLayer layer, long batch, DType dtype, PruneSpec spec) {
+        float[] copy = layer.matrix().toDense();
+        Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
+        MatrixView a = MatrixView.of(layer.rows(), layer.cols(), copy);
+        return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a);
+    }
+
     /**
      * The scan's options for {@code a}: on every core for a layer of a million elements or more (an
      * LLM's weights: the scan is most of a simulation's time), else on the calling thread (a

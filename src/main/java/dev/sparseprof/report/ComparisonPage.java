@@ -81,12 +81,14 @@ final class ComparisonPage {
     }
 
     static String scenarioName(Comparison.Scenario s) {
-        return s.spec().name() + " at " + SimulationReport.percent(s.sparsity()) + " sparsity (" + s.dtype().label() + ")";
+        return s.spec().name() + " at " + SimulationReport.percent(s.sparsity()) + " sparsity, " + s.batch() + " tokens (" + s.dtype().label() + ")";
     }
 
     /** Per spec and format: (the sparsity the format's pruning reached, in %, model dense time / format time). */
     private static List<ChartData.Curve> curves(Comparison c) {
         Map<String, List<double[]>> byName = new LinkedHashMap<>();
+        java.util.Set<Long> batches = new java.util.HashSet<>();
+        for (Comparison.Scenario s : c.scenarios()) batches.add(s.batch());
         for (Comparison.Scenario s : c.scenarios()) {
             for (String f : c.formats()) {
                 double dense = 0;
@@ -107,7 +109,7 @@ final class ComparisonPage {
                 }
                 if (!all || !(time > 0)) continue;
                 double x = 100 * (1 - nnz / cells);
-                List<double[]> pts = byName.computeIfAbsent(f + " on " + s.spec().name(), k -> new ArrayList<>());
+                List<double[]> pts = byName.computeIfAbsent(f + " on " + s.spec().name() + (batches.size() > 1 ? " at " + s.batch() : ""), k -> new ArrayList<>());
                 boolean seen = false;
                 for (double[] p : pts) seen |= Math.abs(p[0] - x) < 1e-9;
                 if (!seen) pts.add(new double[] {x, dense / time});
@@ -122,14 +124,14 @@ final class ComparisonPage {
     }
 
     private static HtmlTable table(Comparison c) {
-        List<String> header = new ArrayList<>(List.of("spec", "sparsity", "layer", "dense"));
+        List<String> header = new ArrayList<>(List.of("spec", "tokens", "sparsity", "layer", "dense"));
         header.addAll(c.formats());
         header.addAll(List.of("winner", "speedup"));
         HtmlTable t = new HtmlTable("Predicted time per format", header);
         for (Comparison.Scenario s : c.scenarios()) {
             for (int l = 0; l < c.layerNames().size(); l++) {
                 LayerEstimate w = c.winner(s, l);
-                List<HtmlTable.Cell> row = new ArrayList<>(List.of(HtmlTable.Cell.text(s.spec().name()),
+                List<HtmlTable.Cell> row = new ArrayList<>(List.of(HtmlTable.Cell.text(s.spec().name()), HtmlTable.Cell.number(Long.toString(s.batch()), s.batch()),
                         HtmlTable.Cell.number(SimulationReport.percent(s.sparsity()), s.sparsity()), HtmlTable.Cell.text(c.layerNames().get(l)),
                         w == null ? HtmlTable.Cell.text("-") : HtmlTable.Cell.number(Units.formatSeconds(w.denseSeconds()), w.denseSeconds())));
                 for (String f : c.formats()) {

@@ -4,8 +4,11 @@ import dev.sparseprof.perfmodel.Comparison;
 import dev.sparseprof.perfmodel.LayerEstimate;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.Units;
+import dev.sparseprof.sparse.prune.PruneSpec;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The {@code compare} report: per scenario, each layer's time in every format and the winner; JSON alike. */
 public final class ComparisonReport {
@@ -15,24 +18,23 @@ public final class ComparisonReport {
         return table(c, false);
     }
 
-    /** One table per scenario; each fits 120 columns unless {@code wide}. */
+    /**
+     * One table per scenario, headed by which pruning each format was judged under and closed by a
+     * totals row and a summary line (dense and winners' total time, speedup, winner counts); each
+     * fits 120 columns unless {@code wide} (the layer names are shortened from the left to fit).
+     */
     public static String table(Comparison c, boolean wide) {
         StringBuilder sb = new StringBuilder();
         for (Comparison.Scenario s : c.scenarios()) {
-            sb.append(TextTable.wrap(s.spec().name() + " (" + s.spec().source() + "), " + s.dtype().label()
-                    + ", magnitude-pruned to " + SimulationReport.percent(s.sparsity())
-                    + (c.formats().contains("2:4") ? " (2:4: N:M-pruned to 50.0%)" : "")));
+            sb.append(TextTable.wrap(s.spec().name() + " (" + s.spec().source() + "), " + s.dtype().label() + ", "
+                    + s.batch() + " tokens, " + SimulationReport.percent(s.sparsity()) + " sparsity: " + prunings(c.formats(), s.sparsity())));
             List<String> header = new ArrayList<>(List.of("layer", "dense baseline"));
             header.addAll(c.formats());
             header.add("winner");
             header.add("speedup");
-            TextTable t = new TextTable(header.toArray(String[]::new));
-            int[] right = new int[c.formats().size() + 2];
-            for (int i = 0; i < right.length; i++) right[i] = i + 1;
-            t.rightAlign(right);
-            t.rightAlign(header.size() - 1);
+            List<String[]> rows = new ArrayList<>();
             for (int l = 0; l < c.layerNames().size(); l++) {
-                List<Object> row = new ArrayList<>();
+                List<String> row = new ArrayList<>();
                 row.add(c.layerNames().get(l));
                 LayerEstimate win = c.winner(s, l);
                 row.add(win == null ? "-" : Units.formatSeconds(win.denseSeconds()));
@@ -42,23 +44,94 @@ public final class ComparisonReport {
                 }
                 row.add(win == null ? "-" : win.format());
                 row.add(win == null ? "-" : SimulationReport.times(win.speedup()));
-                t.row(row.toArray());
+                rows.add(row.toArray(String[]::new));
             }
-            t.rule();
-            List<Object> total = new ArrayList<>();
+            double dense = c.denseTotalSeconds(s);
+            double winners = c.winnersTotalSeconds(s);
+            List<String> total = new ArrayList<>();
             total.add("total");
-            total.add(Units.formatSeconds(c.denseTotalSeconds(s)));
+            total.add(Units.formatSeconds(dense));
             for (String f : c.formats()) {
                 double v = c.totalSeconds(s, f);
                 total.add(Double.isNaN(v) ? "n/a" : Units.formatSeconds(v));
             }
-            total.add("");
-            total.add("");
+            total.add(Double.isNaN(winners) ? "-" : Units.formatSeconds(winners));
+            total.add(Double.isNaN(winners) ? "-" : SimulationReport.times(dense / winners));
+            // Names stay whole (they are what every command prints and takes): where one does not fit
+            // beside the times in 120 columns, each name gets its own line above its times.
+            boolean ownLine = !wide && longestName(rows) > nameWidth(header, rows, total);
+            TextTable t = new TextTable(header.toArray(String[]::new));
+            int[] right = new int[header.size() - 1];
+            for (int i = 0; i < right.length; i++) right[i] = i + 1;
+            t.rightAlign(right);
+            List<String> names = new ArrayList<>();
+            for (String[] r : rows) {
+                names.add(r[0]);
+                if (ownLine) r[0] = "";
+                t.row((Object[]) r);
+            }
+            t.rule();
             t.row(total.toArray());
-            sb.append(t.render(wide)).append('\n');
+            String rendered = t.render(wide);
+            if (!ownLine) sb.append(rendered);
+            else {
+                String[] lines = rendered.split("\n", -1);
+                for (int i = 0; i < lines.length - 1; i++) {
+                    int row = i - 2;
+                    if (row >= 0 && row < names.size()) sb.append(names.get(row)).append('\n');
+                    sb.append(lines[i]).append('\n');
+                }
+            }
+            sb.append(TextTable.wrap(summary(c, s, dense, winners))).append('\n');
         }
         sb.append("n/a: the format cannot run that layer there (see the JSON 'unsupported' reasons)\n");
         return sb.toString();
+    }
+
+    /** Which pruning each format is judged under, e.g. {@code dense, csr: magnitude per layer; bsr4x4: 4x4 blocks; 2:4: N:M 2:4 (50.0%)}. */
+    static String prunings(List<String> formats, double sparsity) {
+        Map<String, List<String>> by = new LinkedHashMap<>();
+        for (String f : formats) by.computeIfAbsent(describe(Comparison.pruningOf(f, sparsity)), k -> new ArrayList<>()).add(f);
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : by.entrySet()) parts.add(String.join(", ", e.getValue()) + " on " + e.getKey());
+        return String.join("; ", parts);
+    }
+
+    private static String describe(PruneSpec p) {
+        return switch (p) {
+            case PruneSpec.Magnitude m -> "unstructured magnitude pruning per layer";
+            case PruneSpec.Block b -> b.shape().label() + " block pruning";
+            case PruneSpec.Nm n -> "N:M " + n.pattern().label() + " pruning (" + SimulationReport.percent(1.0 - (double) n.pattern().n() / n.pattern().m()) + ")";
+            default -> p.describe();
+        };
+    }
+
+    /** The scenario's summary line: dense and winners' totals, the speedup, and how many layers each format wins. */
+    static String summary(Comparison c, Comparison.Scenario s, double dense, double winners) {
+        StringBuilder b = new StringBuilder("summary: dense ").append(Units.formatSeconds(dense)).append(", each layer's winner ");
+        if (Double.isNaN(winners)) b.append("n/a (some layer has no format)");
+        else b.append(Units.formatSeconds(winners)).append(" (").append(SimulationReport.times(dense / winners)).append(')');
+        b.append("; winners:");
+        for (Map.Entry<String, Integer> e : c.winnerCounts(s).entrySet()) b.append(' ').append(e.getKey()).append(' ').append(e.getValue()).append(',');
+        b.setLength(b.length() - (b.charAt(b.length() - 1) == ',' ? 1 : 0));
+        return b.append(" of ").append(c.layerNames().size()).append(" layers").toString();
+    }
+
+    /** The widest layer column that keeps the table within {@link TextTable#WIDTH}. */
+    private static int nameWidth(List<String> header, List<String[]> rows, List<String> total) {
+        int others = 0;
+        for (int i = 1; i < header.size(); i++) {
+            int w = Math.max(header.get(i).length(), total.get(i).length());
+            for (String[] r : rows) w = Math.max(w, r[i].length());
+            others += w + 2;
+        }
+        return TextTable.WIDTH - others;
+    }
+
+    private static int longestName(List<String[]> rows) {
+        int w = "layer".length();
+        for (String[] r : rows) w = Math.max(w, r[0].length());
+        return w;
     }
 
     public static String json(Comparison c) {
@@ -68,7 +141,10 @@ public final class ComparisonReport {
         j.endArray().name("scenarios").beginArray();
         for (Comparison.Scenario s : c.scenarios()) {
             j.beginObject().name("spec").beginObject().field("name", s.spec().name()).field("source", s.spec().source()).endObject();
-            j.field("sparsity", s.sparsity()).field("dtype", s.dtype().label());
+            j.field("sparsity", s.sparsity()).field("tokens", s.batch()).field("dtype", s.dtype().label());
+            j.name("pruning").beginObject();
+            for (String f : c.formats()) j.field(f, Comparison.pruningOf(f, s.sparsity()).describe());
+            j.endObject();
             j.name("layers").beginArray();
             for (int l = 0; l < c.layerNames().size(); l++) {
                 LayerEstimate win = c.winner(s, l);
@@ -88,8 +164,13 @@ public final class ComparisonReport {
                 j.endObject().endObject();
             }
             j.endArray();
-            j.name("totals").beginObject().field("denseBaselineSeconds", c.denseTotalSeconds(s)).name("formatSeconds").beginObject();
+            double dense = c.denseTotalSeconds(s);
+            double winners = c.winnersTotalSeconds(s);
+            j.name("totals").beginObject().field("denseBaselineSeconds", dense).field("winnersSeconds", winners)
+                    .field("speedup", dense / winners).name("formatSeconds").beginObject();
             for (String f : c.formats()) j.field(f, c.totalSeconds(s, f));
+            j.endObject().name("winnerCounts").beginObject();
+            for (Map.Entry<String, Integer> e : c.winnerCounts(s).entrySet()) j.field(e.getKey(), e.getValue());
             j.endObject().endObject().endObject();
         }
         j.endArray().endObject();
