@@ -193,9 +193,11 @@
       legend: { top: 52, type: 'scroll' },
       grid: { left: 80, right: 40, top: 100, bottom: 60 },
       tooltip: { trigger: 'item', formatter: function (q) {
-        return esc(q.seriesName) + '<br>' + sig3(q.value[0]) + '% sparsity: ' + sig3(q.value[1]) + 'x over dense';
+        var x = c.xName ? esc(c.xName) + ' ' + sig3(q.value[0]) + (c.xUnit || '') : sig3(q.value[0]) + '% sparsity';
+        return esc(q.seriesName) + '<br>' + x + ': ' + sig3(q.value[1]) + 'x over dense';
       } },
-      xAxis: { type: 'value', name: 'sparsity (%)', nameLocation: 'middle', nameGap: 32, min: c.xMin, max: c.xMax },
+      xAxis: c.xName ? { type: 'value', name: c.xName, nameLocation: 'middle', nameGap: 32, scale: true }
+        : { type: 'value', name: 'sparsity (%)', nameLocation: 'middle', nameGap: 32, min: c.xMin, max: c.xMax },
       yAxis: { type: 'value', name: 'speedup over dense (x)', axisLabel: { formatter: function (v) { return sig3(v); } } },
       series: c.series.map(function (s, i) {
         var line = { name: s.name, type: 'line', data: s.points, symbolSize: 8,

@@ -28,11 +28,17 @@ public final class Advice {
 
     /** The candidates of every GEMM layer of {@code layers}. */
     public static List<LayerCandidates> candidates(List<GemmLayer> layers, List<Pattern> patterns, double[] grid, Progress progress) {
+        return candidates(layers, patterns, grid, null, progress);
+    }
+
+    /** As above, ranked by Wanda's score where {@code norms} (null: none) holds the layer's input-channel norms. */
+    public static List<LayerCandidates> candidates(List<GemmLayer> layers, List<Pattern> patterns, double[] grid, ActivationNorms norms,
+                                                   Progress progress) {
         List<GemmLayer> gemms = Simulation.gemmLayers(layers);
         if (gemms.isEmpty()) throw new SparseprofException("advise: the model has no GEMM layers");
         List<LayerCandidates> out = new ArrayList<>(gemms.size());
         for (int i = 0; i < gemms.size(); i++) {
-            out.add(LayerCandidates.of(gemms.get(i), patterns, grid));
+            out.add(LayerCandidates.of(gemms.get(i), patterns, grid, norms == null ? null : norms.of(gemms.get(i).name())));
             progress.update(i + 1, gemms.size());
         }
         progress.finish();
@@ -54,6 +60,8 @@ public final class Advice {
         List<FormatModel> formats = LayerCurve.allFormats();
         List<LayerCurve> curves = new ArrayList<>(layers.size());
         for (LayerCandidates l : layers) curves.add(LayerCurve.of(model, formats, l, tokens, dtype));
-        return Planner.plan(specName, tokens, curves, goal, model, dtype);
+        Plan plan = Planner.plan(specName, tokens, curves, goal, model, dtype);
+        // The frontier: the same greedy walk with no goal, to every layer at its fastest point.
+        return plan.withFrontier(Planner.plan(specName, tokens, curves, Planner.Goal.budget(Double.MAX_VALUE), model, dtype).frontier());
     }
 }

@@ -8,14 +8,23 @@ import java.util.Locale;
  * A model-level plan on one machine at one token count: each layer's choice, the whole model's
  * predicted speedup ({@code sum of dense baselines / sum of chosen times}, the figure {@code
  * simulate --format auto} prints as {@code totals.speedup} for the pruned model) and its proxy loss
- * ({@code sqrt(sum ||W - W_pruned||^2 / sum ||W||^2)} over all GEMM weights).
+ * ({@code sqrt(sum ||W - W_pruned||^2 / sum ||W||^2)} over all GEMM weights), and with activation
+ * norms the same over {@code W diag(||X||)} (NaN without; the loss budget then bounds this one).
+ * {@code frontier}: (proxy loss the plan weighs, whole-model speedup) after each greedy step with no
+ * goal, from the model as it is to every layer at its fastest point: the speedup-vs-loss frontier.
  */
-public record Plan(String spec, long tokens, double predictedSpeedup, double proxyLoss, double denseSeconds,
-                   double predictedSeconds, List<Choice> layers, List<LayerCurve> curves) {
+public record Plan(String spec, long tokens, double predictedSpeedup, double proxyLoss, double activationProxyLoss, double denseSeconds,
+                   double predictedSeconds, List<Choice> layers, List<LayerCurve> curves, List<double[]> frontier) {
     public Plan {
         layers = List.copyOf(layers);
         curves = List.copyOf(curves);
+        frontier = List.copyOf(frontier);
         if (layers.size() != curves.size()) throw new SparseprofException("one choice per curve");
+    }
+
+    /** This plan with {@code f} as its frontier. */
+    public Plan withFrontier(List<double[]> f) {
+        return new Plan(spec, tokens, predictedSpeedup, proxyLoss, activationProxyLoss, denseSeconds, predictedSeconds, layers, curves, f);
     }
 
     /**
@@ -41,6 +50,11 @@ public record Plan(String spec, long tokens, double predictedSpeedup, double pro
 
         public double proxyLoss() {
             return point.candidate().proxyLoss();
+        }
+
+        /** The activation-aware proxy (NaN without activation norms). */
+        public double activationProxyLoss() {
+            return point.candidate().activationProxyLoss();
         }
     }
 

@@ -58,6 +58,7 @@ public final class Planner {
         double fastestDense = 0;
         double fastestTime = 0;
         double normTotal = 0;
+        double weightNormTotal = 0;
         for (int i = 0; i < layers; i++) {
             LayerCurve c = curves.get(i);
             hulls[i] = hull(c.points());
@@ -66,11 +67,14 @@ public final class Planner {
             Point f = c.fastest();
             fastestDense += f.denseSeconds();
             fastestTime += f.seconds();
-            normTotal += c.layer().normSquared();
+            normTotal += planNormSquared(c.layer());
+            weightNormTotal += c.layer().normSquared();
         }
         double errTotal = 0;
         double budgetErr = Double.isNaN(goal.lossBudget()) ? Double.POSITIVE_INFINITY : goal.lossBudget() * goal.lossBudget() * normTotal;
         boolean[] closed = new boolean[layers];
+        List<double[]> path = new ArrayList<>();
+        path.add(new double[] {0, denseTotal / timeTotal});
         while (Double.isNaN(goal.targetSpeedup()) || denseTotal / timeTotal < goal.targetSpeedup()) {
             int pick = -1;
             double bestRatio = -1;
@@ -79,7 +83,7 @@ public final class Planner {
                 Point from = hulls[i][at[i]];
                 Point to = hulls[i][at[i] + 1];
                 double saved = from.seconds() - to.seconds();
-                double added = to.candidate().errorSquared() - from.candidate().errorSquared();
+                double added = to.candidate().planErrorSquared() - from.candidate().planErrorSquared();
                 double ratio = added <= 0 ? Double.POSITIVE_INFINITY : saved / added;
                 if (saved > 0 && ratio > bestRatio) {
                     bestRatio = ratio;
@@ -89,7 +93,7 @@ public final class Planner {
             if (pick < 0) break;
             Point from = hulls[pick][at[pick]];
             Point to = hulls[pick][at[pick] + 1];
-            double added = to.candidate().errorSquared() - from.candidate().errorSquared();
+            double added = to.candidate().planErrorSquared() - from.candidate().planErrorSquared();
             if (errTotal + added > budgetErr) {
                 closed[pick] = true;
                 continue;
@@ -98,6 +102,7 @@ public final class Planner {
             timeTotal += to.seconds() - from.seconds();
             denseTotal += to.denseSeconds() - from.denseSeconds();
             at[pick]++;
+            path.add(new double[] {normTotal > 0 ? Math.sqrt(errTotal / normTotal) : 0, denseTotal / timeTotal});
         }
         double speedup = denseTotal / timeTotal;
         if (!Double.isNaN(goal.targetSpeedup()) && speedup < goal.targetSpeedup()) {
@@ -120,8 +125,27 @@ public final class Planner {
             }
             choices.add(new Plan.Choice(c.layer().name(), p, reason));
         }
-        double loss = normTotal > 0 ? Math.sqrt(errTotal / normTotal) : 0;
-        return new Plan(specName, tokens, speedup, loss, denseTotal, timeTotal, choices, curves);
+        double weightErr = 0;
+        double activationErr = 0;
+        double activationNorm = 0;
+        boolean aware = false;
+        for (int i = 0; i < layers; i++) {
+            Candidate c = hulls[i][at[i]].candidate();
+            weightErr += c.errorSquared();
+            if (!Double.isNaN(c.activationErrorSquared())) {
+                aware = true;
+                activationErr += c.activationErrorSquared();
+                activationNorm += curves.get(i).layer().activationNormSquared();
+            }
+        }
+        double loss = weightNormTotal > 0 ? Math.sqrt(weightErr / weightNormTotal) : 0;
+        double activationLoss = !aware ? Double.NaN : activationNorm > 0 ? Math.sqrt(activationErr / activationNorm) : 0;
+        return new Plan(specName, tokens, speedup, loss, activationLoss, denseTotal, timeTotal, choices, curves, path);
+    }
+
+    /** The norm the plan's error is relative to: {@code ||W diag(||X||)||^2} where the layer has norms, else {@code ||W||^2}. */
+    private static double planNormSquared(LayerCandidates l) {
+        return Double.isNaN(l.activationNormSquared()) ? l.normSquared() : l.activationNormSquared();
     }
 
     /**
@@ -134,8 +158,8 @@ public final class Planner {
         List<Point> faster = new ArrayList<>();
         for (Point p : points) if (!p.candidate().kept() && p.seconds() < start.seconds()) faster.add(p);
         Point[] sorted = faster.toArray(new Point[0]);
-        Arrays.sort(sorted, (a, b) -> a.candidate().errorSquared() != b.candidate().errorSquared()
-                ? Double.compare(a.candidate().errorSquared(), b.candidate().errorSquared()) : Double.compare(a.seconds(), b.seconds()));
+        Arrays.sort(sorted, (a, b) -> a.candidate().planErrorSquared() != b.candidate().planErrorSquared()
+                ? Double.compare(a.candidate().planErrorSquared(), b.candidate().planErrorSquared()) : Double.compare(a.seconds(), b.seconds()));
         List<Point> h = new ArrayList<>();
         h.add(start);
         for (Point p : sorted) {
@@ -148,9 +172,9 @@ public final class Planner {
 
     /** True when b lies below the chord from a to c (a saves at least as much per unit error up to b as b to c). */
     private static boolean convex(Point a, Point b, Point c) {
-        double x1 = b.candidate().errorSquared() - a.candidate().errorSquared();
+        double x1 = b.candidate().planErrorSquared() - a.candidate().planErrorSquared();
         double y1 = a.seconds() - b.seconds();
-        double x2 = c.candidate().errorSquared() - b.candidate().errorSquared();
+        double x2 = c.candidate().planErrorSquared() - b.candidate().planErrorSquared();
         double y2 = b.seconds() - c.seconds();
         return y1 * x2 > y2 * x1;
     }

@@ -1,5 +1,6 @@
 package dev.sparseprof.cli;
 
+import dev.sparseprof.advise.ActivationNorms;
 import dev.sparseprof.advise.Advice;
 import dev.sparseprof.advise.LayerCandidates;
 import dev.sparseprof.advise.Pattern;
@@ -8,14 +9,20 @@ import dev.sparseprof.advise.Planner;
 import dev.sparseprof.advise.Recipe;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.Model;
+import dev.sparseprof.perfmodel.Simulation;
 import dev.sparseprof.report.AdviseReport;
+import dev.sparseprof.report.HtmlReport;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -62,6 +69,14 @@ final class AdviseCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the plans and curves as JSON ('-' for standard output alone).")
     String json;
 
+    @Option(names = "--activation-norms", paramLabel = "FILE",
+            description = "Per-layer input-channel L2 norms (JSON, docs/advise.md; scripts/activation-norms.py makes it): prune by Wanda's "
+                    + "score |W|*||x|| and add the activation-aware proxy (the loss budget then bounds that one).")
+    Path activationNorms;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "Write an HTML report: speedup vs sparsity per pattern and spec, and each plan's speedup vs proxy-loss frontier.")
+    String html;
+
     @Override
     public Integer call() {
         if (targetSpeedup != null && lossBudget != null) throw new SparseprofException("advise: give --target-speedup or --loss-budget, not both");
@@ -70,6 +85,7 @@ final class AdviseCommand implements Callable<Integer> {
         for (long n : tokens) if (n <= 0) throw new SparseprofException("--tokens: must be positive, got " + n);
         Outputs.checkFolder("--json", json);
         Outputs.checkFolder("--recipe", recipe);
+        Outputs.checkFolder("--html", html);
         List<Pattern> candidates = new ArrayList<>();
         for (String p : patterns == null ? Advice.DEFAULT_PATTERNS : patterns) {
             Pattern parsed = SimulateCommand.option("--patterns", () -> Pattern.parse(p));
@@ -80,8 +96,14 @@ final class AdviseCommand implements Callable<Integer> {
         String modelName = model.label();
         PrintWriter out = command.commandLine().getOut();
         List<Plan> plans = new ArrayList<>();
+        ActivationNorms norms = null;
         try (Model m = model.open()) {
-            List<LayerCandidates> layers = Advice.candidates(m.layers(), candidates, Advice.GRID,
+            if (activationNorms != null) {
+                Map<String, int[]> shapes = new LinkedHashMap<>();
+                for (GemmLayer l : Simulation.gemmLayers(m.layers())) shapes.put(l.name(), new int[] {l.rows(), l.cols()});
+                norms = ActivationNorms.read(activationNorms, shapes);
+            }
+            List<LayerCandidates> layers = Advice.candidates(m.layers(), candidates, Advice.GRID, norms,
                     TerminalProgressBar.forTerminal("advise: pruning and scanning layers"));
             // The value type simulate picks by default: the weights' stored dtype when narrow, else each machine's.
             DType stored = m.storedWeightDType();
@@ -96,10 +118,11 @@ final class AdviseCommand implements Callable<Integer> {
         }
         if (!Outputs.jsonOnStdout(json)) out.print(AdviseReport.table(plans));
         if (recipe != null) {
-            Outputs.write(recipe, Recipe.yaml(plans.get(0), modelName), out);
+            Outputs.write(recipe, Recipe.yaml(plans.get(0), modelName, norms), out);
             command.commandLine().getErr().println("advise: " + (note != null ? note : "wrote " + recipe));
         }
         Outputs.write(json, AdviseReport.json(plans, modelName, note), out);
+        if (html != null) HtmlReport.writeAdvice(Path.of(html), plans, modelName);
         return Main.EXIT_OK;
     }
 }

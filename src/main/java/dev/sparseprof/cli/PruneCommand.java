@@ -113,9 +113,9 @@ final class PruneCommand implements Callable<Integer> {
                 for (GemmLayer l : byTensor.get(tensor.name())) {
                     float[] values = global != null ? global.get(l) : l.matrix().toDense();
                     if (global == null) {
-                        PruneSpec layerSpec = plan == null ? how : plan.specFor(l.name());
-                        results.put(l, layerSpec == null ? unchanged(l.name(), values)
-                                : Pruner.apply(layerSpec, List.of(new LayerWeights(l.name(), l.rows(), l.cols(), values))).get(0));
+                        // A recipe prunes as advise estimated (its criterion included): Recipe.apply.
+                        results.put(l, plan != null ? plan.apply(l.name(), l.rows(), l.cols(), values)
+                                : Pruner.apply(how, List.of(new LayerWeights(l.name(), l.rows(), l.cols(), values))).get(0));
                     }
                     l.writeZeros(values, target);
                 }

@@ -28,9 +28,14 @@ public final class AdviseReport {
     public static String table(List<Plan> plans) {
         StringBuilder b = new StringBuilder();
         for (Plan p : plans) {
-            b.append(String.format(Locale.ROOT, "%s at %d tokens: %s predicted (dense %s -> %s), proxy loss %.3f (||W-W'||/||W||, not an accuracy)%n",
+            String head = String.format(Locale.ROOT, "%s at %d tokens: %s predicted (dense %s -> %s), proxy loss %.3f (||W-W'||/||W||, not an accuracy)",
                     p.spec(), p.tokens(), SimulationReport.times(p.predictedSpeedup()), Units.formatSeconds(p.denseSeconds()),
-                    Units.formatSeconds(p.predictedSeconds()), p.proxyLoss()));
+                    Units.formatSeconds(p.predictedSeconds()), p.proxyLoss());
+            if (!Double.isNaN(p.activationProxyLoss())) {
+                head += String.format(Locale.ROOT, ", activation-aware %.3f (||(W-W')diag(|x|)||/||W diag(|x|)||; pruned by Wanda's |W|*|x|)",
+                        p.activationProxyLoss());
+            }
+            b.append(TextTable.wrap(head));
             TextTable t = new TextTable("layers", "n", "shape", "pattern", "s", "format", "speedup", "proxy", "break-even", "best alone");
             t.rightAlign(1, 4, 6, 7, 8);
             List<String> notes = new ArrayList<>();
@@ -43,7 +48,9 @@ public final class AdviseReport {
                 for (int i : g) {
                     dense += p.layers().get(i).point().denseSeconds();
                     time += p.layers().get(i).point().seconds();
-                    proxy = Math.max(proxy, p.layers().get(i).proxyLoss());
+                    Plan.Choice ci = p.layers().get(i);
+                    // The proxy the plan weighs: activation-aware where norms were given.
+                    proxy = Math.max(proxy, Double.isNaN(ci.activationProxyLoss()) ? ci.proxyLoss() : ci.activationProxyLoss());
                 }
                 Point best = curve.fastest();
                 Pattern pat = c.point().candidate().kept() ? best.candidate().pattern() : c.point().candidate().pattern();
@@ -94,16 +101,23 @@ public final class AdviseReport {
         j.name("plans").beginArray();
         for (Plan p : plans) {
             j.beginObject().field("spec", p.spec()).field("tokens", p.tokens()).field("predictedSpeedup", p.predictedSpeedup())
-                    .field("proxyLoss", p.proxyLoss()).field("denseSeconds", p.denseSeconds()).field("predictedSeconds", p.predictedSeconds());
+                    .field("proxyLoss", p.proxyLoss());
+            nullable(j, "activationProxyLoss", p.activationProxyLoss());
+            j.field("criterion", Double.isNaN(p.activationProxyLoss()) ? "magnitude" : "wanda")
+                    .field("denseSeconds", p.denseSeconds()).field("predictedSeconds", p.predictedSeconds());
             j.name("layers").beginArray();
             for (Plan.Choice c : p.layers()) {
                 j.beginObject().field("name", c.name()).field("pattern", c.pattern()).field("sparsity", c.sparsity())
                         .field("format", c.format()).field("speedup", c.speedup()).field("proxyLoss", c.proxyLoss())
                         .field("predictedSeconds", c.point().seconds()).field("denseSeconds", c.point().denseSeconds());
+                nullable(j, "activationProxyLoss", c.activationProxyLoss());
                 if (c.reason() == null) j.name("reason").nullValue();
                 else j.field("reason", c.reason());
                 j.endObject();
             }
+            j.endArray();
+            j.name("frontier").beginArray();
+            for (double[] f : p.frontier()) j.beginObject().field("proxyLoss", f[0]).field("speedup", f[1]).endObject();
             j.endArray();
             j.name("curves").beginArray();
             for (LayerCurve curve : p.curves()) curve(j, curve);
@@ -112,6 +126,11 @@ public final class AdviseReport {
         }
         j.endArray().endObject();
         return j.toString() + "\n";
+    }
+
+    private static void nullable(JsonWriter j, String name, double v) {
+        if (Double.isNaN(v)) j.name(name).nullValue();
+        else j.field(name, v);
     }
 
     private static void curve(JsonWriter j, LayerCurve curve) {
@@ -132,7 +151,9 @@ public final class AdviseReport {
                 j.beginObject().field("sparsity", p.candidate().sparsity()).field("format", p.format()).field("speedup", p.speedup())
                         .field("sparseFormat", p.sparseFormat() == null ? "" : p.sparseFormat())
                         .field("sparseSpeedup", p.sparseFormat() == null ? 0 : p.sparseSpeedup())
-                        .field("proxyLoss", p.candidate().proxyLoss()).endObject();
+                        .field("proxyLoss", p.candidate().proxyLoss());
+                nullable(j, "activationProxyLoss", p.candidate().activationProxyLoss());
+                j.endObject();
             }
             j.endArray().endObject();
         }

@@ -92,4 +92,17 @@ final class ChartData {
         }
         j.endArray().endObject();
     }
+
+    /** Lines through (x, y) points on an x axis named {@code xName} (its range from the data), y the speedup over dense. */
+    static void axes(JsonWriter j, String id, String title, String subtitle, String xName, String xUnit, List<Curve> curves) {
+        j.beginObject().field("id", id).field("kind", "curves").field("title", title).field("subtitle", subtitle)
+                .field("xName", xName).field("xUnit", xUnit);
+        j.name("series").beginArray();
+        for (Curve c : curves) {
+            j.beginObject().field("name", c.name()).name("points").beginArray();
+            for (double[] p : c.points()) j.beginArray().value(p[0]).value(p[1]).endArray();
+            j.endArray().endObject();
+        }
+        j.endArray().endObject();
+    }
 }

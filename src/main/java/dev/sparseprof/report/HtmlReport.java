@@ -1,5 +1,6 @@
 package dev.sparseprof.report;
 
+import dev.sparseprof.advise.Plan;
 import dev.sparseprof.perfmodel.Comparison;
 import dev.sparseprof.perfmodel.Simulation;
 import dev.sparseprof.util.AtomicFiles;
@@ -8,6 +9,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * One self-contained, interactive HTML file for a simulate or compare run, written atomically:
@@ -28,6 +30,11 @@ public final class HtmlReport {
 
     public static void writeComparison(Path file, Comparison c) {
         AtomicFiles.writeString(file, comparison(c));
+    }
+
+    /** {@code advise --html}: the crossover curves and the plans' speedup-vs-loss frontiers. */
+    public static void writeAdvice(Path file, List<Plan> plans, String model) {
+        AtomicFiles.writeString(file, AdvisePage.build(plans, model));
     }
 
     static String simulation(Simulation.Result r) {
