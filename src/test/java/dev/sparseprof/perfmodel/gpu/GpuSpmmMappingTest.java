@@ -65,14 +65,14 @@ class GpuSpmmMappingTest {
         int i = 0;
         for (int b : new int[] {16, 32, 64}) {
             Lengths blocks = even(4096 / b, 4096 / b / 2);
-            BlockTensorSpmm.Mapping m = BlockTensorSpmm.map(A100, b, b, blocks, 4096, 2, peak);
+            BlockTensorSpmm.Mapping m = BlockTensorSpmm.map(A100, BlockTensorSpmm.Dot.TENSOR, b, b, blocks, 4096, 2, peak);
             assertEquals(b, m.tileColumns(), "an R x R output tile, as the PyTorch kernel");
             assertTrue(m.longestProgramSeconds() >= 4096 / b / 2 * m.stepSeconds(), "a program runs its block row's steps");
             assertTrue(m.busiestSmSeconds() >= m.longestProgramSeconds() - 1e-15);
             perFlop[i++] = m.stepSeconds() / (2.0 * b * b * m.tileColumns());
         }
         assertTrue(perFlop[0] > perFlop[1] && perFlop[1] > perFlop[2], Arrays.toString(perFlop));
-        BlockTensorSpmm.Mapping narrow = BlockTensorSpmm.map(A100, 16, 16, even(4, 4), 8, 2, peak);
+        BlockTensorSpmm.Mapping narrow = BlockTensorSpmm.map(A100, BlockTensorSpmm.Dot.TENSOR, 16, 16, even(4, 4), 8, 2, peak);
         assertEquals(16, narrow.tileColumns(), "never under a tensor-core fragment");
     }
 }
