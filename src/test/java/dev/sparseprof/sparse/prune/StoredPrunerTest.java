@@ -49,16 +49,18 @@ class StoredPrunerTest {
 
     @ParameterizedTest
     @CsvSource({
-        "F16, --sparsity 0.5", "F16, --sparsity 0.29", "F16, --sparsity 0", "F16, --sparsity 1", "F16, --sparsity 0.97",
-        "BF16, --sparsity 0.5", "F32, --sparsity 0.5", "F32, --sparsity 0.9", "F32, --sparsity 1", "F32, --sparsity 0.01",
-        "F16, --nm 2:4", "BF16, --nm 1:4", "F32, --nm 2:4", "F16, --nm 3:8", "F32, --nm 4:16",
-        "F16, --block 4x4 --sparsity 0.5", "BF16, --block 3x5 --sparsity 0.7", "F32, --block 8x8 --sparsity 0.25",
-        "F16, --rows 0.5", "F32, --rows 0.3",
+        "F16, --sparsity 0.5,", "F16, --sparsity 0.29,", "F16, --sparsity 0,", "F16, --sparsity 1,", "F16, --sparsity 0.97,",
+        "BF16, --sparsity 0.5,", "F32, --sparsity 0.5,", "F32, --sparsity 0.9,", "F32, --sparsity 1,", "F32, --sparsity 0.01,",
+        "F16, --nm 2:4,", "BF16, --nm 1:4,", "F32, --nm 2:4,", "F16, --nm 3:8,", "F32, --nm 4:16,",
+        "F16, --block 4x4 --sparsity 0.5,", "BF16, --block 3x5 --sparsity 0.7,", "F32, --block 8x8 --sparsity 0.25,",
+        "F16, --rows 0.5,", "F32, --rows 0.3,",
+        "F16, --nm 2:4, 1012", "BF16, --nm 1:4, 1012", "F32, --nm 2:4, 1012", "F32, --nm 3:4, 1012",
     })
-    void streamedBytesAndCountsEqualThePrunedFloats(StoredLayer.Width width, String options) throws IOException {
-        // 131 x 1009: chunks of 129 rows (the last one partial), rows not a multiple of 4, 8, 16 or the block sides
+    void streamedBytesAndCountsEqualThePrunedFloats(StoredLayer.Width width, String options, Integer colsOrNull) throws IOException {
+        // 131 x 1009: chunks of 129 rows (the last one partial), rows not a multiple of 4, 8, 16 or the block sides;
+        // 1012 columns take the whole-groups N:4 path
         int rows = 131;
-        int cols = 1009;
+        int cols = colsOrNull == null ? 1009 : colsOrNull;
         int n = rows * cols;
         MemorySegment source = weights(width, n, 7);
         PruneSpec spec = PruneSpec.parse(options);
