@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ModelInvariantsTest {
     private static final int[][] SHAPES = {{256, 256}, {1024, 1024}, {384, 1536}};
     private static final double[] SPARSITIES = {0.0, 0.5, 0.9};
-    private static final long[] TOKENS = {16, 512};
+    /** N: one vector (8, 16 fp32 lanes), two (32: the two-vector dense panel), three (48), and wide. */
+    private static final long[] TOKENS = {8, 16, 32, 48, 512};
     private static final double EPSILON = 1e-9;
     /** The replays' access budget: small, the checks are not under test here (seconds for the suite). */
     private static final long BUDGET = 5_000;
