@@ -33,10 +33,11 @@ class ModelInvariantsTest {
     /** GPU token counts: decode (1), the few-tile regime (16, 32: wave quantisation of the dense schedule), prefill. */
     private static final long[] GPU_TOKENS = {1, 16, 32, 128, 512, 2048};
     /**
-     * CPU token counts: the CPU model's (cpu-model workstream's) regime. At N = 32 epyc-zen5-2c's bsr4x4 is
-     * predicted 1.19-1.32x faster than dense on 0 %-sparse layers (found with the GPU grid; left to that model).
+     * CPU token counts: one vector (8, 16 fp32 lanes), two (32: DenseGemm's two-vector panel; before
+     * it, epyc-zen5-2c's bsr4x4 was predicted 1.19-1.32x faster than dense on 0 %-sparse layers at
+     * N = 32, dense multiplying a 64-column panel), three (48), and wide.
      */
-    private static final long[] CPU_TOKENS = {16, 512};
+    private static final long[] CPU_TOKENS = {8, 16, 32, 48, 512};
     private static final double EPSILON = 1e-9;
     /** The replays' access budget: small, the checks are not under test here (seconds for the suite). */
     private static final long BUDGET = 5_000;

@@ -24,8 +24,10 @@ import dev.sparseprof.util.SparseprofException;
  *     and strip of N (wide strips of 4 vectors at 512 bits, 2 at 256, while they fit; then
  *     1-vector strips, then a masked one), the block's C columns each load a B strip and FMA it
  *     with 4 broadcast values;
- * <li>{@code dense} ({@code DenseGemm}): the vector FMAs of the padded panels, in the 4 x 4-vector
- *     micro-kernel, or in the 8 x 1-vector one when N fits one vector.
+ * <li>{@code dense} ({@code DenseGemm}): the vector FMAs of the padded panels ({@link #densePaddedColumns}:
+ *     whole panels of the register tile's vectors, then two-vector panels while more than one
+ *     vector is left, then a one-vector panel), in the 4 x 4- or 6 x 2-vector micro-kernels, and
+ *     in the 8 x 1-vector one for the one-vector panel (all of N when N fits one vector).
  * </ul>
  */
 public final class LoopNests {
@@ -40,11 +42,43 @@ public final class LoopNests {
 
     private LoopNests() {}
 
+    /** Vectors of {@code DenseTiling}'s wide register tile (its panel): 4 on 32 registers (512 bits), 2 on 16. */
+    public static int denseWideVectors(int lanes) {
+        return lanes >= 16 ? 4 : 2;
+    }
+
+    /**
+     * The B columns {@code DenseGemm} packs and multiplies for N = {@code n}: whole panels of
+     * {@link #denseWideVectors} vectors, then two-vector panels while more than one vector is left,
+     * then one one-vector panel; the last panel's zero columns are multiplied too.
+     */
+    public static long densePaddedColumns(long n, int lanes) {
+        return denseColumns(n, lanes, false);
+    }
+
+    /** The columns of {@link #densePaddedColumns} in one-vector panels (the 8 x 1 micro-kernel). */
+    static long denseNarrowColumns(long n, int lanes) {
+        return denseColumns(n, lanes, true);
+    }
+
+    private static long denseColumns(long n, int lanes, boolean narrowOnly) {
+        long panel = (long) denseWideVectors(lanes) * lanes;
+        long whole = n / panel * panel;
+        long columns = narrowOnly ? 0 : whole;
+        for (long left = n - whole; left > 0; ) {
+            long width = left > lanes ? 2L * lanes : lanes;
+            if (!narrowOnly || width == lanes) columns += width;
+            left -= Math.min(width, left);
+        }
+        return columns;
+    }
+
     /** The counts of {@code format}'s kernel; {@code executedFlops}: the dense plan's (padded) FLOPs. */
     public static LoopCounts of(String format, int rows, int cols, long n, long nnz, BlockDensity blocks, double executedFlops, int lanes) {
         if (format.equals("dense")) {
             double fmas = executedFlops / (2.0 * lanes);
-            return n <= lanes ? new LoopCounts(0, fmas, 0, 0, 0, 0, 0, 0, 0, 0, 0) : new LoopCounts(fmas, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            double narrowShare = (double) denseNarrowColumns(n, lanes) / densePaddedColumns(n, lanes);
+            return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         if (format.equals("csr")) return rowBody(rows, nnz, n, lanes);
         if (format.equals("coo")) return rowBody(rows, nnz, n, lanes).plus(new LoopCounts(0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0));
