@@ -28,8 +28,11 @@ package dev.sparseprof.perfmodel;
  * kernel's other parts in the order {@code loadImbalance}, {@code fixedOverheads},
  * {@code gatherScatterMisses}, {@code indexMetadata}, {@code roof}. The sum still equals the
  * prediction; the parts stay non-negative whenever the prediction is at or above the ideal (the
- * FLOP bound, an invariant of its own). The CPU breakdown is left as it was (its roof part is
- * negative where CPU sparse kernels compute at the peak and the dense micro-kernel does not).
+ * FLOP bound, an invariant of its own). On a CPU the same holds and the credit is netted the same
+ * way: the dense roof holds the dense micro-kernel's own shortfall from the peak ({@code
+ * denseEfficiency}, or the ECM model's probed cycles per dense FMA against the sparse bodies'), so
+ * the sparse roof scaled by the FLOP ratio could come out below it where a sparse kernel is
+ * compute-bound; that is the dense kernel's inefficiency, not a cost of the sparse one.
  */
 public record GapBreakdown(double idealSeconds, double roofSeconds, double indexMetadataSeconds,
                            double gatherScatterMissSeconds, double loadImbalanceSeconds, double fixedOverheadSeconds) {
