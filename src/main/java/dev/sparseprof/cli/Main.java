@@ -52,6 +52,11 @@ public final class Main {
             out.flush();
             return EXIT_OK;
         }
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) && TopUsage.plain()) {
+            out.print(TopUsage.text()); // the same text picocli prints, without building its model
+            out.flush();
+            return EXIT_OK;
+        }
         boolean verbose = false;
         for (String a : args) if (a.equals("--verbose") || a.equals("-v")) verbose = true;
         RunsDirect direct = args.length > 0 && args[0].equals("cachesim") ? new CachesimCommand() : null;
