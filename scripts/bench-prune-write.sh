@@ -1,75 +1,87 @@
 #!/usr/bin/env bash
-# How fast `prune` writes a big checkpoint and how much heap it needs: prune streams tensor by
-# tensor, so the heap must stay near one tensor's fp32 matrix (the largest layer as floats), not the
-# model. Runs, on FILE (a safetensors file; default: a 2-block LLaMA-2-7B-shaped fp16 file written by
-# scripts/gen-llama-checkpoint.sh into /tmp), with the page cache warm:
-#   cp FILE (median of 3)  vs  sparseprof prune FILE --sparsity 0.5 (median of 3, JVM start included)
-# with -Xmx just above the largest tensor as fp32 (or XMX_MB), GC logging on, and prints the
-# sizes, both times, the ratio, and the peak heap seen by the GC log.
-# Usage: scripts/bench-prune-write.sh [FILE] [--xmx-mb N] [--spec "--nm 2:4"]
+# How fast `prune` writes a checkpoint next to `cp` of the same files, and how much heap it needs.
+# prune streams each tensor in chunks in its stored dtype, so the heap must stay below one tensor as
+# stored (the largest layer's bytes), far below the model. On SRC (a safetensors file or a sharded
+# Hugging Face folder; default /tmp/llama/block1.safetensors), page cache warm (one `cat` first), in
+# one run, alternating:
+#   cp -r SRC                                   (median of RUNS)
+#   sparseprof prune SRC --sparsity 0.5         (median of RUNS, JVM start included)
+#   sparseprof prune SRC --nm 2:4               (median of RUNS)
+# with -Xmx = the largest tensor's stored MiB (or XMX_MB) and GC logging, and prints the sizes,
+# times, GB/s, the prune/cp ratios, the peak heap the GC log saw, and the load average before and
+# after. Outputs go to a temporary folder under OUT_DIR (default /tmp) and are deleted.
+# Usage: scripts/bench-prune-write.sh [SRC] [--runs N] [--xmx-mb N] [--out-dir DIR]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-file=""
+src=/tmp/llama/block1.safetensors
+runs=3
 xmx=""
-spec="--sparsity 0.5"
+outdir=/tmp
 while [[ $# -gt 0 ]]; do
   case "$1" in
+    --runs) runs="$2"; shift 2 ;;
     --xmx-mb) xmx="$2"; shift 2 ;;
-    --spec) spec="$2"; shift 2 ;;
-    *) file="$1"; shift ;;
+    --out-dir) outdir="$2"; shift 2 ;;
+    *) src="$1"; shift ;;
   esac
 done
-work="$(mktemp -d /tmp/bench-prune.XXXXXX)"
+[[ -e "$src" ]] || { echo "bench-prune-write: $src does not exist (scripts/gen-llama-checkpoint.sh makes one)" >&2; exit 2; }
+work="$(mktemp -d "$outdir/bench-prune.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-if [[ -z "$file" ]]; then
-  file=/tmp/bench-prune-llama2.safetensors
-  [[ -f "$file" ]] || "$here/scripts/gen-llama-checkpoint.sh" "$file" --blocks 2 --dtype fp16 --layout single --vocab 1
-fi
-bytes=$(stat -c %s "$file")
-# the largest tensor, from the safetensors header: its elements (x 4 bytes as floats) and stored bytes
-largest=$(python3 - "$file" <<'PY'
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+if [[ -d "$src" ]]; then files=("$src"/*.safetensors); out_name=pruned; else files=("$src"); out_name=pruned.safetensors; fi
+bytes=$(du -cb "${files[@]}" | tail -1 | cut -f1)
+# the largest tensor's stored bytes, from the safetensors headers
+stored_bytes=$(python3 - "${files[@]}" <<'PY'
 import json, struct, sys
-with open(sys.argv[1], "rb") as f:
-    n = struct.unpack("<Q", f.read(8))[0]
-    h = json.loads(f.read(n))
-best = (0, 0)
-for k, v in h.items():
-    if k == "__metadata__": continue
-    e = 1
-    for d in v["shape"]: e *= d
-    best = max(best, (e, v["data_offsets"][1] - v["data_offsets"][0]))
-print(best[0], best[1])
+best = 0
+for path in sys.argv[1:]:
+    with open(path, "rb") as f:
+        n = struct.unpack("<Q", f.read(8))[0]
+        h = json.loads(f.read(n))
+    for k, v in h.items():
+        if k != "__metadata__": best = max(best, v["data_offsets"][1] - v["data_offsets"][0])
+print(best)
 PY
 )
-read -r largest stored_bytes <<< "$largest"
-fp32_mb=$(( largest * 4 / 1048576 ))
-stored_mb=$(( stored_bytes / 1048576 ))
-# the fp32 matrix and the stored copy both live in the old generation (about 2/3 of a ParallelGC heap)
-[[ -n "$xmx" ]] || xmx=$(( (fp32_mb + stored_mb) * 3 / 2 + 32 ))
-cat "$file" > /dev/null
+stored_mb=$(( (stored_bytes + 1048575) / 1048576 ))
+[[ -n "$xmx" ]] || xmx=$stored_mb
+(( xmx >= 48 )) || xmx=48
+cat "${files[@]}" > /dev/null
+now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-cp_times=()
-for i in 1 2 3; do
-  s=$(date +%s.%N); cp "$file" "$work/copy.safetensors"; e=$(date +%s.%N); rm -f "$work/copy.safetensors"
+cp_times=(); un_times=(); nm_times=(); : > "$work/peaks"
+prune() { # SPEC... : one timed prune run, its GC log read for the peak heap
+  rm -rf "$work/$out_name" "$work/gc.log"
+  local s e p
+  s=$(now)
+  SPARSEPROF_JAVA_OPTS="-Xmx${xmx}m -Xlog:gc*:file=$work/gc.log" "$here/sparseprof" prune "$src" "$@" --out "$work/$out_name" > /dev/null
+  e=$(now)
+  # the peak: the largest heap before a collection, or the heap in use at exit (it only grows between collections)
+  # (this runs in a subshell: the peaks go to a file)
+  { grep -o '[0-9]*M->[0-9]*M' "$work/gc.log" | sed 's/M->.*//' || true
+    grep -E 'PSYoungGen|ParOldGen' "$work/gc.log" | grep -o 'used [0-9]*K' | awk '{s += $2} END {print int(s / 1024)}' || true
+  } >> "$work/peaks"
+  rm -rf "$work/$out_name"
+  echo "$e - $s" | bc -l
+}
+for i in $(seq "$runs"); do
+  s=$(now); cp -r "$src" "$work/copy"; e=$(now); rm -rf "$work/copy"
   cp_times+=("$(echo "$e - $s" | bc -l)")
+  un_times+=("$(prune --sparsity 0.5)")
+  nm_times+=("$(prune --nm 2:4)")
 done
-prune_times=()
-peak=0
-for i in 1 2 3; do
-  rm -f "$work/out.safetensors" "$work/gc.log"
-  s=$(date +%s.%N)
-  SPARSEPROF_JAVA_OPTS="-Xmx${xmx}m -Xlog:gc:file=$work/gc.log" "$here/sparseprof" prune "$file" $spec --out "$work/out.safetensors" > /dev/null
-  e=$(date +%s.%N)
-  prune_times+=("$(echo "$e - $s" | bc -l)")
-  p=$(grep -o '[0-9]*M->[0-9]*M' "$work/gc.log" | sed 's/M->.*//' | sort -n | tail -1)
-  [[ -n "$p" && "$p" -gt "$peak" ]] && peak=$p
-done
+peak=$(sort -n "$work/peaks" | tail -1)
 cp_med=$(printf '%s\n' "${cp_times[@]}" | median)
-prune_med=$(printf '%s\n' "${prune_times[@]}" | median)
-printf 'file            %s (%s bytes)\n' "$file" "$bytes"
-printf 'largest tensor  %d elements = %d MiB as fp32, %d MiB stored\n' "$largest" "$fp32_mb" "$stored_mb"
-printf 'cp              %.2f s  (%.2f GB/s)   runs: %s\n' "$cp_med" "$(echo "$bytes / $cp_med / 1000000000" | bc -l)" "${cp_times[*]}"
-printf 'prune %-9s %.2f s  (%.2f GB/s)   runs: %s\n' "$spec" "$prune_med" "$(echo "$bytes / $prune_med / 1000000000" | bc -l)" "${prune_times[*]}"
-printf 'prune / cp      %.2fx the time of cp\n' "$(echo "$prune_med / $cp_med" | bc -l)"
-printf 'heap            -Xmx%dm; peak heap before a GC %d MiB (model %d MiB)\n' "$xmx" "$peak" "$(( bytes / 1048576 ))"
-printf 'load average    %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+un_med=$(printf '%s\n' "${un_times[@]}" | median)
+nm_med=$(printf '%s\n' "${nm_times[@]}" | median)
+gbs() { echo "$bytes / $1 / 1000000000" | bc -l; }
+printf 'machine         %s, %s cpus\n' "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" "$(nproc)"
+printf 'source          %s (%s bytes in %d file(s))\n' "$src" "$bytes" "${#files[@]}"
+printf 'largest tensor  %d MiB stored; prune ran at -Xmx%dm (the model is %d MiB)\n' "$stored_mb" "$xmx" "$(( bytes / 1048576 ))"
+printf 'cp -r           median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$cp_med" "$(gbs "$cp_med")" "${cp_times[*]}"
+printf 'prune 50%%       median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$un_med" "$(gbs "$un_med")" "${un_times[*]}"
+printf 'prune 2:4       median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$nm_med" "$(gbs "$nm_med")" "${nm_times[*]}"
+printf 'prune / cp      %.2fx (50%%)  %.2fx (2:4)  the time of cp, JVM start included\n' "$(echo "$un_med / $cp_med" | bc -l)" "$(echo "$nm_med / $cp_med" | bc -l)"
+printf 'peak heap       %d MiB (GC log: the most before a collection or at exit, over all prune runs)\n' "$peak"
+printf 'load average    %s before, %s after\n' "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)"

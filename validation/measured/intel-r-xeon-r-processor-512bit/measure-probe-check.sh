@@ -5,20 +5,29 @@
 # Nothing of these runs is fitted: `sparseprof validate` predicts them with probe-check.yaml alone
 # (set minilm-cpu-probe-check of sets.yaml). Run from the repository root; SPARSEPROF names the
 # launcher (a frozen copy of the build, so edits meanwhile do not rebuild it).
+# PARTS (default "probe t1 t2") runs only those parts, so each fits a quiet hold of < 7 min.
 set -euo pipefail
+parts=" ${PARTS:-probe t1 t2} "
+
 sp="${SPARSEPROF:-./sparseprof}"
 d=validation/measured/intel-r-xeon-r-processor-512bit
 layers='*layer.0/*,*layer.3/*'
+if [[ "$parts" == *" probe "* ]]; then
 echo "$(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) probe"
 "$sp" calibrate --probe --preset $d/this-vm-base.yaml --out $d/probe-check.yaml > /dev/null
+fi
 m() { local name=$1; shift; "$sp" measure --reps 15 --layers "$layers" --json "$d/$name.json" "$@" | tail -1; echo "$(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) $name"; }
+if [[ "$parts" == *" t1 "* ]]; then
 m check-t1-s0.5-n16 --formats csr,coo,bsr4x4 --sparsity 0.5 --batch 16 --threads 1
 m check-t1-s0.9-n16 --formats csr,coo,bsr4x4 --sparsity 0.9 --batch 16 --threads 1
 m check-t1-s0.95-n64 --formats csr,coo,bsr4x4 --sparsity 0.95 --batch 64 --threads 1
 m check-t1-s0.7-n128 --formats csr,coo,bsr4x4 --sparsity 0.7 --batch 128 --threads 1
 m check-t1-nm24-n16 --formats 2:4,csr --nm 2:4 --batch 16 --threads 1
 m check-t1-nm24-n128 --formats 2:4,csr --nm 2:4 --batch 128 --threads 1
+fi
+if [[ "$parts" == *" t2 "* ]]; then
 m check-t2-s0.5-n32 --formats csr,coo,bsr4x4 --sparsity 0.5 --batch 32 --threads 2
 m check-t2-s0.9-n128 --formats csr,coo,bsr4x4 --sparsity 0.9 --batch 128 --threads 2
 m check-t2-s0.95-n16 --formats csr,coo,bsr4x4 --sparsity 0.95 --batch 16 --threads 2
 m check-t2-nm24-n64 --formats 2:4,csr --nm 2:4 --batch 64 --threads 2
+fi

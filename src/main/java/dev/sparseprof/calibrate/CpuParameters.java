@@ -63,12 +63,12 @@ public final class CpuParameters {
     }
 
     /** The ECM model's rates as {@link FitParameter#inCore} parameters, in {@code cpu.inCore}'s key order. */
-    static final String[] IN_CORE_KEYS = {"denseFma", "denseNarrowFma", "entry", "vector", "rowBlock", "oneVector", "cooEntry", "cooRow", "bsrWide",
-        "bsrNarrow", "nmSlot", "l2PerCore"};
+    static final String[] IN_CORE_KEYS = {"denseFma", "denseNarrowFma", "block8", "block4", "block2", "oneVector", "rowBlock", "wholeRow", "cooEntry",
+        "cooRow", "bsrWide", "bsrNarrow", "nmSlot", "l2PerCore"};
 
     private static double[] inCoreValues(InCoreRates r) {
-        return new double[] {r.denseFmaCycles(), r.denseNarrowFmaCycles(), r.entryCycles(), r.vectorCycles(), r.rowBlockCycles(),
-            r.oneVectorCycles(), r.cooEntryCycles(), r.cooRowCycles(), r.bsrWideCycles(), r.bsrNarrowCycles(), r.nmSlotCycles(), r.l2CoreBytesPerSecond()};
+        return new double[] {r.denseFmaCycles(), r.denseNarrowFmaCycles(), r.block8Cycles(), r.block4Cycles(), r.block2Cycles(),
+            r.oneVectorCycles(), r.rowBlockCycles(), r.wholeRowCycles(), r.cooEntryCycles(), r.cooRowCycles(), r.bsrWideCycles(), r.bsrNarrowCycles(), r.nmSlotCycles(), r.l2CoreBytesPerSecond()};
     }
 
     private InCoreRates inCore() {
@@ -76,7 +76,8 @@ public final class CpuParameters {
         if (!r.present()) return r;
         double[] x = new double[IN_CORE_KEYS.length];
         for (int i = 0; i < x.length; i++) x[i] = get(FitParameter.inCore(IN_CORE_KEYS[i]));
-        return new InCoreRates(r.vectorBits(), x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], x[10], x[11], r.l3CoreBytesPerSecond(),
+        return new InCoreRates(r.vectorBits(), x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], x[10], x[11], x[12], x[13],
+                r.l3CoreBytesPerSecond(),
                 r.overlap());
     }
 

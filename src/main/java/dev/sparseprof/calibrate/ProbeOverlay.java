@@ -110,10 +110,12 @@ public final class ProbeOverlay {
         m.put("vectorBits", k.vectorBits() + "bits");
         m.put("denseFma", Quantities.cycles(k.denseFmaSeconds() * clockHertz));
         m.put("denseNarrowFma", Quantities.cycles(k.denseNarrowFmaSeconds() * clockHertz));
-        m.put("entry", Quantities.cycles(k.entrySeconds() * clockHertz));
-        m.put("vector", Quantities.cycles(k.vectorSeconds() * clockHertz));
-        m.put("rowBlock", Quantities.cycles(k.rowBlockSeconds() * clockHertz));
+        m.put("block8", Quantities.cycles(k.block8Seconds() * clockHertz));
+        m.put("block4", Quantities.cycles(k.block4Seconds() * clockHertz));
+        m.put("block2", Quantities.cycles(k.block2Seconds() * clockHertz));
         m.put("oneVector", Quantities.cycles(k.oneVectorSeconds() * clockHertz));
+        m.put("rowBlock", Quantities.cycles(k.rowBlockSeconds() * clockHertz));
+        m.put("wholeRow", Quantities.cycles(k.wholeRowSeconds() * clockHertz));
         m.put("cooEntry", Quantities.cycles(k.cooEntrySeconds() * clockHertz));
         m.put("cooRow", Quantities.cycles(k.cooRowSeconds() * clockHertz));
         m.put("bsrWide", Quantities.cycles(k.bsrWideSeconds() * clockHertz));

@@ -9,6 +9,7 @@ import dev.sparseprof.measure.NoiseCriteria;
 import dev.sparseprof.measure.Pruning;
 import dev.sparseprof.measure.TimingConfig;
 import dev.sparseprof.model.GemmLayer;
+import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.Progress;
@@ -58,11 +59,16 @@ public final class QuickCampaign {
         return out;
     }
 
-    /** The first two layers of each GEMM shape, in model order. */
+    /**
+     * The first two layers of each GEMM shape, in model order; an embedding table is read by index
+     * (a gather, {@link LayerKind#EMBEDDING_GATHER}), never multiplied, so it is no GEMM to time
+     * (MiniLM's position embeddings were measured as a 512x384 "layer" and came out 2449 % noisy).
+     */
     public static List<GemmLayer> layers(Model model) {
         Map<String, Integer> seen = new HashMap<>();
         List<GemmLayer> out = new ArrayList<>();
         for (GemmLayer l : model.layers()) {
+            if (l.kind() == LayerKind.EMBEDDING_GATHER) continue;
             if (seen.merge(l.rows() + "x" + l.cols(), 1, Integer::sum) <= 2) out.add(l);
         }
         return out;

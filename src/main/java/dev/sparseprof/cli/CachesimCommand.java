@@ -34,7 +34,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -44,7 +43,7 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code sparseprof cachesim}: replays traces through a cache hierarchy and DRAM; one row per cache. */
 @Command(name = "cachesim", sortOptions = false, mixinStandardHelpOptions = true,
         description = "Replay an address trace (din, extended din, .sptr; gzip or not) through caches and DRAM.")
-final class CachesimCommand implements Callable<Integer> {
+final class CachesimCommand implements RunsDirect {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
@@ -105,8 +104,12 @@ final class CachesimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        return call(spec.commandLine().getOut());
+    }
+
+    @Override
+    public int call(PrintWriter out) {
         Outputs.checkFolder("--json", json);
-        PrintWriter out = spec.commandLine().getOut();
         if (list) {
             out.println("replacement policies: " + String.join(", ", ReplacementPolicies.names()));
             out.println("prefetchers:          " + String.join(", ", Prefetchers.names()));

@@ -322,11 +322,11 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         w.print(t.render());
         KernelRates k = r.kernels();
-        w.printf(Locale.ROOT, "calibrate: kernel in-core rates (ns): dense %.3g per vector FMA (narrow %.3g); row body %.3g per entry, %.3g per vector,"
-                + " %.3g per row, %.3g per one-vector entry; coo %.3g per triple, %.3g per row; bsr4x4 %.3g per block-strip (narrow %.3g); 2:4 %.3g per slot;"
+        w.printf(Locale.ROOT, "calibrate: kernel in-core rates (ns): dense %.3g per vector FMA (narrow %.3g); row body per entry %.3g / %.3g / %.3g / %.3g"
+                + " at 8 / 4 / 2 / 1 vectors, %.3g per row and block, %.3g per row of the tight loops; coo %.3g per triple, %.3g per row; bsr4x4 %.3g per block-strip (narrow %.3g); 2:4 %.3g per slot;"
                 + " launch %.3g us, fork/join %.3g us; transfer overlap %.2f%n",
-                k.denseFmaSeconds() * 1e9, k.denseNarrowFmaSeconds() * 1e9, k.entrySeconds() * 1e9, k.vectorSeconds() * 1e9,
-                k.rowBlockSeconds() * 1e9, k.oneVectorSeconds() * 1e9, k.cooEntrySeconds() * 1e9, k.cooRowSeconds() * 1e9, k.bsrWideSeconds() * 1e9,
+                k.denseFmaSeconds() * 1e9, k.denseNarrowFmaSeconds() * 1e9, k.block8Seconds() * 1e9, k.block4Seconds() * 1e9,
+                k.block2Seconds() * 1e9, k.oneVectorSeconds() * 1e9, k.rowBlockSeconds() * 1e9, k.wholeRowSeconds() * 1e9, k.cooEntrySeconds() * 1e9, k.cooRowSeconds() * 1e9, k.bsrWideSeconds() * 1e9,
                 k.bsrNarrowSeconds() * 1e9, k.nmSlotSeconds() * 1e9, k.launchSeconds() * 1e6, k.forkJoinSeconds() * 1e6,
                 k.overlap());
         List<String> provenance = List.of(

@@ -20,7 +20,9 @@ import picocli.CommandLine.ParseResult;
  * <p>Start-up: {@link #run} builds in full only the subcommand the arguments name (picocli's
  * reflection over every command's options was most of a short command's time); the others are
  * registered by name and description, which is all the top-level usage shows. This annotation's
- * {@code subcommands} stays the one list of commands.
+ * {@code subcommands} stays the one list of commands. {@code cachesim}, the command scripts call in
+ * loops, is run without picocli when {@link DirectOptions} can bind its arguments (picocli then
+ * only answers help requests and faults).
  */
 @Command(name = "sparseprof", mixinStandardHelpOptions = true, version = Main.VERSION, description = Main.DESCRIPTION,
         subcommands = {
@@ -50,8 +52,25 @@ public final class Main {
             out.flush();
             return EXIT_OK;
         }
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) && TopUsage.plain()) {
+            out.print(TopUsage.text()); // the same text picocli prints, without building its model
+            out.flush();
+            return EXIT_OK;
+        }
         boolean verbose = false;
         for (String a : args) if (a.equals("--verbose") || a.equals("-v")) verbose = true;
+        RunsDirect direct = args.length > 0 && args[0].equals("cachesim") ? new CachesimCommand() : null;
+        if (direct != null && DirectOptions.bind(direct, args, 1)) {
+            int code; // as picocli's execute: the command's code, or the handler's for what it threw
+            try {
+                code = direct.call(out);
+            } catch (Exception e) {
+                code = failed(e, err, verbose);
+            }
+            out.flush();
+            err.flush();
+            return code;
+        }
         CommandLine cli = commandLine(args);
         cli.setOut(out);
         cli.setErr(err);
@@ -127,15 +146,20 @@ public final class Main {
 
         @Override
         public int handleExecutionException(Exception ex, CommandLine commandLine, ParseResult parseResult) {
-            if (ex instanceof SparseprofException) {
-                err.println("sparseprof: " + ex.getMessage());
-                if (showTraces) ex.printStackTrace(err);
-                return EXIT_BAD_INPUT;
-            }
-            err.println("sparseprof: internal error: " + ex);
-            if (showTraces) ex.printStackTrace(err);
-            else err.println("(run again with --verbose for the stack trace, and report it)");
-            return EXIT_BUG;
+            return failed(ex, err, showTraces);
         }
+    }
+
+    /** What a command that threw prints, and its exit code: one line for bad input, a trace only when asked. */
+    private static int failed(Exception ex, PrintWriter err, boolean showTraces) {
+        if (ex instanceof SparseprofException) {
+            err.println("sparseprof: " + ex.getMessage());
+            if (showTraces) ex.printStackTrace(err);
+            return EXIT_BAD_INPUT;
+        }
+        err.println("sparseprof: internal error: " + ex);
+        if (showTraces) ex.printStackTrace(err);
+        else err.println("(run again with --verbose for the stack trace, and report it)");
+        return EXIT_BUG;
     }
 }

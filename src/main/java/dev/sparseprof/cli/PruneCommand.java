@@ -5,15 +5,20 @@ import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.PrunedWriter;
+import dev.sparseprof.model.Tensor;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.sparse.prune.LayerWeights;
 import dev.sparseprof.sparse.prune.PruneResult;
 import dev.sparseprof.sparse.prune.PruneScope;
 import dev.sparseprof.sparse.prune.PruneSpec;
 import dev.sparseprof.sparse.prune.Pruner;
+import dev.sparseprof.sparse.prune.StoredLayer;
+import dev.sparseprof.sparse.prune.StoredPruner;
 import dev.sparseprof.util.Checks;
 import dev.sparseprof.util.SparseprofException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -101,7 +107,7 @@ final class PruneCommand implements Callable<Integer> {
                         + "): " + how.describe() + " would run along K = " + skipped.get(0).cols() + " weights of one input channel, not a reduction over channels");
             }
             if (plan != null) checkRecipe(plan, byTensor);
-            Map<GemmLayer, PruneResult> results = new LinkedHashMap<>();
+            Map<GemmLayer, PruneResult> results = new ConcurrentHashMap<>();
             Map<GemmLayer, float[]> global = globalPruning(how, byTensor, results);
             Map<String, String> metadata = new LinkedHashMap<>();
             metadata.put("sparseprof.prune", describe(how));
@@ -109,22 +115,59 @@ final class PruneCommand implements Callable<Integer> {
             metadata.put("sparseprof.source_format", m.format());
             metadata.put("sparseprof.pruned_layers", Integer.toString(count));
             if (!skipped.isEmpty()) metadata.put("sparseprof.left_dense", skipped.size() + " depthwise layers (N:M along kh*kw)");
-            PrunedWriter.write(m, out, byTensor.keySet(), (tensor, target) -> {
-                for (GemmLayer l : byTensor.get(tensor.name())) {
-                    float[] values = global != null ? global.get(l) : l.matrix().toDense();
-                    if (global == null) {
-                        // A recipe prunes as advise estimated (its criterion included): Recipe.apply.
-                        results.put(l, plan != null ? plan.apply(l.name(), l.rows(), l.cols(), values)
-                                : Pruner.apply(how, List.of(new LayerWeights(l.name(), l.rows(), l.cols(), values))).get(0));
-                    }
-                    l.writeZeros(values, target);
-                }
-            }, metadata);
+            PrunedWriter.write(m, out, byTensor.keySet(), new LayerEditor(byTensor, how, plan, global, results), metadata);
             List<PruneResult> ordered = new ArrayList<>();
             for (List<GemmLayer> ls : byTensor.values()) for (GemmLayer l : ls) ordered.add(results.get(l));
             stdout.print(table(m, how, ordered));
         }
         return Main.EXIT_OK;
+    }
+
+    /**
+     * Prunes each written tensor's layers: a tensor that is one whole row-major fp16, bf16 or fp32
+     * layer streams through {@link StoredPruner} in its stored width (no float copy, no tensor-sized
+     * buffer); any other (strided views, quantized integers, several layers in one tensor, global
+     * scope) is decoded to floats, pruned by {@link Pruner} and written back with
+     * {@link GemmLayer#writeZeros}. Both give the same survivors. Called from the writer's threads.
+     */
+    private record LayerEditor(Map<String, List<GemmLayer>> byTensor, PruneSpec how, Recipe plan,
+                               Map<GemmLayer, float[]> global, Map<GemmLayer, PruneResult> results) implements PrunedWriter.Editor {
+        private PruneSpec specOf(GemmLayer l) {
+            return plan == null ? how : plan.specFor(l.name());
+        }
+
+        @Override
+        public boolean stream(Tensor tensor, PrunedWriter.ByteSink sink) throws IOException {
+            List<GemmLayer> ls = byTensor.get(tensor.name());
+            StoredLayer.Width width = switch (tensor.dtype()) {
+                case F16 -> StoredLayer.Width.F16;
+                case BF16 -> StoredLayer.Width.BF16;
+                case F32 -> StoredLayer.Width.F32;
+                default -> null;
+            };
+            if (global != null || width == null || ls.size() != 1 || !ls.get(0).wholeRowMajorTensor()) return false;
+            GemmLayer l = ls.get(0);
+            // Wanda's criterion (a recipe with activation norms) ranks floats: Recipe.apply in edit.
+            if (plan != null && plan.needsFloats(l.name())) return false;
+            PruneSpec spec = specOf(l);
+            if (spec != null && !StoredPruner.streams(spec)) return false;
+            results.put(l, StoredPruner.prune(spec, new StoredLayer(l.name(), l.rows(), l.cols(), width, tensor.data()), sink::write));
+            return true;
+        }
+
+        @Override
+        public void edit(Tensor tensor, MemorySegment target) {
+            for (GemmLayer l : byTensor.get(tensor.name())) {
+                float[] values = global != null ? global.get(l) : l.matrix().toDense();
+                if (global == null) {
+                    PruneSpec spec = specOf(l);
+                    // A recipe prunes as advise estimated (its criterion included): Recipe.apply.
+                    results.put(l, plan != null ? plan.apply(l.name(), l.rows(), l.cols(), values) : spec == null ? unchanged(l.name(), values)
+                            : Pruner.apply(spec, List.of(new LayerWeights(l.name(), l.rows(), l.cols(), values))).get(0));
+                }
+                l.writeZeros(values, target);
+            }
+        }
     }
 
     /** The recipe against the layers that can be written back (names and shapes); a fault is one line naming the recipe. */

@@ -142,8 +142,13 @@ final class SimulateCommand implements Callable<Integer> {
             Simulation.Options options = new Simulation.Options(batch, d, pruning, s, formats);
             List<Workload> workloads = Simulation.workloads(m.layers(), options, TerminalProgressBar.forTerminal("simulate: scanning layers"));
             if (workloads.isEmpty()) throw new SparseprofException(inputs.model.label() + ": no GEMM layers");
-            result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options,
+            List<String> notes = Simulation.notes(m.layers(), options);
+            result = Simulation.run(new PerfModel(spec, trafficModel(traffic)), workloads, options, notes,
                     TerminalProgressBar.forTerminal("simulate: estimating layers"));
+            for (int i = 0; i < result.notes().size(); i++) {
+                String note = result.notes().get(i);
+                if (note != null) command.commandLine().getErr().println("simulate: layer '" + workloads.get(i).name() + "': " + note);
+            }
         }
         choice.announce("simulate", command.commandLine().getErr());
         if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result, wide));

@@ -31,17 +31,28 @@ public final class ComputePeaks {
 
     public boolean has(ComputeUnit unit, DType dtype) {
         EnumMap<DType, Double> m = peaks.get(unit);
-        return m != null && m.containsKey(dtype);
+        return m != null && m.containsKey(rated(unit, dtype, m));
+    }
+
+    /**
+     * The dtype whose peak {@code dtype} runs at: uint8 on tensor cores (dense or 2:4) at the int8 peak
+     * when the spec lists no uint8 peak of its own. Integer MMA takes either signedness at one rate
+     * (PTX ISA, mma / mma.sp: {@code .atype/.btype = .u8 | .s8}, one IMMA instruction; datasheets give
+     * one "INT8" figure), so a stored uint8 weight (TF.js quantised models) is priced as int8.
+     */
+    private static DType rated(ComputeUnit unit, DType dtype, EnumMap<DType, Double> m) {
+        boolean tensor = unit == ComputeUnit.TENSOR || unit == ComputeUnit.SPARSE_TENSOR;
+        return tensor && dtype == DType.U8 && !m.containsKey(DType.U8) ? DType.I8 : dtype;
     }
 
     /** The peak, or a {@link SpecException} naming the spec, the unit, the dtype and what the spec has. */
     public double flopsPerSecond(ComputeUnit unit, DType dtype) {
         EnumMap<DType, Double> m = peaks.get(unit);
-        if (m == null || !m.containsKey(dtype)) {
+        if (m == null || !m.containsKey(rated(unit, dtype, m))) {
             throw new SpecException(source + ": no peak for " + dtype.label() + " on " + unit.key()
                     + " (the spec has: " + (m == null || m.isEmpty() ? "none" : String.join(", ", labels(m))) + ")");
         }
-        return m.get(dtype);
+        return m.get(rated(unit, dtype, m));
     }
 
     public List<DType> dtypes(ComputeUnit unit) {

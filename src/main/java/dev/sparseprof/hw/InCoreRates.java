@@ -10,11 +10,15 @@ package dev.sparseprof.hw;
  * <ul>
  * <li>{@code denseFmaCycles}: the dense GEMM's micro-kernel per vector FMA (4 rows x 4 vectors),
  *     {@code denseNarrowFmaCycles} its one-vector (N <= lanes) micro-kernel per vector FMA;
- * <li>{@code entryCycles}: the broadcast-and-FMA row body (csr, coo, N:M) per stored entry and
- *     column block (value broadcast, index load, address), {@code vectorCycles} per entry and
- *     vector of the block (a B load and an FMA), {@code rowBlockCycles} per row and column block
- *     (accumulators cleared and stored, loop exit); {@code oneVectorCycles} per entry of a one-vector
- *     block (N = one vector, or the last vector of N: 4 accumulators in turn, no per-block setup);
+ * <li>the broadcast-and-FMA row body (csr, coo, N:M), per stored entry of one column block of
+ *     each width the kernels dispatch ({@code kernel.ColumnBlocks}): {@code block8Cycles},
+ *     {@code block4Cycles}, {@code block2Cycles} (a value broadcast, an index load and per vector a
+ *     B load and an FMA into the block's own accumulator: few vectors wait on the FMA latency,
+ *     many on the load ports, so each width has its own rate, no line through them),
+ *     {@code oneVectorCycles} (a one-vector block: 4 accumulators in turn); {@code rowBlockCycles}
+ *     per row and column block of the general path (block dispatch, accumulators cleared and
+ *     stored, loop exit); {@code wholeRowCycles} per row of the tight all-rows loops the kernels
+ *     take when N is exactly one vector (csr, coo) or two (csr);
  * <li>{@code cooEntryCycles}: COO's run search per triple (vector compares over the row indices),
  *     {@code cooRowCycles} per row (the branch that ends a run);
  * <li>{@code bsrWideCycles}: a BSR block per wide strip (4 rows x 4 vectors), {@code bsrNarrowCycles}
@@ -35,20 +39,21 @@ package dev.sparseprof.hw;
  * </ul>
  * {@link #NONE} (vectorBits 0): not probed; the roofline model with fitted overheads applies.
  */
-public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNarrowFmaCycles, double entryCycles, double vectorCycles,
-                          double rowBlockCycles, double oneVectorCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
+public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNarrowFmaCycles, double block8Cycles, double block4Cycles,
+                          double block2Cycles, double oneVectorCycles, double rowBlockCycles, double wholeRowCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
                           double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap) {
-    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     public InCoreRates {
         if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);
-        double[] all = {denseFmaCycles, denseNarrowFmaCycles, entryCycles, vectorCycles, rowBlockCycles, oneVectorCycles, cooEntryCycles, cooRowCycles,
+        double[] all = {denseFmaCycles, denseNarrowFmaCycles, block8Cycles, block4Cycles, block2Cycles, oneVectorCycles, rowBlockCycles, wholeRowCycles,
+            cooEntryCycles, cooRowCycles,
             bsrWideCycles, bsrNarrowCycles, nmSlotCycles, l2CoreBytesPerSecond, l3CoreBytesPerSecond};
         for (double v : all) {
             if (!(v >= 0) || Double.isInfinite(v)) throw new SpecException("cpu.inCore: cycles must not be negative, got " + v);
         }
-        if (vectorBits > 0 && !(denseFmaCycles > 0 && vectorCycles > 0)) {
-            throw new SpecException("cpu.inCore: denseFma and vector cycles must be positive");
+        if (vectorBits > 0 && !(denseFmaCycles > 0 && block8Cycles > 0 && block4Cycles > 0 && block2Cycles > 0 && oneVectorCycles > 0)) {
+            throw new SpecException("cpu.inCore: denseFma, block8, block4, block2 and oneVector cycles must be positive");
         }
         if (!(overlap >= 0 && overlap <= 1)) throw new SpecException("cpu.inCore.overlap must be in [0, 1], got " + overlap);
     }

@@ -22,7 +22,7 @@ final class SpecReader {
     private static final String[] GPU = {"sms", "clock", "l1", "sharedMemory", "l2", "dram", "peaks", "warpSize", "residentWarpsPerSm",
         "registersPerSm", "maxBlocksPerSm", "arch"};
     private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram", "model", "inCore"};
-    private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "entry", "vector", "rowBlock", "oneVector", "cooEntry", "cooRow",
+    private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "block8", "block4", "block2", "oneVector", "rowBlock", "wholeRow", "cooEntry", "cooRow",
         "bsrWide", "bsrNarrow", "nmSlot", "l2PerCore", "l3PerCore", "overlap"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
@@ -110,7 +110,8 @@ final class SpecReader {
         m.allow(IN_CORE);
         try {
             return new InCoreRates((int) SpecValues.bits(m, "vectorBits"), SpecValues.cycles(m, "denseFma"), SpecValues.cycles(m, "denseNarrowFma"),
-                    SpecValues.cycles(m, "entry"), SpecValues.cycles(m, "vector"), SpecValues.cycles(m, "rowBlock"), SpecValues.cycles(m, "oneVector"),
+                    SpecValues.cycles(m, "block8"), SpecValues.cycles(m, "block4"), SpecValues.cycles(m, "block2"), SpecValues.cycles(m, "oneVector"),
+                    SpecValues.cycles(m, "rowBlock"), SpecValues.cycles(m, "wholeRow"),
                     SpecValues.cycles(m, "cooEntry"), SpecValues.cycles(m, "cooRow"), SpecValues.cycles(m, "bsrWide"),
                     SpecValues.cycles(m, "bsrNarrow"), SpecValues.cycles(m, "nmSlot"),
                     m.has("l2PerCore") ? SpecValues.bytesPerSecond(m, "l2PerCore") : 0,

@@ -24,10 +24,23 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>What the loops execute per entry (L lanes, for the CPU time model): 1 value load + broadcast
  * and 1 column-index load per entry and block, then per vector of the block 1 aligned B load (one
  * cache line at 512 bits, half a line at 256) and 1 FMA; per row and block the block's vector
- * stores of C (one-vector blocks: 3 vector adds of the 4 accumulators first). N = 128 is one block
+ * stores of C (one-vector blocks: 3 vector adds of the 4 accumulators first; two-vector blocks: 2
+ * vector adds of the 2 pairs first). N = 128 is one block
  * at 16 lanes, two at 8 lanes (the row's values and indices are read once per block). N = L takes
  * {@link #oneVectorRows}, N = 2L {@link #twoVectorRows} (csr): all rows in one loop, no per-row block
- * dispatch. (Taking 2 or 4 entries per
+ * dispatch. The blocks of 2 or more vectors read an entry's B segment through one slice of the
+ * aligned copy ({@code asSlice(offset, block bytes)}, scalar-replaced by the JIT): one bounds check
+ * per entry, after which the block's loads at constant offsets need none. Read at computed offsets
+ * of the whole copy, each load kept its own check (an add, a compare and a branch, C2's code for
+ * {@code -XX:UseAVX=2}: about 45 instructions per entry and 8-vector block, against 24 with the
+ * slice), which at 8 lanes bounded csr by instruction throughput before L2 bandwidth (taken from
+ * a stand-alone copy of the 8-vector loop, 3 Dec 2026: 256 bits, 3072x768x128, 90%, 38.7 -> 44.8
+ * GFLOP/s, B in L1 49.9 -> 67.3; 512 bits 63.5 -> 65.6). The two-vector blocks (and
+ * {@link #twoVectorRows}) then take {@link #PAIR} entries per trip, even entries into one pair of
+ * accumulators and odd into another (the last odd entry into the first), summed at the end: with one
+ * check per entry, N = 16 at 256 bits waited on its two FMA chains (KernelQuickBench 3072 768 16 1
+ * 0.9 csr, two alternated runs, load 3.3: 28.0 / 27.8 -> 30.7 / 32.8 GFLOP/s; 512 bits, N = 32,
+ * unchanged). (Before the slice, taking 2 or 4 entries per
  * trip in the 2- and 4-vector blocks, 8 FMA chains instead of 4 or 2, measured no faster at 256 bits,
  * N = 16, or at 512 bits, N = 32 and 64, in three alternated runs on 3 Dec 2026 under load 14-16.)
  */
@@ -38,6 +51,8 @@ final class BroadcastRows {
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Independent accumulators of the one-vector blocks. */
     static final int UNROLL = 4;
+    /** Entries per trip of the two-vector blocks: even entries into one pair of accumulators, odd into another. */
+    static final int PAIR = 2;
     /** Floats of scratch the traced twin needs for its accumulators. */
     static final int TRACE_SCRATCH_FLOATS = UNROLL * L;
 
@@ -83,7 +98,7 @@ final class BroadcastRows {
         for (int c0 = 0; c0 < n; ) {
             int width = ColumnBlocks.width(n - c0, L);
             int o = outOffset + c0;
-            int unroll = width <= L ? UNROLL : 1;
+            int unroll = width <= L ? UNROLL : width == 2 * L ? PAIR : 1;
             int grouped = unroll == 1 ? 0 : (to - from) / unroll * unroll;
             float[] sums = unroll == 1 ? out : acc;
             int at0 = unroll == 1 ? o : 0;
@@ -100,10 +115,12 @@ final class BroadcastRows {
                     for (int i = v0; i < v0 + lanes; i++) sums[at + i] = Math.fma(b[bRow + i], value, sums[at + i]);
                 }
             }
-            if (unroll > 1) {
+            if (unroll == UNROLL) {
                 for (int i = 0; i < width; i++) {
                     out[o + i] = (acc[i] + acc[width + i]) + (acc[2 * width + i] + acc[3 * width + i]);
                 }
+            } else if (unroll == PAIR) {
+                for (int i = 0; i < width; i++) out[o + i] = acc[i] + acc[width + i];
             }
             for (int v0 = 0; v0 < width; v0 += L) {
                 int lanes = Math.min(L, width - v0);
@@ -149,15 +166,27 @@ final class BroadcastRows {
         float[] c = op.c();
         long rowBytes = 2L * L * Float.BYTES;
         for (int r = rowStart; r < rowEnd; r++) {
-            FloatVector a0 = FloatVector.zero(S), a1 = a0;
-            for (int j = Math.max(starts[r], nzStart), to = starts[r + 1]; j < to; j++) {
+            FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
+            int j = Math.max(starts[r], nzStart);
+            int to = starts[r + 1];
+            for (int paired = j + (to - j) / PAIR * PAIR; j < paired; j += PAIR) {
                 FloatVector v = FloatVector.broadcast(S, vals[j]);
-                long p = cols[j] * rowBytes;
-                a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
-                a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
+                FloatVector w = FloatVector.broadcast(S, vals[j + 1]);
+                MemorySegment row = b.asSlice(cols[j] * rowBytes, rowBytes);
+                MemorySegment next = b.asSlice(cols[j + 1] * rowBytes, rowBytes);
+                a0 = FloatVector.fromMemorySegment(S, row, 0, ORDER).fma(v, a0);
+                a1 = FloatVector.fromMemorySegment(S, row, VECTOR_BYTES, ORDER).fma(v, a1);
+                a2 = FloatVector.fromMemorySegment(S, next, 0, ORDER).fma(w, a2);
+                a3 = FloatVector.fromMemorySegment(S, next, VECTOR_BYTES, ORDER).fma(w, a3);
             }
-            a0.intoArray(c, r * 2 * L);
-            a1.intoArray(c, r * 2 * L + L);
+            if (j < to) {
+                FloatVector v = FloatVector.broadcast(S, vals[j]);
+                MemorySegment row = b.asSlice(cols[j] * rowBytes, rowBytes);
+                a0 = FloatVector.fromMemorySegment(S, row, 0, ORDER).fma(v, a0);
+                a1 = FloatVector.fromMemorySegment(S, row, VECTOR_BYTES, ORDER).fma(v, a1);
+            }
+            a0.add(a2).intoArray(c, r * 2 * L);
+            a1.add(a3).intoArray(c, r * 2 * L + L);
         }
     }
 
@@ -174,15 +203,15 @@ final class BroadcastRows {
         FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
         for (int j = from; j < to; j++) {
             FloatVector v = FloatVector.broadcast(S, vals[j - vshift]);
-            long p = cols[j - shift] * rowBytes + colBytes;
-            a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
-            a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
-            a2 = FloatVector.fromMemorySegment(S, b, p + 2 * VECTOR_BYTES, ORDER).fma(v, a2);
-            a3 = FloatVector.fromMemorySegment(S, b, p + 3 * VECTOR_BYTES, ORDER).fma(v, a3);
-            a4 = FloatVector.fromMemorySegment(S, b, p + 4 * VECTOR_BYTES, ORDER).fma(v, a4);
-            a5 = FloatVector.fromMemorySegment(S, b, p + 5 * VECTOR_BYTES, ORDER).fma(v, a5);
-            a6 = FloatVector.fromMemorySegment(S, b, p + 6 * VECTOR_BYTES, ORDER).fma(v, a6);
-            a7 = FloatVector.fromMemorySegment(S, b, p + 7 * VECTOR_BYTES, ORDER).fma(v, a7);
+            MemorySegment row = b.asSlice(cols[j - shift] * rowBytes + colBytes, 8 * VECTOR_BYTES);
+            a0 = FloatVector.fromMemorySegment(S, row, 0, ORDER).fma(v, a0);
+            a1 = FloatVector.fromMemorySegment(S, row, VECTOR_BYTES, ORDER).fma(v, a1);
+            a2 = FloatVector.fromMemorySegment(S, row, 2 * VECTOR_BYTES, ORDER).fma(v, a2);
+            a3 = FloatVector.fromMemorySegment(S, row, 3 * VECTOR_BYTES, ORDER).fma(v, a3);
+            a4 = FloatVector.fromMemorySegment(S, row, 4 * VECTOR_BYTES, ORDER).fma(v, a4);
+            a5 = FloatVector.fromMemorySegment(S, row, 5 * VECTOR_BYTES, ORDER).fma(v, a5);
+            a6 = FloatVector.fromMemorySegment(S, row, 6 * VECTOR_BYTES, ORDER).fma(v, a6);
+            a7 = FloatVector.fromMemorySegment(S, row, 7 * VECTOR_BYTES, ORDER).fma(v, a7);
         }
         a0.intoArray(out, o);
         a1.intoArray(out, o + L);
@@ -207,11 +236,11 @@ final class BroadcastRows {
         FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
         for (int j = from; j < to; j++) {
             FloatVector v = FloatVector.broadcast(S, vals[j - vshift]);
-            long p = cols[j - shift] * rowBytes + colBytes;
-            a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
-            a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
-            a2 = FloatVector.fromMemorySegment(S, b, p + 2 * VECTOR_BYTES, ORDER).fma(v, a2);
-            a3 = FloatVector.fromMemorySegment(S, b, p + 3 * VECTOR_BYTES, ORDER).fma(v, a3);
+            MemorySegment row = b.asSlice(cols[j - shift] * rowBytes + colBytes, 4 * VECTOR_BYTES);
+            a0 = FloatVector.fromMemorySegment(S, row, 0, ORDER).fma(v, a0);
+            a1 = FloatVector.fromMemorySegment(S, row, VECTOR_BYTES, ORDER).fma(v, a1);
+            a2 = FloatVector.fromMemorySegment(S, row, 2 * VECTOR_BYTES, ORDER).fma(v, a2);
+            a3 = FloatVector.fromMemorySegment(S, row, 3 * VECTOR_BYTES, ORDER).fma(v, a3);
         }
         a0.intoArray(out, o);
         a1.intoArray(out, o + L);
@@ -229,15 +258,26 @@ final class BroadcastRows {
         MemorySegment b = op.bAligned();
         long rowBytes = (long) op.n() * Float.BYTES;
         long colBytes = (long) c0 * Float.BYTES;
-        FloatVector a0 = FloatVector.zero(S), a1 = a0;
-        for (int j = from; j < to; j++) {
+        FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
+        int j = from;
+        for (int paired = from + (to - from) / PAIR * PAIR; j < paired; j += PAIR) {
             FloatVector v = FloatVector.broadcast(S, vals[j - vshift]);
-            long p = cols[j - shift] * rowBytes + colBytes;
-            a0 = FloatVector.fromMemorySegment(S, b, p, ORDER).fma(v, a0);
-            a1 = FloatVector.fromMemorySegment(S, b, p + VECTOR_BYTES, ORDER).fma(v, a1);
+            FloatVector w = FloatVector.broadcast(S, vals[j + 1 - vshift]);
+            MemorySegment row = b.asSlice(cols[j - shift] * rowBytes + colBytes, 2 * VECTOR_BYTES);
+            MemorySegment next = b.asSlice(cols[j + 1 - shift] * rowBytes + colBytes, 2 * VECTOR_BYTES);
+            a0 = FloatVector.fromMemorySegment(S, row, 0, ORDER).fma(v, a0);
+            a1 = FloatVector.fromMemorySegment(S, row, VECTOR_BYTES, ORDER).fma(v, a1);
+            a2 = FloatVector.fromMemorySegment(S, next, 0, ORDER).fma(w, a2);
+            a3 = FloatVector.fromMemorySegment(S, next, VECTOR_BYTES, ORDER).fma(w, a3);
         }
-        a0.intoArray(out, o);
-        a1.intoArray(out, o + L);
+        if (j < to) {
+            FloatVector v = FloatVector.broadcast(S, vals[j - vshift]);
+            MemorySegment row = b.asSlice(cols[j - shift] * rowBytes + colBytes, 2 * VECTOR_BYTES);
+            a0 = FloatVector.fromMemorySegment(S, row, 0, ORDER).fma(v, a0);
+            a1 = FloatVector.fromMemorySegment(S, row, VECTOR_BYTES, ORDER).fma(v, a1);
+        }
+        a0.add(a2).intoArray(out, o);
+        a1.add(a3).intoArray(out, o + L);
     }
 
     private static void block1(Operands<?> op, Slice s, int c0, float[] out, int o) {

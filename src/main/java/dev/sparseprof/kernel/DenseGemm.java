@@ -26,12 +26,18 @@ import jdk.incubator.vector.VectorSpecies;
  *     {@code vectors} aligned vector loads of the packed panel, {@code rows} scalar loads +
  *     broadcasts of A, {@code rows x vectors} FMAs; per tile and K block: {@code rows x vectors}
  *     vector stores of C (plus as many loads of C after the first K block);
- * <li>narrow tile ({@code N <= L}, one-vector panels): {@code microNarrow}, 8 rows x 1 vector:
+ * <li>panels: NR columns while a whole NR panel fits, then two-vector panels while more than one
+ *     vector of columns is left, then a one-vector panel ({@link #panelWidth}): N = 32 at 16 lanes
+ *     is one 32-column panel, N = 48 a 32- and a 16-column one, N = 80 a 64- and a 16-column one;
+ *     only the last panel is partial (its zero columns are multiplied);
+ * <li>two-vector panels at 32 registers: {@code micro6x2}, 6 rows x 2 vectors (as the wide tile
+ *     at 16 registers, where NR is two vectors);
+ * <li>narrow tile (one-vector panels; N <= L is one): {@code microNarrow}, 8 rows x 1 vector:
  *     per k 1 vector load, 8 broadcasts, 8 FMAs;
  * <li>rows past the last multiple of the tile's rows: one-row kernels of the same width
  *     (per k {@code vectors} loads, 1 broadcast, {@code vectors} FMAs);
- * <li>a partial panel (N not a multiple of NR) computes the whole panel into a tile in scratch
- *     and copies its valid columns (scalar) into C.
+ * <li>a partial panel computes the whole panel into a tile in scratch and copies its valid
+ *     columns (scalar) into C.
  * </ul>
  */
 public final class DenseGemm implements SpmmKernel<DenseMatrix> {
@@ -49,6 +55,10 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     static final int NR = TILING.panelColumns();
     /** Rows of the narrow micro-kernel (one vector of columns). */
     static final int MR_NARROW = DenseTiling.NARROW_ROWS;
+    /** Rows of the two-vector micro-kernel ({@code micro6x2}) on a two-vector panel. */
+    static final int MR_TWO = DenseTiling.TWO_VECTOR_ROWS;
+    /** Floats of the tile scratch: the largest register tile of any panel width. */
+    private static final int TILE_FLOATS = Math.max(MR * NR, Math.max(MR_TWO * 2 * L, MR_NARROW * L));
     /** K block: the MR x KC sliver of A stays in L1. */
     static final int KC = TILING.kc();
     /** Columns of C per outer block: the packed KC x NC block stays in L2. */
@@ -88,56 +98,91 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     /** One packed KC x NC block, then an MR x NR tile (partial stores, the traced twin's accumulators). */
     @Override
     public int scratchFloats(DenseMatrix a, int n) {
-        return KC * panels(Math.min(n, NC)) * NR + MR * NR;
+        return KC * panels(Math.min(n, NC)) * NR + TILE_FLOATS;
     }
 
     /** The fast path's packed KC x NC block, 64-byte aligned off-heap (one cache line per load). */
     @Override
     public long alignedScratchFloats(DenseMatrix a, int n) {
-        return scratchFloats(a, n) - MR * NR;
+        return scratchFloats(a, n) - TILE_FLOATS;
     }
 
     private static int panels(int columns) {
         return (columns + NR - 1) / NR;
     }
 
-    /** Columns of a packed panel for a B of {@code n} columns. */
-    static int panelWidth(int n) {
-        return n <= L ? L : NR;
+    /**
+     * Columns of the packed panel that starts at column {@code col} of a C block of {@code nc}:
+     * NR while a whole NR panel fits, then two vectors while more than one vector is left, then
+     * one vector (N = 32 at 16 lanes is one 32-column panel, N = 48 a 32- and a 16-column one, not a
+     * 64-column panel a third or half zeros).
+     */
+    static int panelWidth(int col, int nc) {
+        int left = nc - col;
+        return left >= NR ? NR : left > L ? 2 * L : L;
+    }
+
+    /** Rows of the register tile that runs a panel of {@code width} columns. */
+    static int tileRows(int width) {
+        return width == NR ? MR : width == 2 * L ? MR_TWO : MR_NARROW;
+    }
+
+    /** Packed panels of a C block of {@code nc} columns. */
+    static int panelCount(int nc) {
+        int count = 0;
+        for (int col = 0; col < nc; col += panelWidth(col, nc)) count++;
+        return count;
+    }
+
+    /** Columns {@code [0, wideEnd)} of a C block of {@code nc} are whole NR panels. */
+    private static int wideEnd(int nc) {
+        return nc / NR * NR;
     }
 
     @Override
     public void runRange(Operands<DenseMatrix> op, WorkRange range, Workspace ws) {
         int n = op.n();
         int k = op.a().cols();
-        int nr = panelWidth(n);
-        int mr = nr == NR ? MR : MR_NARROW;
         MemorySegment packed = ws.alignedScratch();
         float[] tile = ws.scratch();
-        int tileAt = tile.length - MR * NR;
+        int tileAt = tile.length - TILE_FLOATS;
         ws.setCarryRow(-1);
         for (int j0 = 0; j0 < n; j0 += NC) {
             int nc = Math.min(NC, n - j0);
+            int wide = wideEnd(nc);
             for (int k0 = 0; k0 < k; k0 += KC) {
                 int kc = Math.min(KC, k - k0);
-                packAligned(op.b(), n, new Panel(k0, kc, j0, nc, nr), packed);
+                packAligned(op.b(), n, new Panel(k0, kc, j0, nc), packed);
                 boolean accumulate = k0 > 0;
+                // whole NR panels: each row tile's A sliver stays in L1 across them
                 int i = range.rowStart();
-                for (; i + mr <= range.rowEnd(); i += mr) {
-                    for (int p = 0; p * nr < nc; p++) {
-                        int valid = Math.min(nr, nc - p * nr);
-                        if (nr != NR) microNarrow(op, packed, kc, i * k + k0, i * n + j0, valid, accumulate, tile, tileAt);
-                        else if (VECTORS == 4) micro4x4(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
-                        else micro6x2(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
+                for (; i + MR <= range.rowEnd(); i += MR) {
+                    for (int col = 0; col < wide; col += NR) {
+                        if (VECTORS == 4) micro4x4(op, packed, col * kc, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
+                        else micro6x2(op, packed, col * kc, NR, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
                     }
                 }
                 for (; i < range.rowEnd(); i++) {
-                    for (int p = 0; p * nr < nc; p++) {
-                        int valid = Math.min(nr, nc - p * nr);
-                        if (nr != NR) microNarrow1(op, packed, kc, i * k + k0, i * n + j0, valid, accumulate, tile, tileAt);
-                        else if (VECTORS == 4) micro1x4(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
-                        else micro1x2(op, packed, p * kc * NR, kc, i * k + k0, i * n + j0 + p * NR, valid, accumulate, tile, tileAt);
+                    for (int col = 0; col < wide; col += NR) {
+                        if (VECTORS == 4) micro1x4(op, packed, col * kc, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
+                        else micro1x2(op, packed, col * kc, NR, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
                     }
+                }
+                // the rest: two-vector and one-vector panels, each with its own row tiles
+                for (int col = wide; col < nc; ) {
+                    int w = panelWidth(col, nc);
+                    int valid = Math.min(w, nc - col);
+                    int rows = tileRows(w);
+                    int r = range.rowStart();
+                    for (; r + rows <= range.rowEnd(); r += rows) {
+                        if (w == L) microNarrow(op, packed, col * kc, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
+                        else micro6x2(op, packed, col * kc, w, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
+                    }
+                    for (; r < range.rowEnd(); r++) {
+                        if (w == L) microNarrow1(op, packed, col * kc, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
+                        else micro1x2(op, packed, col * kc, w, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
+                    }
+                    col += w;
                 }
             }
         }
@@ -147,72 +192,82 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     public void traceRange(Operands<DenseMatrix> op, WorkRange range, Workspace ws, Tracer tracer) {
         int n = op.n();
         int k = op.a().cols();
-        int nr = panelWidth(n);
-        int mrFull = nr == NR ? MR : MR_NARROW;
         float[] packed = ws.scratch();
         ws.setCarryRow(-1);
         for (int j0 = 0; j0 < n; j0 += NC) {
             int nc = Math.min(NC, n - j0);
+            int wide = wideEnd(nc);
             for (int k0 = 0; k0 < k; k0 += KC) {
                 int kc = Math.min(KC, k - k0);
-                tracePack(op.b(), n, new Panel(k0, kc, j0, nc, nr), packed, tracer);
+                tracePack(op.b(), n, new Panel(k0, kc, j0, nc), packed, tracer);
                 boolean accumulate = k0 > 0;
                 int i = range.rowStart();
-                for (; i < range.rowEnd(); i += mrFull) {
-                    int mr = Math.min(mrFull, range.rowEnd() - i);
-                    int rowsPerTile = mr == mrFull ? mrFull : 1;
-                    for (int r0 = i; r0 < i + mr; r0 += rowsPerTile) {
-                        for (int p = 0; p * nr < nc; p++) {
-                            int valid = Math.min(nr, nc - p * nr);
-                            traceMicro(op, new Tile(r0, rowsPerTile, p * kc * nr, kc, k0, j0 + p * nr, valid, accumulate, nr), ws, tracer);
-                        }
+                for (; i + MR <= range.rowEnd(); i += MR) {
+                    for (int col = 0; col < wide; col += NR) {
+                        traceMicro(op, new Tile(i, MR, col * kc, kc, k0, j0 + col, NR, accumulate, NR), ws, tracer);
                     }
-                    if (mr < mrFull) break;
+                }
+                for (; i < range.rowEnd(); i++) {
+                    for (int col = 0; col < wide; col += NR) {
+                        traceMicro(op, new Tile(i, 1, col * kc, kc, k0, j0 + col, NR, accumulate, NR), ws, tracer);
+                    }
+                }
+                for (int col = wide; col < nc; ) {
+                    int w = panelWidth(col, nc);
+                    int valid = Math.min(w, nc - col);
+                    int rows = tileRows(w);
+                    int r = range.rowStart();
+                    for (; r + rows <= range.rowEnd(); r += rows) traceMicro(op, new Tile(r, rows, col * kc, kc, k0, j0 + col, valid, accumulate, w), ws, tracer);
+                    for (; r < range.rowEnd(); r++) traceMicro(op, new Tile(r, 1, col * kc, kc, k0, j0 + col, valid, accumulate, w), ws, tracer);
+                    col += w;
                 }
             }
         }
     }
 
-    /** One K block of B to pack: rows {@code k0..k0+kc}, columns {@code j0..j0+nc}, panels of {@code nr}. */
-    private record Panel(int k0, int kc, int j0, int nc, int nr) {}
+    /** One K block of B to pack: rows {@code k0..k0+kc}, columns {@code j0..j0+nc}, in {@link #panelWidth} panels. */
+    private record Panel(int k0, int kc, int j0, int nc) {}
 
-    /** Packs B[k0..k0+kc, j0..j0+nc) into panels of nr columns, zero-padded past nc. */
+    /** Packs B[k0..k0+kc, j0..j0+nc) into panels (the one at column {@code col} from {@code kc * col}), zero-padded past nc. */
     private static void pack(float[] b, int n, Panel q, float[] packed) {
-        int nr = q.nr();
-        for (int p = 0; p * nr < q.nc(); p++) {
-            int width = Math.min(nr, q.nc() - p * nr);
-            int dst = p * q.kc() * nr;
+        for (int col = 0; col < q.nc(); ) {
+            int nr = panelWidth(col, q.nc());
+            int width = Math.min(nr, q.nc() - col);
+            int dst = col * q.kc();
             for (int kk = 0; kk < q.kc(); kk++) {
-                System.arraycopy(b, (q.k0() + kk) * n + q.j0() + p * nr, packed, dst, width);
+                System.arraycopy(b, (q.k0() + kk) * n + q.j0() + col, packed, dst, width);
                 for (int x = width; x < nr; x++) packed[dst + x] = 0f;
                 dst += nr;
             }
+            col += nr;
         }
     }
 
     /** {@link #pack} into the aligned off-heap scratch. */
     private static void packAligned(float[] b, int n, Panel q, MemorySegment packed) {
-        int nr = q.nr();
-        for (int p = 0; p * nr < q.nc(); p++) {
-            int width = Math.min(nr, q.nc() - p * nr);
-            long dst = (long) p * q.kc() * nr * Float.BYTES;
+        for (int col = 0; col < q.nc(); ) {
+            int nr = panelWidth(col, q.nc());
+            int width = Math.min(nr, q.nc() - col);
+            long dst = (long) col * q.kc() * Float.BYTES;
             for (int kk = 0; kk < q.kc(); kk++) {
-                MemorySegment.copy(b, (q.k0() + kk) * n + q.j0() + p * nr, packed, ValueLayout.JAVA_FLOAT, dst, width);
+                MemorySegment.copy(b, (q.k0() + kk) * n + q.j0() + col, packed, ValueLayout.JAVA_FLOAT, dst, width);
                 for (int x = width; x < nr; x++) packed.set(ValueLayout.JAVA_FLOAT, dst + (long) x * Float.BYTES, 0f);
                 dst += (long) nr * Float.BYTES;
             }
+            col += nr;
         }
     }
 
     private static void tracePack(float[] b, int n, Panel q, float[] packed, Tracer tracer) {
         pack(b, n, q, packed);
-        int nr = q.nr();
-        for (int p = 0; p * nr < q.nc(); p++) {
-            int width = Math.min(nr, q.nc() - p * nr);
+        for (int col = 0; col < q.nc(); ) {
+            int nr = panelWidth(col, q.nc());
+            int width = Math.min(nr, q.nc() - col);
             for (int kk = 0; kk < q.kc(); kk++) {
-                tracer.readFloats(ArrayRole.B_GATHER, (long) (q.k0() + kk) * n + q.j0() + p * nr, width);
-                tracer.writeScratch(ArrayRole.B_GATHER, (long) p * q.kc() * nr + kk * nr, nr);
+                tracer.readFloats(ArrayRole.B_GATHER, (long) (q.k0() + kk) * n + q.j0() + col, width);
+                tracer.writeScratch(ArrayRole.B_GATHER, (long) col * q.kc() + kk * nr, nr);
             }
+            col += nr;
         }
     }
 
@@ -267,8 +322,11 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         if (!direct) copyTile(tile, tileAt, NR, MR, c, cOff, n, valid, accumulate);
     }
 
-    /** C[6 rows, 2 vectors] (+)= A[6 rows, kc] x packed panel: the 16-register tile. */
-    private static void micro6x2(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
+    /**
+     * C[6 rows, 2 vectors] (+)= A[6 rows, kc] x a two-vector packed panel ({@code nr} = 2L): the
+     * 16-register tile (NR), and at 32 registers the two-vector panels of the narrow columns.
+     */
+    private static void micro6x2(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int nr, int kc, int aOff, int cOff,
                                  int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
         int lda = op.a().cols();
@@ -276,7 +334,7 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         FloatVector c00 = FloatVector.zero(S), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
         FloatVector c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
         for (int kk = 0; kk < kc; kk++) {
-            long pb = (long) (pOff + kk * NR) * Float.BYTES;
+            long pb = (long) (pOff + kk * nr) * Float.BYTES;
             FloatVector b0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER);
             FloatVector b1 = FloatVector.fromMemorySegment(S, packed, pb + VECTOR_BYTES, ORDER);
             FloatVector x = FloatVector.broadcast(S, a[a0 + kk]);
@@ -294,9 +352,9 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         }
         float[] c = op.c();
         int n = op.n();
-        boolean direct = valid == NR;
+        boolean direct = valid == nr;
         float[] out = direct ? c : tile;
-        int stride = direct ? n : NR;
+        int stride = direct ? n : nr;
         int o0 = direct ? cOff : tileAt;
         int o1 = o0 + stride, o2 = o0 + 2 * stride, o3 = o0 + 3 * stride, o4 = o0 + 4 * stride, o5 = o0 + 5 * stride;
         if (direct && accumulate) {
@@ -310,29 +368,29 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         c00.intoArray(out, o0); c01.intoArray(out, o0 + L); c10.intoArray(out, o1); c11.intoArray(out, o1 + L);
         c20.intoArray(out, o2); c21.intoArray(out, o2 + L); c30.intoArray(out, o3); c31.intoArray(out, o3 + L);
         c40.intoArray(out, o4); c41.intoArray(out, o4 + L); c50.intoArray(out, o5); c51.intoArray(out, o5 + L);
-        if (!direct) copyTile(tile, tileAt, NR, MR, c, cOff, n, valid, accumulate);
+        if (!direct) copyTile(tile, tileAt, nr, MR_TWO, c, cOff, n, valid, accumulate);
     }
 
-    /** The one-row, two-vector kernel for the rows past the last multiple of MR (16-register tiling). */
-    private static void micro1x2(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
+    /** The one-row, two-vector kernel for the rows past the last tile of {@link #micro6x2}. */
+    private static void micro1x2(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int nr, int kc, int aOff, int cOff,
                                  int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
         FloatVector c0 = FloatVector.zero(S), c1 = c0;
         for (int kk = 0; kk < kc; kk++) {
-            long pb = (long) (pOff + kk * NR) * Float.BYTES;
+            long pb = (long) (pOff + kk * nr) * Float.BYTES;
             FloatVector x = FloatVector.broadcast(S, a[aOff + kk]);
             c0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER).fma(x, c0);
             c1 = FloatVector.fromMemorySegment(S, packed, pb + VECTOR_BYTES, ORDER).fma(x, c1);
         }
         float[] c = op.c();
-        boolean direct = valid == NR;
+        boolean direct = valid == nr;
         float[] out = direct ? c : tile;
         int o = direct ? cOff : tileAt;
         if (direct && accumulate) {
             c0 = c0.add(FloatVector.fromArray(S, c, o)); c1 = c1.add(FloatVector.fromArray(S, c, o + L));
         }
         c0.intoArray(out, o); c1.intoArray(out, o + L);
-        if (!direct) copyTile(tile, tileAt, NR, 1, c, cOff, op.n(), valid, accumulate);
+        if (!direct) copyTile(tile, tileAt, nr, 1, c, cOff, op.n(), valid, accumulate);
     }
 
     /** The one-row, four-vector kernel for the rows past the last multiple of MR (32-register tiling). */
@@ -360,14 +418,14 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         if (!direct) copyTile(tile, tileAt, NR, 1, c, cOff, op.n(), valid, accumulate);
     }
 
-    /** C[8 rows, 1 vector] (+)= A[8 rows, kc] x a one-vector packed panel (N <= 16). */
-    private static void microNarrow(Operands<DenseMatrix> op, MemorySegment packed, int kc, int aOff, int cOff,
+    /** C[8 rows, 1 vector] (+)= A[8 rows, kc] x a one-vector packed panel (N <= L, or the last vector of N). */
+    private static void microNarrow(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
                                     int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
         int lda = op.a().cols();
         FloatVector c0 = FloatVector.zero(S), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
         for (int kk = 0; kk < kc; kk++) {
-            FloatVector bv = FloatVector.fromMemorySegment(S, packed, (long) kk * VECTOR_BYTES, ORDER);
+            FloatVector bv = FloatVector.fromMemorySegment(S, packed, (long) pOff * Float.BYTES + kk * VECTOR_BYTES, ORDER);
             int x = aOff + kk;
             c0 = bv.fma(FloatVector.broadcast(S, a[x]), c0);
             c1 = bv.fma(FloatVector.broadcast(S, a[x + lda]), c1);
@@ -396,12 +454,12 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     }
 
     /** The one-row narrow micro-kernel for the rows past the last multiple of MR_NARROW. */
-    private static void microNarrow1(Operands<DenseMatrix> op, MemorySegment packed, int kc, int aOff, int cOff,
+    private static void microNarrow1(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
                                      int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
         FloatVector c0 = FloatVector.zero(S);
         for (int kk = 0; kk < kc; kk++) {
-            c0 = FloatVector.fromMemorySegment(S, packed, (long) kk * VECTOR_BYTES, ORDER).fma(FloatVector.broadcast(S, a[aOff + kk]), c0);
+            c0 = FloatVector.fromMemorySegment(S, packed, (long) pOff * Float.BYTES + kk * VECTOR_BYTES, ORDER).fma(FloatVector.broadcast(S, a[aOff + kk]), c0);
         }
         float[] c = op.c();
         boolean direct = valid == L;
@@ -429,7 +487,7 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         float[] c = op.c();
         int lda = op.a().cols();
         int n = op.n();
-        int acc = ws.scratch().length - MR * NR;
+        int acc = ws.scratch().length - TILE_FLOATS;
         int nr = t.nr();
         for (int x = 0; x < t.rows() * nr; x++) packed[acc + x] = 0f;
         for (int kk = 0; kk < t.kc(); kk++) {

@@ -28,6 +28,11 @@ package dev.sparseprof.kernel;
 public record DenseTiling(int rows, int vectors, int lanes, int kc, int nc) {
     /** Rows of the narrow micro-kernel (N of one vector): 8 accumulators + 1 B + 1 broadcast fit 16 registers. */
     public static final int NARROW_ROWS = 8;
+    /**
+     * Rows of the two-vector micro-kernel: 12 accumulators + 2 B + 1 broadcast fit 16 registers. On
+     * 32 registers it runs the panels of two vectors that N leaves past its whole 4-vector panels.
+     */
+    public static final int TWO_VECTOR_ROWS = 6;
 
     public DenseTiling {
         if (rows < 1 || vectors < 1 || lanes < 1 || kc < 1 || nc < vectors * lanes) throw new IllegalArgumentException("bad tiling");

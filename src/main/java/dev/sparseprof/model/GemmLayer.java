@@ -82,6 +82,11 @@ public record GemmLayer(String name, String tensorName, LayerKind kind, int rows
         return t.writeZeros(pruned, target);
     }
 
+    /** True when A is its whole tensor stored row-major (C order), unquantized: its stored bytes are A's rows in order. */
+    public boolean wholeRowMajorTensor() {
+        return matrix instanceof TensorMatrix t && t.isWholeRowMajor();
+    }
+
     /** The stored tensor this layer's matrix views, or null for a layer not read from a tensor. */
     public Tensor tensor() {
         return matrix instanceof TensorMatrix t ? t.tensor() : null;

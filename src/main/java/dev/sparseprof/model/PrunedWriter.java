@@ -8,6 +8,9 @@ import java.io.OutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,11 +46,31 @@ import java.util.TreeMap;
  */
 public final class PrunedWriter {
     private static final int CHUNK_BYTES = 1 << 20;
+    /** Threads writing tensors side by side: pruning is CPU work, so a second core halves it. */
+    private static final int WRITERS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    /** Untouched bytes go from the (mapped) source to the file in system calls of this size. */
+    private static final long SLICE_BYTES = 16L << 20;
 
-    /** Edits one tensor's bytes in place: {@code target} starts as a copy of {@code tensor}'s stored bytes. */
+    /**
+     * Edits one tensor's bytes. {@link #edit} works in place on a copy ({@code target} starts as a
+     * copy of {@code tensor}'s stored bytes); {@link #stream}, where it returns true, instead wrote the
+     * edited bytes through the sink in order, without a tensor-sized buffer. The safetensors writers
+     * call both from several threads at once, for different tensors.
+     */
     @FunctionalInterface
     public interface Editor {
         void edit(Tensor tensor, MemorySegment target);
+
+        /** Writes {@code tensor}'s edited bytes through {@code sink}; false when this tensor needs {@link #edit}. */
+        default boolean stream(Tensor tensor, ByteSink sink) throws IOException {
+            return false;
+        }
+    }
+
+    /** Takes a tensor's bytes from {@code byteOffset} (within the tensor) on. */
+    @FunctionalInterface
+    public interface ByteSink {
+        void write(long byteOffset, MemorySegment bytes) throws IOException;
     }
 
     /** The kind of file {@code --out} names. */
@@ -77,6 +100,16 @@ public final class PrunedWriter {
             throw new ModelFormatException("--out " + out + ": " + m.source() + " (" + m.format() + ") has no graph to write as ONNX; "
                     + "name it *.safetensors or a folder");
         }
+        if (kind == Kind.FOLDER && Files.exists(out) && !Files.isDirectory(out)) {
+            throw new ModelFormatException("--out " + out + ": exists and is not a folder (a sharded or TF.js output is a new folder; nothing is overwritten)");
+        }
+        if (kind != Kind.FOLDER && Files.isDirectory(out)) {
+            throw new ModelFormatException("--out " + out + ": is a folder, not a " + kind.name().toLowerCase(Locale.ROOT) + " file (nothing is written over a folder)");
+        }
+        if (m.format().equals("tfjs") && kind != Kind.FOLDER && Path.of(m.source()).getFileName().toString().equalsIgnoreCase("model.json")) {
+            throw new ModelFormatException("--out " + out + ": a " + kind.name().toLowerCase(Locale.ROOT) + " file cannot hold the graph of the TF.js model "
+                    + m.source() + "; name a new folder, which gets the model.json and its shards");
+        }
         if (kind == Kind.FOLDER && Files.isDirectory(out)) {
             try (var entries = Files.list(out)) {
                 if (entries.findAny().isPresent()) throw new ModelFormatException("--out " + out + ": folder is not empty (nothing is overwritten in a folder)");
@@ -92,7 +125,10 @@ public final class PrunedWriter {
         switch (check(m, out)) {
             case ONNX -> writeOnnx(m, out, edited, editor, metadata);
             case SAFETENSORS -> writeSafetensors(out, m.tensors(), merged(m.metadata(), metadata), edited, editor);
-            case FOLDER -> writeFolder(m, out, edited, editor, metadata);
+            case FOLDER -> {
+                if (m.format().equals("tfjs")) inFolder(out, tmp -> TfjsWriter.write(m, tmp, edited, editor, metadata));
+                else writeFolder(m, out, edited, editor, metadata);
+            }
         }
     }
 
@@ -212,22 +248,107 @@ public final class PrunedWriter {
 
     // ---- safetensors
 
+    /**
+     * The header, then every tensor at its place through positional writes on the file's channel:
+     * untouched tensors straight from the (mapped) source in large writes, edited ones through the
+     * editor's stream (a chunk at a time) or, where it declines, a heap copy edited in place.
+     * {@value #WRITERS}-at-most threads take tensors largest first.
+     */
     private static void writeSafetensors(Path out, List<Tensor> tensors, Map<String, String> metadata, Set<String> edited, Editor editor) {
         byte[] header = SafetensorsWriter.header(tensors, metadata);
-        AtomicFiles.write(out, stream -> {
-            byte[] chunk = new byte[CHUNK_BYTES];
-            stream.write(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(header.length).array());
-            stream.write(header);
-            for (Tensor t : tensors) {
-                if (!edited.contains(t.name())) {
-                    copy(t.data(), 0, t.sizeBytes(), chunk, stream);
-                    continue;
-                }
-                MemorySegment target = heapCopy(t.data(), 0, t);
-                editor.edit(t, target);
-                copy(target, 0, t.sizeBytes(), chunk, stream);
+        AtomicFiles.writeChannel(out, channel -> {
+            ByteBuffer head = ByteBuffer.allocate(8 + header.length).order(ByteOrder.LITTLE_ENDIAN).putLong(header.length).put(header).flip();
+            writeFully(channel, head, 0);
+            long[] at = new long[tensors.size()];
+            long offset = 8 + header.length;
+            Integer[] order = new Integer[tensors.size()];
+            for (int i = 0; i < at.length; i++) {
+                at[i] = offset;
+                offset += tensors.get(i).sizeBytes();
+                order[i] = i;
             }
+            java.util.Arrays.sort(order, (a, b) -> Long.compare(tensors.get(b).sizeBytes(), tensors.get(a).sizeBytes()));
+            inParallel(order.length, (k, buffer) -> {
+                Tensor t = tensors.get(order[k]);
+                writeTensor(channel, t, at[order[k]], edited.contains(t.name()) ? editor : null, buffer);
+            });
         });
+    }
+
+    private static void writeTensor(FileChannel channel, Tensor t, long at, Editor editor, ByteBuffer buffer) throws IOException {
+        if (editor == null) {
+            writeSegment(channel, t.data(), at, buffer);
+            return;
+        }
+        ByteSink sink = (offset, bytes) -> {
+            if (offset < 0 || offset + bytes.byteSize() > t.sizeBytes()) throw new IllegalArgumentException("bytes past the end of " + t);
+            writeSegment(channel, bytes, at + offset, buffer);
+        };
+        if (editor.stream(t, sink)) return;
+        MemorySegment target = heapCopy(t.data(), 0, t);
+        editor.edit(t, target);
+        writeSegment(channel, target, at, buffer);
+    }
+
+    /** {@code data} at {@code at}: native and byte-array segments as they are, others through the thread's direct buffer. */
+    private static void writeSegment(FileChannel channel, MemorySegment data, long at, ByteBuffer buffer) throws IOException {
+        boolean direct = data.isNative() || data.heapBase().map(b -> b instanceof byte[]).orElse(false);
+        long step = direct ? SLICE_BYTES : buffer.capacity();
+        for (long done = 0; done < data.byteSize(); ) {
+            long n = Math.min(step, data.byteSize() - done);
+            ByteBuffer b;
+            if (direct) {
+                b = data.asSlice(done, n).asByteBuffer();
+            } else {
+                MemorySegment.copy(data, done, MemorySegment.ofBuffer(buffer.clear()), 0, n);
+                b = buffer.limit((int) n);
+            }
+            writeFully(channel, b, at + done);
+            done += n;
+        }
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer b, long at) throws IOException {
+        long position = at;
+        while (b.hasRemaining()) position += channel.write(b, position);
+    }
+
+    /** One task of {@link #inParallel}: task {@code k}, with the thread's own 1 MiB direct buffer. */
+    @FunctionalInterface
+    private interface Task {
+        void run(int k, ByteBuffer buffer) throws IOException;
+    }
+
+    /** Runs tasks {@code 0..count-1} on up to {@value #WRITERS} threads; the first failure stops the others and is thrown here. */
+    private static void inParallel(int count, Task task) throws IOException {
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Runnable worker = () -> {
+            ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK_BYTES);
+            try {
+                for (int k; failure.get() == null && (k = next.getAndIncrement()) < count; ) task.run(k, buffer);
+            } catch (Throwable e) {
+                failure.compareAndSet(null, e);
+            }
+        };
+        int threads = Math.min(WRITERS, count);
+        Thread[] others = new Thread[Math.max(0, threads - 1)];
+        for (int i = 0; i < others.length; i++) {
+            others[i] = Thread.ofPlatform().name("prune-writer-" + (i + 1)).daemon().start(worker);
+        }
+        worker.run();
+        for (Thread t : others) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while writing");
+            }
+        }
+        Throwable e = failure.get();
+        if (e instanceof IOException io) throw io;
+        if (e instanceof RuntimeException r) throw r;
+        if (e instanceof Error err) throw err;
     }
 
     // ---- sharded folder
@@ -254,12 +375,22 @@ public final class PrunedWriter {
             String shard = weightMap.getOrDefault(t.name(), "model.safetensors");
             shards.computeIfAbsent(safeShardName(m.source(), shard), k -> new ArrayList<>()).add(t);
         }
-        // everything goes into a hidden sibling folder first, moved into place only when complete
+        inFolder(out, tmp -> writeShards(m, tmp, edited, editor, metadata, shards, indexMetadata, index, folder));
+    }
+
+    /** Fills a folder for {@code out}. */
+    @FunctionalInterface
+    private interface FolderBody {
+        void writeInto(Path folder) throws IOException;
+    }
+
+    /** Everything goes into a hidden sibling folder first, moved into place only when complete: whole or nothing. */
+    private static void inFolder(Path out, FolderBody body) {
         Path done = out.toAbsolutePath();
         Path tmp = done.resolveSibling("." + done.getFileName() + ".part-" + ProcessHandle.current().pid());
         try {
             Files.createDirectories(tmp);
-            writeShards(m, tmp, edited, editor, metadata, shards, indexMetadata, index, folder);
+            body.writeInto(tmp);
             if (Files.isDirectory(done)) Files.delete(done); // check() made sure it is empty
             Files.move(tmp, done, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
@@ -297,10 +428,9 @@ public final class PrunedWriter {
 
     private static void deleteTree(Path dir) {
         if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
-        try (var files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files::iterator) Files.deleteIfExists(f);
-            Files.deleteIfExists(dir);
-        } catch (IOException ignored) {
+        try (var files = Files.walk(dir)) {
+            for (Path f : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) Files.deleteIfExists(f);
+        } catch (IOException | java.io.UncheckedIOException ignored) {
             // best-effort cleanup of our own temporary folder; the error that matters is already thrown
         }
     }

@@ -110,6 +110,12 @@ final class TensorMatrix implements MatrixView {
         return colStrides.length == 1 && colStrides[0] == 1;
     }
 
+    /** True when A is the whole tensor in C order, unquantized: element (r, c) at flat index {@code r*cols + c} (the streaming prune path). */
+    boolean isWholeRowMajor() {
+        return isRowMajor() && base == 0 && rowStride == cols && (rowsPerGroup == rows || groupStride == (long) rowsPerGroup * cols)
+                && rowQuantization == null && (long) rows * cols == tensor.elementCount() && tensor.zeroPoint() == 0 && tensor.scale() == 1.0;
+    }
+
     @Override
     public int rows() {
         return rows;

@@ -36,16 +36,8 @@ final class TfjsQuantization {
             default -> throw ModelFormatException.in(source, where + " has unsupported quantization dtype '" + qtype + "' (uint8, uint16, float16)");
         };
         double scale = number(source, where, q, "scale");
-        long maxCode = (1L << bits) - 1;
-        double min;
-        long zeroCode;
-        if (q.containsKey("zeroPoint")) {
-            zeroCode = Math.round(number(source, where, q, "zeroPoint"));
-            min = -zeroCode * scale;
-        } else {
-            min = number(source, where, q, "min");
-            zeroCode = zeroCode(scale, min, maxCode);
-        }
+        double min = q.containsKey("zeroPoint") ? -Math.round(number(source, where, q, "zeroPoint")) * scale : number(source, where, q, "min");
+        long zeroCode = zeroCodeOf(source, where, q);
         for (long i = 0; i < count; i++) {
             int code = bits == 8 ? raw.get(ValueLayout.JAVA_BYTE, i) & 0xff : raw.getAtIndex(LittleEndian.I16, i) & 0xffff;
             double v = code == zeroCode ? 0.0 : code * scale + min;
@@ -53,6 +45,23 @@ final class TfjsQuantization {
             else out.setAtIndex(LittleEndian.F32, i, (float) v);
         }
         return out;
+    }
+
+    /**
+     * The stored code of an exact 0 under quantization {@code q}: 0 for float16, the zero point, or
+     * the code nearest {@code -min/scale} (see the class comment); -1 when no code decodes to 0.
+     */
+    static long zeroCodeOf(String source, String where, Map<?, ?> q) {
+        String qtype = String.valueOf(q.get("dtype"));
+        if (qtype.equals("float16")) return 0;
+        int bits = switch (qtype) {
+            case "uint8" -> 8;
+            case "uint16" -> 16;
+            default -> throw ModelFormatException.in(source, where + " has unsupported quantization dtype '" + qtype + "' (uint8, uint16, float16)");
+        };
+        double scale = number(source, where, q, "scale");
+        if (q.containsKey("zeroPoint")) return Math.round(number(source, where, q, "zeroPoint"));
+        return zeroCode(scale, number(source, where, q, "min"), (1L << bits) - 1);
     }
 
     /** The code that stands for 0 (see the class comment), or -1 when zero is outside the range. */

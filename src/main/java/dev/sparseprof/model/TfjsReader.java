@@ -82,7 +82,7 @@ final class TfjsReader implements ModelReader {
         });
     }
 
-    private static List<?> groups(String source, Object json) {
+    static List<?> groups(String source, Object json) {
         Object manifest = json;
         if (json instanceof Map<?, ?> m) {
             manifest = m.get("weightsManifest");
@@ -141,7 +141,7 @@ final class TfjsReader implements ModelReader {
         return new Tensor(name, dtype, shape, TfjsQuantization.dequantize(source, where, quant, raw, count, dtype, arena));
     }
 
-    private static long storedBytes(String source, Map<?, ?> w, long count) {
+    static long storedBytes(String source, Map<?, ?> w, long count) {
         Object q = w.get("quantization");
         String stored = q instanceof Map<?, ?> m && m.get("dtype") instanceof String s ? s : String.valueOf(w.get("dtype"));
         int bytes = switch (stored) {

@@ -19,8 +19,9 @@ import java.util.List;
  * rows of B and feeds {@code r} rows of C, so B traffic per stored value falls by r. The load
  * balance comes from the real block-row distribution (non-empty blocks per block row, counted from
  * the layer's statistics scan); statistics without per-band counts spread the blocks evenly
- * (understating the imbalance). GPU: blocks of 16 x 16 and more on the tensor cores
- * ({@link BlockTensorSpmm}), smaller ones on CUDA cores, a warp per block row and column tile.
+ * (understating the imbalance). GPU: blocks of 16 x 16 and more as PyTorch 2.1's Triton program
+ * ({@link BlockTensorSpmm}: tensor cores for fp16/bf16, FMAs on CUDA cores for fp32), smaller ones
+ * on CUDA cores, a warp per block row and column tile.
  */
 final class BsrFormat implements FormatModel {
     private final BlockShape shape;
@@ -64,7 +65,8 @@ final class BsrFormat implements FormatModel {
         int blockRows = shape.blockRowsOf(w.rows());
         StorageCost cost = w.storage(name());
         Lengths perBlockRow = blocksPerBlockRow(b, blockRows);
-        if (spec instanceof GpuSpec g && onTensorCores(w, g)) return tensorPlan(w, g, cost, perBlockRow);
+        if (spec instanceof GpuSpec g && onTensorCores(w, g)) return tritonPlan(w, g, cost, perBlockRow, BlockTensorSpmm.Dot.TENSOR);
+        if (spec instanceof GpuSpec g && onTritonFma(w)) return tritonPlan(w, g, cost, perBlockRow, BlockTensorSpmm.Dot.FMA);
         int tiles = Machine.columnTiles(spec, w);
         List<DataStream> streams = List.of(
                 Machine.aArray("values", cost.valueBytes() + cost.paddingBytes(), tiles, false),
@@ -88,29 +90,39 @@ final class BsrFormat implements FormatModel {
                 balance, overhead, spec.overheads().denseEfficiency(), nb * tiles); // a block's B rows are contiguous: one unpredictable address per block and tile
     }
 
-    /** Blocks of 16 x 16 and more run on the tensor cores where the spec has a tensor peak for their dtype (Triton's tl.dot). */
+    /**
+     * Blocks of 16 x 16 and more run as PyTorch 2.1's Triton {@code bsr_dense_mm} program
+     * ({@link BlockTensorSpmm}): fp16/bf16 (and the other dtypes with a tensor peak) multiply on
+     * the tensor cores; fp32 multiply as FMAs on the CUDA cores, because that kernel passes
+     * {@code allow_tf32=False} (with a float64 accumulator) for fp32 inputs
+     * ({@code _run_dense_rowspace_kernel}); fp64 has no such program (its dtype check takes half,
+     * bfloat16 and float) and runs the CUDA-core block-row split.
+     */
     private boolean onTensorCores(Workload w, GpuSpec g) {
-        return shape.rows() >= BlockTensorSpmm.MIN_TILE_COLUMNS && shape.cols() >= BlockTensorSpmm.MIN_TILE_COLUMNS
-                && g.peaks().has(ComputeUnit.TENSOR, tensorDType(w.dtype()));
+        return tritonSized() && w.dtype() != DType.F32 && w.dtype() != DType.F64 && g.peaks().has(ComputeUnit.TENSOR, w.dtype());
     }
 
-    /** fp32 blocks multiply in tf32: Triton's tl.dot defaults to allow_tf32 = True (Triton 2.x language docs). */
-    private static DType tensorDType(DType storage) {
-        return storage == DType.F32 ? DType.TF32 : storage;
+    private boolean onTritonFma(Workload w) {
+        return tritonSized() && w.dtype() == DType.F32;
+    }
+
+    private boolean tritonSized() {
+        return shape.rows() >= BlockTensorSpmm.MIN_TILE_COLUMNS && shape.cols() >= BlockTensorSpmm.MIN_TILE_COLUMNS;
     }
 
     /**
-     * BSR on tensor cores ({@link BlockTensorSpmm}): every stored block's zeros are multiplied,
-     * at the tensor peak over the pipeline's efficiency (the busiest SM's seconds are the roof's
-     * compute term through the schedule's factor); blocks and B slices go to shared memory through
-     * the L2 only.
+     * BSR as the Triton program runs it ({@link BlockTensorSpmm}): every stored block's zeros are
+     * multiplied, at the dot's peak (tensor, or the CUDA cores' fp32 for the FMA dot) over the
+     * program's efficiency (the busiest SM's seconds are the roof's compute term through the
+     * schedule's factor); blocks and B slices go to shared memory through the L2 only.
      */
-    private KernelPlan tensorPlan(Workload w, GpuSpec g, StorageCost cost, Lengths perBlockRow) {
+    private KernelPlan tritonPlan(Workload w, GpuSpec g, StorageCost cost, Lengths perBlockRow, BlockTensorSpmm.Dot dot) {
         double nb = w.blocks(shape).nonEmptyBlocks();
         double e = w.dtype().sizeBytes();
-        DType compute = tensorDType(w.dtype());
-        double peak = g.peaks().flopsPerSecond(ComputeUnit.TENSOR, compute);
-        BlockTensorSpmm.Mapping map = BlockTensorSpmm.map(g, shape.rows(), shape.cols(), perBlockRow, w.denseColumns(), (int) e, peak);
+        ComputeUnit unit = dot == BlockTensorSpmm.Dot.TENSOR ? ComputeUnit.TENSOR : ComputeUnit.VECTOR;
+        DType compute = dot == BlockTensorSpmm.Dot.TENSOR ? w.dtype() : DType.F32;
+        double peak = g.peaks().flopsPerSecond(unit, compute);
+        BlockTensorSpmm.Mapping map = BlockTensorSpmm.map(g, dot, shape.rows(), shape.cols(), perBlockRow, w.denseColumns(), (int) e, peak);
         double tiles = map.columnTiles();
         double flops = 2.0 * nb * shape.area() * w.denseColumns();
         double values = cost.valueBytes() + cost.paddingBytes();
@@ -124,7 +136,9 @@ final class BsrFormat implements FormatModel {
         // Roofline compute = FLOPs / (peak x efficiency) x imbalance = the busiest SM's seconds.
         double mean = map.balance().meanWork();
         double efficiency = mean > 0 ? Math.min(1, flops / peak / mean) : 1;
-        return new KernelPlan(name(), name() + " BSR x dense, tensor cores (Triton-style)", ComputeUnit.TENSOR, compute, flops, streams,
+        String kernel = dot == BlockTensorSpmm.Dot.TENSOR ? " BSR x dense, tensor cores (Triton bsr_dense_mm)"
+                : " BSR x dense, fp32 FMA dot on CUDA cores (Triton bsr_dense_mm, allow_tf32=False)";
+        return new KernelPlan(name(), name() + kernel, unit, compute, flops, streams,
                 map.balance(), Machine.launchSeconds(g), efficiency, nb * tiles, map.longestProgramSeconds());
     }
 

@@ -3,6 +3,7 @@ package dev.sparseprof.perfmodel;
 import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.perfmodel.cpu.LoopNests;
 import dev.sparseprof.util.DType;
 
 /**
@@ -39,15 +40,15 @@ final class DenseFormat implements FormatModel {
 
     /**
      * The B columns the CPU kernel multiplies ({@code kernel.DenseGemm}, {@code kernel.DenseTiling}):
-     * B is packed into zero-padded panels of one vector when N fits one vector, else of the register
-     * tile's vectors (4 on 32 vector registers, AVX-512; 2 on 16, AVX2), and the padding's zeros
-     * are multiplied too: N = 32 at 16 fp32 lanes runs a 64-column panel, twice its useful FLOPs.
+     * B is packed into zero-padded panels, whole panels of the register tile's vectors (4 on 32 vector
+     * registers, AVX-512; 2 on 16, AVX2), then two-vector panels while more than a vector is left,
+     * then a one-vector panel ({@link LoopNests#densePaddedColumns}); the last panel's zeros are
+     * multiplied too: N = 40 at 16 fp32 lanes runs 48 columns.
      */
     static long cpuPaddedColumns(Workload w, HardwareSpec spec, DType compute) {
         long n = w.denseColumns();
         if (!(spec instanceof CpuSpec cpu)) return n;
-        long lanes = Math.max(1, cpu.simdBits() / (8L * compute.sizeBytes()));
-        long panel = n <= lanes ? lanes : (cpu.simdBits() >= 512 ? 4 : 2) * lanes;
-        return (n + panel - 1) / panel * panel;
+        int lanes = (int) Math.max(1, cpu.simdBits() / (8L * compute.sizeBytes()));
+        return LoopNests.densePaddedColumns(n, lanes);
     }
 }

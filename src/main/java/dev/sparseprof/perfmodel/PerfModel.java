@@ -61,7 +61,8 @@ public final class PerfModel {
         Prediction withIndex = Roofline.predict(w, plan, spec, memory, new Features(true, false, false, false));
         Prediction withMisses = Roofline.predict(w, plan, spec, memory, new Features(true, true, false, false));
         Prediction withImbalance = Roofline.predict(w, plan, spec, memory, new Features(true, true, true, false));
-        GapBreakdown gap = GapBreakdown.of(w, format.name().equals("dense"), baseline, none, withIndex, withMisses, withImbalance, all);
+        GapBreakdown gap = GapBreakdown.of(w, format.name().equals("dense"), baseline, none, withIndex, withMisses, withImbalance, all,
+                true);
         List<Balance> schedules = spec.isGpu() ? List.of()
                 : LoadBalance.cpuSchedules(w.rowLengths(), Machine.columnTiles(spec, w), spec.parallelUnits());
         return new LayerEstimate(w, format.name(), all, baseline, gap, format.storedBytes(w), dense.storedBytes(w), schedules);

@@ -103,6 +103,12 @@ public final class SimulationReport {
             EstimateJson.write(j, r.layers().get(i), s);
         }
         j.endArray();
+        j.name("notModelled").beginArray(); // layers kept dense because the asked pruning is not modelled on them (with why)
+        for (int i = 0; i < r.notes().size(); i++) {
+            String note = r.notes().get(i);
+            if (note != null) j.beginObject().field("layer", r.layers().get(i).workload().name()).field("note", note).endObject();
+        }
+        j.endArray();
         j.name("totals").beginObject().field("layers", r.layers().size()).field("predictedSeconds", r.predictedSeconds())
                 .field("denseSeconds", r.denseSeconds()).field("speedup", r.speedup()).endObject();
         j.endObject();

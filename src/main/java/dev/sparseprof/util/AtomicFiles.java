@@ -2,6 +2,7 @@ package dev.sparseprof.util;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -10,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
@@ -21,6 +23,26 @@ public final class AtomicFiles {
 
     /** Writes through {@code body} into {@code target} atomically. */
     public static void write(Path target, IoBody body) {
+        writeVia(target, tmp -> {
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+                body.writeTo(out);
+            }
+        });
+    }
+
+    /**
+     * Writes through {@code body}, given the temporary file's channel (positional and large
+     * sequential writes, several threads at once), into {@code target} atomically.
+     */
+    public static void writeChannel(Path target, ChannelBody body) {
+        writeVia(target, tmp -> {
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                body.writeTo(channel);
+            }
+        });
+    }
+
+    private static void writeVia(Path target, TempBody body) {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         Path tmp = null;
@@ -28,12 +50,11 @@ public final class AtomicFiles {
             if (dir != null && !Files.isDirectory(dir)) {
                 throw new SparseprofException(target + ": folder " + dir + " does not exist");
             }
+            if (Files.isDirectory(abs)) throw new SparseprofException(target + ": is a folder, not a file (nothing is written over a folder)");
             tmp = Files.createTempFile(dir, "." + abs.getFileName(), ".part");
             // createTempFile makes the file owner-only (0600); an output file is an ordinary file.
             setOrdinaryPermissions(tmp);
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-                body.writeTo(out);
-            }
+            body.writeTo(tmp);
             try {
                 Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -63,6 +84,7 @@ public final class AtomicFiles {
         if (dir != null && !Files.isDirectory(dir)) {
             throw new SparseprofException(target + ": folder " + dir + " does not exist");
         }
+        if (Files.isDirectory(target)) throw new SparseprofException(target + ": is a folder, not a file (nothing is written over a folder)");
         try {
             Files.delete(Files.createTempFile(dir, "." + target.getFileName(), ".probe"));
         } catch (IOException e) {
@@ -95,5 +117,16 @@ public final class AtomicFiles {
     @FunctionalInterface
     public interface IoBody {
         void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** The part of a write that produces the bytes, through the temporary file's channel. */
+    @FunctionalInterface
+    public interface ChannelBody {
+        void writeTo(FileChannel channel) throws IOException;
+    }
+
+    @FunctionalInterface
+    private interface TempBody {
+        void writeTo(Path tmp) throws IOException;
     }
 }

@@ -54,6 +54,17 @@ class QuickAndMachineTest {
     }
 
     @Test
+    void theCampaignTakesGemmLayersOnly() {
+        dev.sparseprof.model.Model m = dev.sparseprof.model.Models.openDefault();
+        List<dev.sparseprof.model.GemmLayer> layers = QuickCampaign.layers(m);
+        assertFalse(layers.isEmpty());
+        for (dev.sparseprof.model.GemmLayer l : layers) {
+            assertTrue(l.kind() != dev.sparseprof.model.LayerKind.EMBEDDING_GATHER, l.name());
+            assertFalse(l.name().contains("embeddings"), l.name());
+        }
+    }
+
+    @Test
     void anotherMachinesRunsAreRefusedByName(@TempDir Path dir) throws IOException {
         Path amd = dir.resolve("amd.yaml");
         Files.writeString(amd, "version: 1\npreset: " + Path.of(CalibrateValidateCommandsTest.PROBE).toAbsolutePath()

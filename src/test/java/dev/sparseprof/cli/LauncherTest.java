@@ -95,14 +95,21 @@ class LauncherTest {
         assertTrue(version.out.contains("dev.sparseprof.cli.Main --version"), version.out);
         assertTrue(run("--help").out.contains("target/cds/help.jsa"));
         Result cachesim = run("cachesim", "--trace", "t.din", "--level", "L1:32k:8:64"); // no such file: not known to be short
-        assertTrue(cachesim.out.contains("target/cds/cachesim.jsa"), cachesim.out);
+        assertTrue(cachesim.out.contains("-XX:AOTMode=record -XX:AOTConfiguration=" + root.resolve("target/cds/cachesim.aot.")),
+                "no AOT cache yet: this run trains one: " + cachesim.out);
+        assertFalse(run("cachesim", "--list", "--trace", "t.din").out.contains("AOT"), "--list does not train");
+        Path cache = root.resolve("target/cds/cachesim.aot");
+        Files.writeString(cache, "cache");
+        Result cached = run("cachesim", "--trace", "t.din", "--level", "L1:32k:8:64");
+        assertTrue(cached.out.contains("-XX:AOTCache=" + cache + " "), cached.out);
+        assertFalse(cached.out.contains("AOTMode=record"), cached.out);
         assertFalse(cachesim.out.contains("jdk.incubator.vector"), cachesim.out);
         assertFalse(cachesim.out.contains("TieredStopAtLevel"), cachesim.out);
         assertTrue(cachesim.out.contains("-cp " + root.resolve("target/sparseprof-0.1.0-SNAPSHOT.jar") + ":"
                 + root.resolve("target/lib/dep.jar") + " "), cachesim.out);
         Files.writeString(root.resolve("small.din"), "0 1000\n");
         Result small = run("cachesim", "--trace", "small.din", "--level", "L1:32k:8:64");
-        assertTrue(small.out.contains("-XX:TieredStopAtLevel=1") && small.out.contains("cds/cachesim-short.jsa"), small.out);
+        assertTrue(small.out.contains("-XX:TieredStopAtLevel=1") && small.out.contains("cds/cachesim-short.aot"), small.out);
         try (var f = new java.io.RandomAccessFile(root.resolve("long.din").toFile(), "rw")) {
             f.setLength(40L << 20); // sparse: 40 MiB of din text is a long trace
         }
@@ -144,6 +151,12 @@ class LauncherTest {
         assertFalse(Files.exists(stale), "an archive from before the build is removed, for the JVM to write again");
         run("--help");
         assertTrue(Files.exists(fresh), "a newer archive is kept");
+        Path staleCache = cds.resolve("cachesim.aot");
+        Files.writeString(staleCache, "old");
+        Files.setLastModifiedTime(staleCache, FileTime.from(Instant.now().minusSeconds(60)));
+        Result r = run("cachesim", "--trace", "t.din");
+        assertFalse(Files.exists(staleCache), "an AOT cache from before the build is removed");
+        assertTrue(r.out.contains("-XX:AOTMode=record"), "and trained again: " + r.out);
     }
 
     @Test
@@ -152,6 +165,7 @@ class LauncherTest {
         assertEquals(0, builds());
         assertTrue(r.out.contains("-cp /some/classes "), r.out);
         assertFalse(r.out.contains("SharedArchiveFile"), r.out);
+        assertFalse(r.out.contains("AOT"), r.out);
     }
 
     private int builds() throws IOException {

@@ -30,6 +30,8 @@ class LazyCommandLineTest {
         assertEquals("0", help[0]);
         assertEquals(eager, help[1]);
         assertEquals(eager, run("help")[1]);
+        assertEquals(eager, run("-h")[1]);
+        assertEquals(eager, TopUsage.text(), "the hand-written top-level usage");
     }
 
     @Test

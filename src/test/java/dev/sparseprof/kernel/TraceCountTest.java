@@ -185,10 +185,28 @@ class TraceCountTest {
         CountingSink sink = trace(new DenseGemm(), a, n, k, new StaticRowsPartition(), 1)[0];
         assertTrue(n <= DenseGemm.NC, "one C column block");
         int kBlocks = (k + DenseGemm.KC - 1) / DenseGemm.KC;
-        int panels = (n + DenseGemm.NR - 1) / DenseGemm.NR;
+        int panels = DenseGemm.panelCount(n);
+        assertEquals((n + DenseGemm.NR - 1) / DenseGemm.NR, panels, "80 columns: one NR panel and a one-vector panel, or whole NR panels");
         assertEquals((long) m * k * panels, sink.reads(ArrayRole.DENSE_A), "A broadcast per row, k, panel");
         assertEquals(4L * m * n * kBlocks, sink.writeBytes(ArrayRole.C_SCATTER), "C written once per K block");
         assertEquals(4L * m * n * (kBlocks - 1), sink.readBytes(ArrayRole.C_SCATTER), "C read back after the first K block");
+    }
+
+    @Test
+    void denseNarrowPanelsPackNoWholeZeroVectors() {
+        int l = LANES;
+        for (int n : new int[] {2 * l, 3 * l, 2 * l + 3, l + 1, DenseGemm.NR + l}) {
+            int packed = 0;
+            for (int col = 0; col < n; col += DenseGemm.panelWidth(col, n)) packed += DenseGemm.panelWidth(col, n);
+            assertTrue(packed < n + l, "N = " + n + ": packed " + packed + " columns, less than one vector of padding");
+        }
+        int m = 13;
+        int k = 40;
+        int n = 3 * l; // at 16 lanes: a 32-column and a 16-column panel, 6-row and 8-row tiles
+        DenseMatrix a = new DenseMatrix(m, k, RandomMatrices.dense(m, k, 5));
+        CountingSink sink = trace(new DenseGemm(), a, n, k, new StaticRowsPartition(), 1)[0];
+        assertEquals((long) m * k * DenseGemm.panelCount(n), sink.reads(ArrayRole.DENSE_A), "A broadcast per row, k, panel");
+        assertEquals(4L * m * n, sink.writeBytes(ArrayRole.C_SCATTER), "C written once");
     }
 
     private static int columnBlocks(int n) {

@@ -9,6 +9,7 @@ import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -54,6 +55,34 @@ class StoredBitsTest {
             ScanOptions two = ScanOptions.DEFAULT.withThreads(2);
             assertEquals(MatrixScan.of(MatrixView.of(rows, cols, view.toDense()), two), MatrixScan.of(view, two), "same statistics either way");
             if (cols > 1) assertEquals(-1, TensorMatrix.transposed(t, cols, rows).nonZeroBits(0, words), "strided views decline");
+        }
+    }
+
+    /** The start-up SWAR path (used for the process's first rows) gives the vector loop's bits. */
+    @Test
+    void swarWordsAreTheVectorWords() {
+        SplittableRandom r = new SplittableRandom(5);
+        int cols = 4096;
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment seg = arena.allocate(4L * cols + 3, 8).asSlice(3, 4L * cols);
+            for (int trial = 0; trial < 50; trial++) {
+                for (int i = 0; i < cols; i++) {
+                    boolean special = r.nextInt(4) == 0;
+                    int v = special ? SPECIAL32[r.nextInt(SPECIAL32.length)] : r.nextInt(3) == 0 ? 0 : r.nextInt();
+                    seg.set(LittleEndian.I32, i * 4L, v);
+                    if (i < cols / 2 && r.nextInt(5) == 0) seg.set(LittleEndian.I16, i * 2L, SPECIAL16[r.nextInt(SPECIAL16.length)]);
+                }
+                long[] vector = new long[64];
+                long[] swar = new long[64];
+                StoredBits.halves(seg, 0, cols, vector);
+                assertEquals(cols, StoredBits.halvesSwar(seg, 0, 0, cols, swar));
+                assertEquals(java.util.Arrays.toString(vector), java.util.Arrays.toString(swar), "fp16/bf16, trial " + trial);
+                vector = new long[64];
+                swar = new long[64];
+                StoredBits.singles(seg, 0, cols, vector);
+                assertEquals(cols, StoredBits.singlesSwar(seg, 0, 0, cols, swar));
+                assertEquals(java.util.Arrays.toString(vector), java.util.Arrays.toString(swar), "fp32, trial " + trial);
+            }
         }
     }
 }

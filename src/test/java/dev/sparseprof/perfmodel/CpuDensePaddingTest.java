@@ -10,8 +10,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The CPU dense kernel multiplies B's zero padding too (kernel.DenseGemm: one-vector panels up to
- * one vector of columns, four-vector panels past it); on 512-bit SIMD, fp32: 16 and 64 columns.
+ * The CPU dense kernel multiplies B's zero padding too (kernel.DenseGemm: whole four-vector panels,
+ * then two-vector panels while more than a vector is left, then a one-vector panel); on 512-bit
+ * SIMD, fp32: panels of 64, 32 and 16 columns.
  */
 class CpuDensePaddingTest {
     private static Workload dense(int n) {
@@ -31,9 +32,12 @@ class CpuDensePaddingTest {
         double perColumn = 2.0 * 64 * 64;
         assertEquals(16 * perColumn, executed(8), 1e-9, "N = 8: one 16-lane panel");
         assertEquals(16 * perColumn, executed(16), 1e-9);
-        assertEquals(64 * perColumn, executed(32), 1e-9, "N = 32: one 64-column panel, half of it zeros");
+        assertEquals(32 * perColumn, executed(32), 1e-9, "N = 32: one two-vector panel, no zeros");
+        assertEquals(48 * perColumn, executed(48), 1e-9, "N = 48: a 32- and a 16-column panel");
+        assertEquals(48 * perColumn, executed(40), 1e-9, "N = 40: the 16-column panel holds 8 zeros");
         assertEquals(128 * perColumn, executed(128), 1e-9, "N = 128: two full panels");
-        assertEquals(192 * perColumn, executed(130), 1e-9);
+        assertEquals(144 * perColumn, executed(130), 1e-9, "N = 130: two full panels and a one-vector panel");
+        assertEquals(160 * perColumn, executed(150), 1e-9, "N = 150: two full panels and a two-vector panel");
     }
 
     @Test

@@ -72,4 +72,18 @@ class GapBreakdownTest {
         assertTrue(g.largestPart() >= 0);
         assertTrue(g.parts()[g.largestPart()] > 0);
     }
+    @Test
+    void aNegativePartIsNettedAgainstTheOthersInOrderKeepingTheSum() {
+        double[] p = {-3, 1, 2, 2.5, 4}; // roof, index, misses, imbalance, fixed
+        GapBreakdown.netNegativeParts(p);
+        assertEquals(0, p[0], 0);
+        assertEquals(0, p[3], 0, "the credit goes first against the kernel's own imbalance");
+        assertEquals(3.5, p[4], 1e-12, "then against its fixed overheads");
+        assertEquals(1, p[1], 0);
+        assertEquals(2, p[2], 0);
+        double[] below = {-10, 1, 1, 1, 1}; // a prediction under the ideal stays visible
+        GapBreakdown.netNegativeParts(below);
+        assertEquals(-6, below[0], 1e-12);
+        assertEquals(0, below[1] + below[2] + below[3] + below[4], 0);
+    }
 }

@@ -30,7 +30,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ModelInvariantsTest {
     private static final int[][] SHAPES = {{256, 256}, {1024, 1024}, {384, 1536}};
     private static final double[] SPARSITIES = {0.0, 0.5, 0.9};
-    private static final long[] TOKENS = {16, 512};
+    /** GPU token counts: decode (1), the few-tile regime (16, 32: wave quantisation of the dense schedule), prefill. */
+    private static final long[] GPU_TOKENS = {1, 16, 32, 128, 512, 2048};
+    /**
+     * CPU token counts: one vector (8, 16 fp32 lanes), two (32: DenseGemm's two-vector panel; before
+     * it, epyc-zen5-2c's bsr4x4 was predicted 1.19-1.32x faster than dense on 0 %-sparse layers at
+     * N = 32, dense multiplying a 64-column panel), three (48), and wide.
+     */
+    private static final long[] CPU_TOKENS = {8, 16, 32, 48, 512};
     private static final double EPSILON = 1e-9;
     /** The replays' access budget: small, the checks are not under test here (seconds for the suite). */
     private static final long BUDGET = 5_000;
@@ -68,17 +75,16 @@ class ModelInvariantsTest {
     }
 
     /**
-     * Where the roof part must be non-negative: on a GPU spec, where the dense baseline's own
-     * schedule is balanced. GapBreakdown measures the roof against the dense roof scaled by the
-     * FLOP ratio, and the dense roof holds the dense GEMM's wave quantisation (a handful of tiles
-     * over 108-132 SMs at N = 16, before split-K lands with the tensor-core GEMM rebuild), which an
-     * even-work sparse roof may beat; CPU sparse kernels compute at the peak where the dense
-     * micro-kernel runs at {@code denseEfficiency} (the CPU model's calibrated choice), so their
-     * roof part is negative where they are compute-bound. Both are named in the report of this
-     * branch, not hidden: every other part and invariant holds everywhere.
+     * Where the roof part must be non-negative: on every GPU spec, at every N (GapBreakdown nets the
+     * credit of the dense schedule's wave quantisation against the kernel's other parts there, so no
+     * part is negative by construction). CPU sparse kernels compute at the peak where the dense
+     * micro-kernel runs at {@code denseEfficiency} (the CPU model's calibrated choice), so their roof
+     * part came out negative where they are compute-bound; GapBreakdown now nets that credit on a
+     * CPU spec too (the dense kernel's shortfall, not a cost of the sparse one), so the roof part is
+     * asserted on every spec (cpu-model, issue 11's CPU regime).
      */
-    private static boolean roofChecked(HardwareSpec spec, Prediction dense) {
-        return spec.isGpu() && dense.plan().balance().factor() <= 1 + EPSILON;
+    private static boolean roofChecked(HardwareSpec spec) {
+        return true;
     }
 
     @ParameterizedTest(name = "{0}")
@@ -101,7 +107,7 @@ class ModelInvariantsTest {
             for (double s : SPARSITIES) {
                 float[] a = matrix(shape[0], shape[1], s, shape[0] * 31L + Math.round(100 * s));
                 float[] nm = twoFour(shape[0], shape[1], shape[1]);
-                for (long n : TOKENS) {
+                for (long n : spec.isGpu() ? GPU_TOKENS : CPU_TOKENS) {
                     Workload w = workload("w", shape[0], shape[1], a, n, dtype);
                     Workload w24 = workload("w", shape[0], shape[1], nm, n, dtype);
                     Prediction baseline = model.baseline(w);
@@ -114,7 +120,7 @@ class ModelInvariantsTest {
                         checked++;
                         double[] parts = e.gap().parts();
                         for (int i = 0; i < parts.length; i++) {
-                            if (i == 0 && !roofChecked(spec, baseline)) continue;
+                            if (i == 0 && !roofChecked(spec)) continue;
                             if (parts[i] < -EPSILON * e.denseSeconds()) broken.add(where + ": " + GapBreakdown.PART_NAMES[i] + " " + parts[i]
                                     + " (dense balance " + baseline.plan().balance().factor() + ")");
                         }

@@ -1,15 +1,12 @@
 package dev.sparseprof.measure.probe;
 
-import dev.sparseprof.kernel.CoreCaches;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.sparseprof.util.SysfsCacheEntries;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 
 /**
- * The data-cache geometry of this machine's first CPU, from Linux sysfs
- * ({@code /sys/devices/system/cpu/cpu0/cache/index*}: {@code level}, {@code type}, {@code size},
+ * The data-cache geometry of this machine's first CPU, from Linux sysfs ({@link SysfsCacheEntries}
+ * reads {@code /sys/devices/system/cpu/cpu0/cache/index*}: {@code level}, {@code type}, {@code size},
  * {@code ways_of_associativity}, {@code coherency_line_size}); a level sysfs does not report takes
  * {@link #FALLBACK}'s values ({@code fromSysfs} says whether all came from sysfs). Used to size the
  * probe's working sets and, in the probe's overlay, the cache geometry.
@@ -47,7 +44,7 @@ public record CacheSizes(long l1dBytes, long l2Bytes, long l3Bytes, List<Integer
     }
 
     /** Where Linux lists cpu0's caches. */
-    public static final Path SYSFS = Path.of("/sys/devices/system/cpu/cpu0/cache");
+    public static final Path SYSFS = SysfsCacheEntries.CPU0;
 
     /** Reads sysfs; falls back level by level to {@link #FALLBACK}. */
     public static CacheSizes ofThisMachine() {
@@ -63,19 +60,11 @@ public record CacheSizes(long l1dBytes, long l2Bytes, long l3Bytes, List<Integer
         long[] bytes = new long[4];
         int[] ways = new int[4];
         int line = 0;
-        for (int i = 0; i < 8; i++) {
-            Path dir = cacheDir.resolve("index" + i);
-            if (!Files.isDirectory(dir)) continue;
-            try {
-                int level = Integer.parseInt(Files.readString(dir.resolve("level")).strip());
-                String type = Files.readString(dir.resolve("type")).strip().toLowerCase(Locale.ROOT);
-                if (level < 1 || level > 3 || type.equals("instruction")) continue;
-                bytes[level] = CoreCaches.sizeBytes(Files.readString(dir.resolve("size")));
-                ways[level] = readInt(dir.resolve("ways_of_associativity"));
-                if (level == 1) line = readInt(dir.resolve("coherency_line_size"));
-            } catch (IOException | NumberFormatException e) {
-                // an unreadable entry is treated like a missing one; the fallback covers it
-            }
+        for (SysfsCacheEntries.Entry e : SysfsCacheEntries.read(cacheDir)) {
+            if (e.level() > 3 || !e.holdsData()) continue;
+            bytes[e.level()] = e.sizeBytes();
+            ways[e.level()] = e.ways();
+            if (e.level() == 1) line = e.lineBytes();
         }
         boolean all = true;
         Integer[] w = new Integer[3];
@@ -88,10 +77,5 @@ public record CacheSizes(long l1dBytes, long l2Bytes, long l3Bytes, List<Integer
         }
         all &= line > 0;
         return new CacheSizes(size[0], size[1], size[2], List.of(w), line > 0 ? line : fallback.lineBytes, all);
-    }
-
-    private static int readInt(Path file) throws IOException {
-        if (!Files.isRegularFile(file)) return 0;
-        return Integer.parseInt(Files.readString(file).strip());
     }
 }

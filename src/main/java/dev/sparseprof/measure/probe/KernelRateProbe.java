@@ -9,6 +9,7 @@ import dev.sparseprof.measure.CpuRunner;
 import dev.sparseprof.measure.TimingConfig;
 import dev.sparseprof.measure.TimingHarness;
 import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.SparseprofException;
 import java.util.Arrays;
 import java.util.Random;
 
@@ -17,8 +18,12 @@ import java.util.Random;
  * package run on small synthetic matrices whose A and B fit in L1 together, so the time is the
  * loop nest's in-core time (ECM's T_core) and nothing else. Each rate comes from the difference of
  * two row counts (M and M/2: the call's fixed costs cancel) and, where a rate is per row and per
- * entry, from two row lengths; the CSR body's per-entry and per-vector cycles from N = 1, 2, 4
- * and 8 vectors (least squares). Then the same CSR kernel with B sized into L2 shows how much of
+ * entry, from two row lengths. The CSR body is measured at each column-block width the kernels
+ * dispatch (N = 1, 2, 4 and 8 vectors: the tight one- and two-vector loops, one 4- and one 8-vector
+ * block), each width's own rate per entry: a block of few vectors waits on the FMA latency (one
+ * FMA per accumulator per entry), a wide one on the load ports, so no line through the widths
+ * holds (the least squares that was fitted through them put one of its two slopes at 0 from run
+ * to run). Then the same CSR kernel with B sized into L2 shows how much of
  * the L2 transfer hides behind the in-core time (the overlap). A tiny matrix on 1 thread and on all gives the call's fixed
  * costs (launch, fork/join). Every rate is in seconds per unit.
  * About 10 s on a 2-vCPU VM.
@@ -56,34 +61,51 @@ public final class KernelRateProbe {
         warming = true;
         measureAll(l2Bytes, l2ReadBytesPerSecond, threads, t0);
         warming = false;
-        return measureAll(l2Bytes, l2ReadBytesPerSecond, threads, t0);
+        KernelRates[] rounds = new KernelRates[ROUNDS];
+        for (int i = 0; i < ROUNDS; i++) rounds[i] = measureAll(l2Bytes, l2ReadBytesPerSecond, threads, t0);
+        return medianOf(rounds, (System.nanoTime() - t0) * 1e-9);
+    }
+
+    /**
+     * Every rate's median over the rounds: on this VM one rate in a round came out 10-40x slow while
+     * the JIT recompiled a shared body (the row body's block dispatch, the 2:4 decode), in a
+     * different rate each probe; one such round does not move the median.
+     */
+    static KernelRates medianOf(KernelRates[] r, double elapsedSeconds) {
+        double[][] v = new double[18][r.length];
+        for (int i = 0; i < r.length; i++) {
+            KernelRates k = r[i];
+            double[] f = {k.denseFmaSeconds(), k.denseNarrowFmaSeconds(), k.block8Seconds(), k.block4Seconds(), k.block2Seconds(), k.oneVectorSeconds(),
+                k.rowBlockSeconds(), k.wholeRowSeconds(), k.cooEntrySeconds(), k.cooRowSeconds(), k.bsrWideSeconds(), k.bsrNarrowSeconds(), k.nmSlotSeconds(),
+                k.launchSeconds(), k.forkJoinSeconds(), k.l2MeasuredSeconds(), k.l2CoreSeconds(), k.l2TransferSeconds()};
+            for (int j = 0; j < f.length; j++) v[j][i] = f[j];
+        }
+        double[] m = new double[v.length];
+        for (int j = 0; j < v.length; j++) m[j] = median(v[j]);
+        double overlap = overlap(m[16], m[17], m[15]);
+        return new KernelRates(r[0].vectorBits(), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11], m[12], m[13], m[14],
+                overlap, m[15], m[16], m[17], elapsedSeconds);
+    }
+
+    /** The share of the smaller of in-core and transfer time that the measured time hid, in [0, 1]. */
+    static double overlap(double core, double transfer, double measured) {
+        return Math.max(0, Math.min(1, (core + transfer - measured) / Math.min(core, transfer)));
     }
 
     private boolean warming;
 
     private KernelRates measureAll(long l2Bytes, double l2ReadBytesPerSecond, int threads, long t0) {
         try (WorkerPool one = new WorkerPool(1)) {
-            // one-vector rows (N = lanes, 4 accumulators in turn): per entry, from two row lengths
-            double oneLong = perRowSeconds("csr", rowsMatrix(ROWS, K_L1, LONG_ROW, 1), rowsMatrix(ROWS / 2, K_L1, LONG_ROW, 1), ROWS / 2, lanes, one);
-            double oneShort = perRowSeconds("csr", rowsMatrix(ROWS, K_L1, SHORT_ROW, 1), rowsMatrix(ROWS / 2, K_L1, SHORT_ROW, 1), ROWS / 2, lanes, one);
-            double oneVector = Math.max(0, (oneLong - oneShort) / (LONG_ROW - SHORT_ROW));
-            // CSR body: per row (long and short rows) at 2, 4, 8 vectors; y = rowBlock + len x entry + len x v x vector
-            int[] vectors = {2, 4, 8};
-            double[][] x = new double[2 * vectors.length][];
-            double[] y = new double[2 * vectors.length];
-            for (int i = 0; i < vectors.length; i++) {
-                int n = vectors[i] * lanes;
-                for (int j = 0; j < 2; j++) {
-                    int len = j == 0 ? LONG_ROW : SHORT_ROW;
-                    double perRow = perRowSeconds("csr", rowsMatrix(ROWS, K_L1, len, 1), rowsMatrix(ROWS / 2, K_L1, len, 1), ROWS / 2, n, one);
-                    x[2 * i + j] = new double[] {1, len, (double) len * vectors[i]};
-                    y[2 * i + j] = perRow;
-                }
-            }
-            double[] body = nonNegativeLeastSquares(x, y);
-            double rowBlock = body[0];
-            double entry = body[1];
-            double vector = body[2];
+            // the CSR row body at each block width the kernels dispatch (LoopNests): N = 1 and 2 vectors
+            // take the tight all-rows loops, 4 and 8 vectors one column block of the general path.
+            // Each width's rate per entry from two row lengths, its rate per row from the short rows.
+            RowRates[] body = rowBody(one);
+            RowRates one1 = body[0];
+            RowRates two = body[1];
+            RowRates four = body[2];
+            RowRates eight = body[3];
+            double wholeRow = (one1.perRow() + two.perRow()) / 2;
+            double rowBlock = (four.perRow() + eight.perRow()) / 2;
             // COO: its run search over the CSR body, per triple and per row, on rows as long as a pruned
             // layer's (64 and 8 of 128 columns; N = one vector keeps B in L1)
             int n2 = 2 * lanes;
@@ -116,9 +138,9 @@ public final class KernelRateProbe {
             int kL2 = (int) Math.max(64, l2Bytes / 4 / ((long) n8 * Float.BYTES));
             double measured = perRowSeconds("csr", randomRows(ROWS, kL2, LONG_ROW), randomRows(ROWS / 2, kL2, LONG_ROW), ROWS / 2, n8, one)
                     / LONG_ROW;
-            double core = rowBlock / LONG_ROW + entry + 8 * vector;
+            double core = rowBlock / LONG_ROW + eight.perEntry();
             double transfer = (double) n8 * Float.BYTES / l2ReadBytesPerSecond;
-            double overlap = Math.max(0, Math.min(1, (core + transfer - measured) / Math.min(core, transfer)));
+            double overlap = overlap(core, transfer, measured);
             // fixed costs of a call: one row of one entry, N = one vector
             MatrixView tiny = rowsMatrix(1, K_L1, 1, 1);
             double launch = callSeconds("csr", tiny, lanes, one);
@@ -128,10 +150,56 @@ public final class KernelRateProbe {
                     forkJoin = Math.max(0, (callSeconds("csr", rowsMatrix(threads, K_L1, 1, 1), lanes, all) - launch) / (threads - 1));
                 }
             }
-            return new KernelRates(lanes * 32, denseWide, denseNarrow, entry, vector, rowBlock, oneVector, cooEntry, cooRow, bsrWide, bsrNarrow, nmSlot,
+            return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
+                    wholeRow, cooEntry, cooRow, bsrWide, bsrNarrow, nmSlot,
                     launch, forkJoin, overlap, measured, core, transfer, (System.nanoTime() - t0) * 1e-9);
         }
     }
+
+    /** The block widths of {@link #rowBody}, in vectors. */
+    static final int[] WIDTHS = {1, 2, 4, 8};
+    /** Rounds of the whole measurement after the warm-up pass, each rate's median kept ({@link #medianOf}). */
+    static final int ROUNDS = 3;
+
+    /** The CSR body at each of {@link #WIDTHS}. */
+    private RowRates[] rowBody(WorkerPool pool) {
+        RowRates[] out = new RowRates[WIDTHS.length];
+        for (int i = 0; i < WIDTHS.length; i++) out[i] = rowRates(WIDTHS[i], pool);
+        return out;
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+
+    /** Seconds per entry and per row of the CSR row body at one column-block width. */
+    record RowRates(double perEntry, double perRow) {}
+
+    /**
+     * The CSR body at N = {@code vectors} vectors: per entry from rows of {@link #LONG_ROW} and
+     * {@link #SHORT_ROW} entries, per row what the short rows take beyond their entries. A rate
+     * the noise put at 0 or below (a time slice in the short rows' calls) is measured again, up to
+     * {@link #ATTEMPTS} times, so the spec never holds a zero rate for a loop that runs.
+     */
+    private RowRates rowRates(int vectors, WorkerPool pool) {
+        int n = vectors * lanes;
+        RowRates r = new RowRates(0, 0);
+        for (int attempt = 0; attempt < (warming ? 1 : ATTEMPTS) && !(r.perEntry() > 0); attempt++) {
+            double longRows = perRowSeconds("csr", rowsMatrix(ROWS, K_L1, LONG_ROW, 1), rowsMatrix(ROWS / 2, K_L1, LONG_ROW, 1), ROWS / 2, n, pool);
+            double shortRows = perRowSeconds("csr", rowsMatrix(ROWS, K_L1, SHORT_ROW, 1), rowsMatrix(ROWS / 2, K_L1, SHORT_ROW, 1), ROWS / 2, n, pool);
+            double entry = (longRows - shortRows) / (LONG_ROW - SHORT_ROW);
+            r = new RowRates(entry, Math.max(0, shortRows - SHORT_ROW * Math.max(0, entry)));
+        }
+        if (warming) return new RowRates(1e-9, 1e-9); // the warm-up pass's results are dropped
+        if (!(r.perEntry() > 0)) throw new SparseprofException("kernel probe: the csr body at " + vectors
+                + " vectors measured no time per entry in " + ATTEMPTS + " attempts (the machine is too noisy to probe)");
+        return r;
+    }
+
+    static final int ATTEMPTS = 3;
 
     /** Seconds per row of the larger matrix over the smaller one (the call's fixed costs cancel), {@code rowsDiff} rows apart. */
     private double perRowSeconds(String format, MatrixView big, MatrixView small, int rowsDiff, int n, WorkerPool pool) {
@@ -207,61 +275,5 @@ public final class KernelRateProbe {
             }
         }
         return MatrixView.of(rows, k, a);
-    }
-
-    /**
-     * Least squares of {@code x b = y} by the normal equations (3 unknowns), each unknown kept at
-     * 0 or above: a negative one is set to 0 and the rest solved again.
-     */
-    static double[] nonNegativeLeastSquares(double[][] x, double[] y) {
-        int p = x[0].length;
-        boolean[] free = new boolean[p];
-        Arrays.fill(free, true);
-        double[] b = new double[p];
-        for (int round = 0; round < p; round++) {
-            double[][] a = new double[p][p + 1];
-            for (int i = 0; i < p; i++) {
-                if (!free[i]) {
-                    a[i][i] = 1;
-                    continue;
-                }
-                for (int row = 0; row < x.length; row++) {
-                    for (int j = 0; j < p; j++) if (free[j]) a[i][j] += x[row][i] * x[row][j];
-                    a[i][p] += x[row][i] * y[row];
-                }
-            }
-            b = solve(a);
-            boolean negative = false;
-            for (int i = 0; i < p; i++) {
-                if (free[i] && b[i] < 0) {
-                    free[i] = false;
-                    negative = true;
-                }
-            }
-            if (!negative) break;
-        }
-        for (int i = 0; i < p; i++) b[i] = free[i] ? Math.max(0, b[i]) : 0;
-        return b;
-    }
-
-    /** Gaussian elimination with partial pivoting of an augmented p x (p+1) system. */
-    private static double[] solve(double[][] a) {
-        int p = a.length;
-        for (int c = 0; c < p; c++) {
-            int pivot = c;
-            for (int r = c + 1; r < p; r++) if (Math.abs(a[r][c]) > Math.abs(a[pivot][c])) pivot = r;
-            double[] t = a[c];
-            a[c] = a[pivot];
-            a[pivot] = t;
-            if (Math.abs(a[c][c]) < 1e-300) continue;
-            for (int r = 0; r < p; r++) {
-                if (r == c) continue;
-                double f = a[r][c] / a[c][c];
-                for (int j = c; j <= p; j++) a[r][j] -= f * a[c][j];
-            }
-        }
-        double[] b = new double[p];
-        for (int i = 0; i < p; i++) b[i] = Math.abs(a[i][i]) < 1e-300 ? 0 : a[i][p] / a[i][i];
-        return b;
     }
 }

@@ -8,12 +8,13 @@ package dev.sparseprof.measure.probe;
  * smaller of the two that the measured time hid ({@code (core + transfer - measured) / min(core,
  * transfer)}, clamped to [0, 1]: 0 serial, 1 overlapped); the three times in seconds per entry.
  */
-public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNarrowFmaSeconds, double entrySeconds, double vectorSeconds,
-                          double rowBlockSeconds, double oneVectorSeconds, double cooEntrySeconds, double cooRowSeconds, double bsrWideSeconds, double bsrNarrowSeconds,
+public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNarrowFmaSeconds, double block8Seconds, double block4Seconds,
+                          double block2Seconds, double oneVectorSeconds, double rowBlockSeconds, double wholeRowSeconds, double cooEntrySeconds, double cooRowSeconds, double bsrWideSeconds, double bsrNarrowSeconds,
                           double nmSlotSeconds, double launchSeconds, double forkJoinSeconds, double overlap,
                           double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, double elapsedSeconds) {
     public KernelRates {
-        double[] all = {denseFmaSeconds, denseNarrowFmaSeconds, entrySeconds, vectorSeconds, rowBlockSeconds, oneVectorSeconds, cooEntrySeconds, cooRowSeconds,
+        double[] all = {denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds, rowBlockSeconds, wholeRowSeconds,
+            cooEntrySeconds, cooRowSeconds,
             bsrWideSeconds, bsrNarrowSeconds, nmSlotSeconds, launchSeconds, forkJoinSeconds};
         for (double v : all) if (!(v >= 0) || Double.isInfinite(v)) throw new IllegalArgumentException("kernel rates must be finite and >= 0, got " + v);
     }

@@ -1,6 +1,7 @@
 package dev.sparseprof.measure.probe;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,9 +51,10 @@ public final class MachineProbe {
         double[] a = new double[1024];
         double[] b = new double[1024];
         double[] c = new double[1024];
+        MemorySegment stream = StreamLoops.alignedDoubles(1024, 1.0);
         double sink = 0;
         for (int i = 0; i < 20_000; i++) {
-            sink += StreamLoops.read(a);
+            sink += StreamLoops.read(stream);
             StreamLoops.triad(a, b, c, 1.0);
             sink += FmaLoops.fp64(64) + FmaLoops.fp32(64);
         }
@@ -95,15 +97,16 @@ public final class MachineProbe {
     }
 
     private static ProbeWork streamWork(StreamKernel kernel, int elements) {
-        double[] a = new double[elements];
-        Arrays.fill(a, 1.0);
         if (kernel == StreamKernel.READ) {
+            MemorySegment stream = StreamLoops.alignedDoubles(elements, 1.0);
             return reps -> {
                 double s = 0;
-                for (int r = 0; r < reps; r++) s += StreamLoops.read(a);
+                for (int r = 0; r < reps; r++) s += StreamLoops.read(stream);
                 return s;
             };
         }
+        double[] a = new double[elements];
+        Arrays.fill(a, 1.0);
         double[] b = new double[elements];
         double[] c = new double[elements];
         Arrays.fill(b, 2.0);

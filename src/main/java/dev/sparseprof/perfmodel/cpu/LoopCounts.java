@@ -5,29 +5,32 @@ import dev.sparseprof.hw.InCoreRates;
 /**
  * What one CPU kernel's loop nest executes for one workload at one SIMD width, in the units the
  * probe's in-core rates are measured in ({@link InCoreRates}): dense micro-kernel vector FMAs,
- * row-body entries per column block and per vector, row/column-block setups, COO run-search
+ * row-body entries of 8-, 4-, 2- and 1-vector column blocks, row/column-block setups of the
+ * general path and rows of the tight all-rows loops, COO run-search
  * triples and rows, BSR block strips, N:M decoded slots. {@link #cycles} is the in-core time
  * (ECM's T_core) of the whole call on one core.
  */
-public record LoopCounts(double denseFmas, double denseNarrowFmas, double entryBlocks, double entryVectors, double rowBlocks, double oneVectorEntries,
-                         double cooEntries, double cooRows, double bsrWide, double bsrNarrow, double nmSlots) {
-    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8Entries, double block4Entries, double block2Entries,
+                         double oneVectorEntries, double rowBlocks, double wholeRows, double cooEntries, double cooRows, double bsrWide, double bsrNarrow, double nmSlots) {
+    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     public LoopCounts {
-        double[] all = {denseFmas, denseNarrowFmas, entryBlocks, entryVectors, rowBlocks, oneVectorEntries, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots};
+        double[] all = {denseFmas, denseNarrowFmas, block8Entries, block4Entries, block2Entries, oneVectorEntries, rowBlocks, wholeRows, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots};
         for (double v : all) if (!(v >= 0)) throw new IllegalArgumentException("loop counts must not be negative, got " + v);
     }
 
     /** T_core in cycles: every count at its probed rate. */
     public double cycles(InCoreRates r) {
-        return denseFmas * r.denseFmaCycles() + denseNarrowFmas * r.denseNarrowFmaCycles() + entryBlocks * r.entryCycles()
-                + entryVectors * r.vectorCycles() + rowBlocks * r.rowBlockCycles() + oneVectorEntries * r.oneVectorCycles() + cooEntries * r.cooEntryCycles()
+        return denseFmas * r.denseFmaCycles() + denseNarrowFmas * r.denseNarrowFmaCycles() + block8Entries * r.block8Cycles()
+                + block4Entries * r.block4Cycles() + block2Entries * r.block2Cycles() + oneVectorEntries * r.oneVectorCycles()
+                + rowBlocks * r.rowBlockCycles() + wholeRows * r.wholeRowCycles() + cooEntries * r.cooEntryCycles()
                 + cooRows * r.cooRowCycles() + bsrWide * r.bsrWideCycles() + bsrNarrow * r.bsrNarrowCycles() + nmSlots * r.nmSlotCycles();
     }
 
     public LoopCounts plus(LoopCounts o) {
-        return new LoopCounts(denseFmas + o.denseFmas, denseNarrowFmas + o.denseNarrowFmas, entryBlocks + o.entryBlocks,
-                entryVectors + o.entryVectors, rowBlocks + o.rowBlocks, oneVectorEntries + o.oneVectorEntries, cooEntries + o.cooEntries, cooRows + o.cooRows,
+        return new LoopCounts(denseFmas + o.denseFmas, denseNarrowFmas + o.denseNarrowFmas, block8Entries + o.block8Entries,
+                block4Entries + o.block4Entries, block2Entries + o.block2Entries, oneVectorEntries + o.oneVectorEntries, rowBlocks + o.rowBlocks,
+                wholeRows + o.wholeRows, cooEntries + o.cooEntries, cooRows + o.cooRows,
                 bsrWide + o.bsrWide, bsrNarrow + o.bsrNarrow, nmSlots + o.nmSlots);
     }
 }

@@ -5,47 +5,79 @@ import dev.sparseprof.perfmodel.Balance;
 import dev.sparseprof.sparse.stats.Lengths;
 
 /**
- * Block-sparse (BSR, {@code R x C} blocks) times dense on tensor cores, as Triton's
- * {@code bsr_dense_mm} runs it (PyTorch 2.1's {@code _bsr_strided_dense_rowspace_kernel}, the
- * kernel of the Quansight post): one program per block row and column tile of the output, the tile
- * {@code R x T} with {@code T = R} (the kernel's accumulator is {@code BLOCKSIZE_ROW x
- * BLOCKSIZE_ROW}; B is tiled to match), never narrower than N needs nor than a tensor-core
- * fragment's 16; its loop takes the block row's non-empty blocks one per step: it loads the block
- * ({@code R x C}) and the block's column index, then the B rows that index names ({@code C x T},
- * gathered), and the tensor cores do {@code 2 R C T} FLOPs. A step takes the slowest of the math (the SM's share of the tensor peak),
- * the L2 copy (the SM's share of the L2 bandwidth) and the shared-memory traffic (the copy in,
- * the 2 x 2 warps' reads out, at the SM's share of the L1/shared array), plus the fixed
- * {@code tileStep} cycles (copy wait, barrier), as a GEMM's main-loop step does. The B rows'
- * address depends on the index loaded in the same step, so no prefetch covers it: each step is also
- * a chain of two dependent loads (the index from the L2, then the B rows and the block from the L2
- * and DRAM), which the programs resident on the SM overlap, so an SM's steps take at least that
- * chain over its residents. A program waits
- * before its first step for three dependent loads (row pointer, column index, block), each an L2
- * plus DRAM latency, and writes its C tile after the last. Programs are dealt to whichever SM
- * frees first, in grid order; with two or more resident per SM (warps, shared memory for
- * {@link #STAGES} stages, the block limit) one's fill and drain hide behind another's steps. No
- * schedule makes the kernel shorter than its longest program (fill, the fullest block row's steps,
- * drain): one program runs on one SM.
- * Small blocks lose to dense by the fixed per-step cycles and the B slice each small block must
- * bring in: a 16 x 16 block does 1/8 of the math of a 128 x 128 dense tile's step per B byte.
+ * Block-sparse (BSR, {@code R x C} blocks) times dense as PyTorch 2.1's Triton {@code bsr_dense_mm}
+ * runs it ({@code torch/sparse/_triton_ops.py}, {@code _bsr_strided_dense_rowspace_kernel}, the
+ * kernel of the Quansight post), program by program:
+ * <ul>
+ * <li>One program per block row and output tile of {@code R x T} columns, {@code T = R} (the
+ *     accumulator is {@code BLOCKSIZE_ROW x BLOCKSIZE_ROW}; B is tiled to match), never narrower
+ *     than N needs nor than a tensor-core fragment's 16; launched with {@code num_warps=4,
+ *     num_stages=1} ({@code _run_dense_rowspace_kernel}).</li>
+ * <li>Its loop takes the block row's non-empty blocks one per step: it loads the block ({@code R x
+ *     C}) and the block's column index, then the B rows that index names ({@code C x T}, a load that
+ *     depends on the index), stores both into shared memory for the dot's operand layout, and
+ *     multiplies ({@code R C T} FMAs). {@code num_stages=1}: Triton does not pipeline the loop, so
+ *     nothing of the next step is issued before this step's dot ends; within one program a step
+ *     is the sum of its phases: the dependent loads (index from the L2, then B and the block from
+ *     the L2 and DRAM), the copy of the step's bytes at the SM's share of the L2 bandwidth, the
+ *     shared-memory traffic, the math and the spec's {@code tileStep} cycles (barrier, loop).</li>
+ * <li>The programs resident on an SM overlap each other's phases, so an SM runs a step in the
+ *     larger of that sum over its residents and its busiest resource (math, L2 copy, shared
+ *     memory). Residents: the warps, one stage of shared memory, the block limit and the registers:
+ *     the accumulator, the larger of the loaded tiles (global to registers before the shared store)
+ *     and the dot's operand fragments (the whole block converted to the operand layout), plus
+ *     {@link GpuGemm#FRAGMENT_REGISTERS} as the GEMM's threads carry.</li>
+ * <li>{@link Dot#TENSOR} (fp16/bf16: {@code tl.dot} on the tensor cores, fp32 accumulator): the
+ *     step's math at the SM's share of the tensor peak; the 2 x 2 warps read their operand rows and
+ *     columns from shared memory (each byte read twice).</li>
+ * <li>{@link Dot#FMA} (fp32: the 2.1 kernel passes {@code allow_tf32=False} and a float64
+ *     accumulator for fp32 inputs, so {@code tl.dot} runs as FMAs on the CUDA cores): each thread
+ *     owns a {@code p x q} part of the tile ({@code p q = R T / 128}, the squarest power-of-two
+ *     split) and per element of K reads {@code p + q} operands from shared memory, one warp-wide
+ *     load each (one wavefront: the SM's shared bytes per clock); the FMAs run at the SM's share
+ *     of the vector peak; the accumulator holds doubles.</li>
+ * <li>A program waits before its first step for three dependent loads (row pointers, column
+ *     index, block) and writes its C tile after the last. Programs are dealt to whichever SM frees
+ *     first, in grid order; with two or more resident one's fill and drain hide behind another's
+ *     steps. No kernel is shorter than its longest program (fill, its block row's steps, drain).</li>
+ * </ul>
+ * Small blocks lose to dense by the step's fixed latency chain, which a small block's few FLOPs
+ * cannot cover, and by the B slice each small block brings in: a 16 x 16 block does 1/8 of the math
+ * of a 128 x 128 dense tile's step per B byte.
  */
 public final class BlockTensorSpmm {
     /** Narrowest output tile: a tensor-core fragment (mma m16n8k16 pairs: 16). */
     public static final int MIN_TILE_COLUMNS = 16;
-    /** Software-pipeline stages (U: Triton's num_stages for these kernels, as CUTLASS's multistage default). */
-    public static final int STAGES = 3;
-    /** Warps of a program, in a 2 x 2 grid over its tile (Triton's num_warps = 4). */
+    /** Software-pipeline stages: PyTorch 2.1's {@code _run_dense_rowspace_kernel} launches with {@code num_stages=1} (V). */
+    public static final int STAGES = 1;
+    /** Warps of a program, in a 2 x 2 grid over its tile: {@code num_warps=4} (V, same launch). */
     public static final int WARPS = 4;
 
+    /** How the program's {@code tl.dot} multiplies a block. */
+    public enum Dot {
+        /** fp16/bf16 on the tensor cores, fp32 accumulator. */
+        TENSOR(4),
+        /** fp32 with {@code allow_tf32=False}: FMAs on the CUDA cores, float64 accumulator. */
+        FMA(8);
+
+        private final int accumulatorBytes;
+
+        Dot(int accumulatorBytes) {
+            this.accumulatorBytes = accumulatorBytes;
+        }
+    }
+
     /**
-     * One layer's mapping: the output tile's columns and count, one step's seconds, the fill and
-     * drain around a program, programs resident per SM, the busiest SM's seconds and the schedule.
+     * One layer's mapping: the output tile's columns and count, the SM's seconds per step, one
+     * program's seconds per step (its phases in series), the fill and drain around a program,
+     * programs resident per SM, the busiest SM's seconds, the longest program and the schedule.
      */
-    public record Mapping(int tileColumns, long columnTiles, double stepSeconds, double fillDrainSeconds, int resident,
-                          double busiestSmSeconds, double longestProgramSeconds, Balance balance) {
+    public record Mapping(int tileColumns, long columnTiles, double stepSeconds, double programStepSeconds, double fillDrainSeconds,
+                          int resident, double busiestSmSeconds, double longestProgramSeconds, Balance balance) {
         public Mapping {
             if (tileColumns <= 0 || columnTiles <= 0 || resident <= 0) throw new IllegalArgumentException("empty tiling");
-            if (!(stepSeconds > 0) || !(fillDrainSeconds >= 0) || !(busiestSmSeconds >= 0) || !(longestProgramSeconds >= 0)) {
+            if (!(stepSeconds > 0) || !(programStepSeconds >= stepSeconds * (1 - 1e-12)) || !(fillDrainSeconds >= 0)
+                    || !(busiestSmSeconds >= 0) || !(longestProgramSeconds >= 0)) {
                 throw new IllegalArgumentException("bad cost");
             }
         }
@@ -55,29 +87,45 @@ public final class BlockTensorSpmm {
 
     /**
      * {@code blocksPerBlockRow}: non-empty blocks of each block row; {@code n}: B's columns;
-     * {@code peakFlopsPerSecond}: the whole GPU's tensor peak for the dtype.
+     * {@code peakFlopsPerSecond}: the whole GPU's peak for the dot (tensor for {@link Dot#TENSOR},
+     * the CUDA cores' fp32 for {@link Dot#FMA}).
      */
-    public static Mapping map(GpuSpec g, int r, int c, Lengths blocksPerBlockRow, long n, int elementBytes, double peakFlopsPerSecond) {
+    public static Mapping map(GpuSpec g, Dot dot, int r, int c, Lengths blocksPerBlockRow, long n, int elementBytes,
+                              double peakFlopsPerSecond) {
         long covering = Math.max(MIN_TILE_COLUMNS, Long.highestOneBit(Math.max(1, n - 1)) << 1);
         int tile = (int) Math.max(MIN_TILE_COLUMNS, Math.min(r, covering));
         long tiles = (n + tile - 1) / tile;
+        double clock = g.clockHertz();
         double smPeak = peakFlopsPerSecond / g.sms();
         double aStep = (double) r * c * elementBytes;
         double bStep = (double) c * tile * elementBytes;
         double l2Share = g.l2().bandwidthBytesPerSecond() / g.sms();
         double sramShare = g.l1().bandwidthBytesPerSecond() / g.sms();
+        int threads = WARPS * g.warpSize();
         double math = 2.0 * r * c * tile / smPeak;
+        double reads;
+        double operandBytes;
+        if (dot == Dot.TENSOR) {
+            reads = 2 * (aStep + bStep); // the 2 x 2 warps: each operand row read by 2 warps, each column by 2
+            operandBytes = (aStep + bStep) / 2; // a warp's half of A's rows and half of B's columns, all of K
+        } else {
+            int[] pq = threadTile((long) r * tile / threads);
+            double wavefront = g.l1().bandwidthBytesPerSecond() / (g.sms() * clock);
+            reads = (double) c * WARPS * (pq[0] + pq[1]) * wavefront;
+            operandBytes = (double) (pq[0] + pq[1]) * c * elementBytes * g.warpSize(); // a warp's p rows of A and q columns of B
+        }
         double copy = l2Share > 0 ? (aStep + bStep) / l2Share : 0;
-        double shared = sramShare > 0 ? (aStep + bStep) * (1 + 2) / sramShare : 0; // in once, read by the 2 x 2 warps' rows and columns
-        double busy = Math.max(math, Math.max(copy, shared)) + g.overheads().tileStepCycles() / g.clockHertz();
-        double l2Latency = g.l2().latencyCycles() / g.clockHertz();
+        double shared = sramShare > 0 ? (aStep + bStep + reads) / sramShare : 0;
+        double l2Latency = g.l2().latencyCycles() / clock;
         double load = l2Latency + g.dram().latencySeconds();
+        double chain = l2Latency + load; // the index, then the B rows it names (the block's load overlaps the index's)
+        double fixed = g.overheads().tileStepCycles() / clock;
+        double programStep = chain + copy + shared + math + fixed;
+        double throughput = Math.max(math, Math.max(copy, shared));
+        int resident = resident(g, dot, r, tile, aStep + bStep, operandBytes, threads);
+        double step = Math.max(throughput, programStep / resident);
         double fill = 3 * load;
-        double drain = (l2Share > 0 ? (double) r * tile * elementBytes / l2Share : 0) + g.l2().latencyCycles() / g.clockHertz();
-        long byWarps = g.residentWarpsPerSm() / WARPS;
-        long byShared = g.sharedMemoryBytesPerSm() > 0 ? (long) (g.sharedMemoryBytesPerSm() / (STAGES * (aStep + bStep))) : byWarps;
-        int resident = (int) Math.max(1, Math.min(Math.min(byWarps, byShared), g.maxBlocksPerSm()));
-        double step = Math.max(busy, (busy + l2Latency + load) / resident);
+        double drain = (l2Share > 0 ? (double) r * tile * elementBytes / l2Share : 0) + l2Latency;
         // Programs in grid order (block row major, then column tile), each to the SM that frees first.
         int rows = blocksPerBlockRow.count();
         long programs = (long) rows * tiles;
@@ -87,9 +135,34 @@ public final class BlockTensorSpmm {
         for (int i = 0; i < rows; i++) most = Math.max(most, blocksPerBlockRow.get(i));
         for (long p = 0; p < programs; p++) schedule.deal(blocksPerBlockRow.get((int) (p / tiles)) * step + perProgram);
         double once = resident >= 2 ? fill + drain : 0;
-        Balance balance = schedule.balance(r + "x" + c + " blocks, " + r + "x" + tile + " programs, " + resident + "/SM over " + g.sms() + " SMs",
-                once);
+        Balance balance = schedule.balance(r + "x" + c + " blocks, " + r + "x" + tile + " programs (" + dot.name().toLowerCase(java.util.Locale.ROOT)
+                + " dot), " + resident + "/SM over " + g.sms() + " SMs", once);
         double max = schedule.busiest();
-        return new Mapping(tile, tiles, step, fill + drain, resident, max + once, fill + most * step + drain, balance);
+        return new Mapping(tile, tiles, step, programStep, fill + drain, resident, max + once, fill + most * programStep + drain, balance);
+    }
+
+    /**
+     * Programs resident on one SM: warps, one stage of shared memory for the block and its B slice,
+     * the block limit and the registers per thread (the accumulator; the larger of the loaded tiles
+     * and the operand fragments, which are not live at once without pipelining; the GEMM's fixed
+     * {@link GpuGemm#FRAGMENT_REGISTERS}), capped at {@link GpuGemm#MAX_REGISTERS}.
+     */
+    static int resident(GpuSpec g, Dot dot, int r, int tile, double stageBytes, double operandBytesPerWarp, int threads) {
+        double accumulator = (double) r * tile * dot.accumulatorBytes / threads / 4;
+        double loaded = stageBytes / threads / 4;
+        double operands = operandBytesPerWarp / g.warpSize() / 4;
+        int registers = (int) Math.min(GpuGemm.MAX_REGISTERS, Math.ceil(accumulator + Math.max(loaded, operands)) + GpuGemm.FRAGMENT_REGISTERS);
+        long byWarps = g.residentWarpsPerSm() / WARPS;
+        long byShared = g.sharedMemoryBytesPerSm() > 0 ? (long) (g.sharedMemoryBytesPerSm() / (STAGES * stageBytes)) : byWarps;
+        long byRegisters = g.registersPerSm() > 0 ? g.registersPerSm() / ((long) registers * threads) : byWarps;
+        return (int) Math.max(1, Math.min(Math.min(byWarps, byShared), Math.min(byRegisters, g.maxBlocksPerSm())));
+    }
+
+    /** A thread's {@code p x q} share of the output tile ({@code p q = outputs}, powers of two, {@code p <= q}, the squarest). */
+    static int[] threadTile(long outputs) {
+        long total = Math.max(1, Long.highestOneBit(Math.max(1, outputs)));
+        int log = Long.numberOfTrailingZeros(total);
+        int p = 1 << (log / 2);
+        return new int[] {p, (int) (total / p)};
     }
 }

@@ -25,8 +25,11 @@ import java.util.List;
  *     on Hopper): the K steps of all tiles are dealt evenly to the SMs, a shared tile paying one fp32
  *     partial through the L2, so Hopper GEMMs see no wave quantisation (and no separate split-K);</li>
  * <li>occupancy (shared memory for its stages, registers for its fp32 accumulators, warps, the block
- *     limit): with two or more CTAs resident their fills and epilogues hide behind each other's main
- *     loops, else each CTA pays its own; the busiest SM runs {@code ceil(ctas / SMs)} CTAs (waves);</li>
+ *     limit); the busiest SM runs {@code ceil(ctas / SMs)} CTAs (waves); CTAs resident together start
+ *     and end together, so each round of them pays one prologue (a memory latency and the first
+ *     k-tiles, CUTLASS MmaMultistage's cp_async_wait before the first MMA) and one epilogue (their C
+ *     tiles to the L2): a per-tile cost the main loop does not hide, a larger share of the 2:4 kernel's
+ *     half as many k-steps, so its speedup falls with K;</li>
  * <li>DRAM: when one wave of CTAs covers the grid, or A and B fit half the L2, every byte once;
  *     else each wave (rasterised as a near-square block of tiles, as CUTLASS's swizzle does) reads
  *     its A and B strips afresh; C is written once; split-K partials stay in the L2 when they fit;</li>
@@ -133,12 +136,20 @@ public final class GpuGemm {
                     + (resident < 2 ? g.overheads().tileStepCycles() / clock : 0);
             double mainloop = steps * step;
             double l2Latency = g.l2().latencyCycles() / clock;
-            double fill = l2Latency + g.dram().latencySeconds();
+            long waves = ceil(ctas, sms);
+            // CTAs resident together on an SM start together and, doing the same work, end together: their
+            // fixed phases coincide, so the other's main loop hides neither (NVIDIA's "wave" is the CTAs that
+            // run concurrently, SMs x occupancy). A round of `inPhase` CTAs pays one prologue and one epilogue.
+            int inPhase = streamK ? 1 : (int) Math.min(resident, waves);
+            // Prologue (CUTLASS MmaMultistage): the first stages-1 k-tiles' cp.async are issued, then
+            // cp_async_wait<stages-2> holds every warp until the first k-tile has landed: one L2 + DRAM
+            // latency plus the round's first k-tiles through the SM's L2 share, before any MMA.
+            double fill = l2Latency + g.dram().latencySeconds() + inPhase * stageBytes / l2Share;
             // Split-K is serial, as CUTLASS's kSplitKSerial and cuBLAS run it for a few splits: each CTA
             // adds its fp32 partial into the workspace in the L2 (read and write), the last one writes C.
             double outBytes = (double) t.rows() * t.cols() * (split > 1 ? 2 * 4 + e : e);
-            double epilogue = outBytes / l2Share + l2Latency;
-            long waves = ceil(ctas, sms);
+            // Epilogue: the round's accumulator tiles staged through shared memory and stored to the L2.
+            double epilogue = inPhase * outBytes / l2Share + l2Latency;
             double smSeconds;
             double waveFactor = (double) waves * sms / ctas;
             if (streamK) {
@@ -148,10 +159,13 @@ public final class GpuGemm {
                 long perSm = ceil(units, sms);
                 boolean partial = units % sms != 0 || ctas < sms;
                 double fixup = partial ? 2.0 * t.rows() * t.cols() * 4 / l2Share : 0;
+                // Warp-specialised: the TMA producer loads the next unit's stages while the consumers
+                // finish, so one fill and one epilogue per SM (one CTA per SM, inPhase = 1).
                 smSeconds = perSm * step + fill + epilogue + fixup;
                 waveFactor = (double) perSm * sms / units;
             } else {
-                smSeconds = waves * mainloop + (resident >= 2 ? 1 : waves) * (fill + epilogue);
+                long rounds = ceil(ctas, (long) sms * inPhase);
+                smSeconds = waves * mainloop + rounds * (fill + epilogue);
             }
 
             double aBytes = (double) m * k * aB;

@@ -36,8 +36,10 @@ class MachineProbeTest {
 
     @Test
     void kernelsComputeWhatTheySay() {
-        double[] a = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
-        assertEquals(190, StreamLoops.read(a));
+        java.lang.foreign.MemorySegment a = StreamLoops.alignedDoubles(147, 0);
+        for (int i = 0; i < 147; i++) a.setAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, i, i + 1);
+        assertEquals(0, a.address() % StreamLoops.ALIGNMENT_BYTES, "the read stream is line-aligned");
+        assertEquals(147 * 148 / 2, StreamLoops.read(a), "vector body (8 accumulators) and scalar tail");
         double[] b = new double[19];
         double[] c = new double[19];
         for (int i = 0; i < 19; i++) {
@@ -62,7 +64,7 @@ class MachineProbeTest {
         assertEquals(List.of(12, 16, 16), c.ways());
         assertEquals(64, c.lineBytes());
         assertEquals(false, c.fromSysfs());
-        assertEquals(480L << 20, CoreCaches.sizeBytes("491520K"));
+        assertEquals(480L << 20, dev.sparseprof.util.SysfsCacheEntries.sizeBytes("491520K"));
     }
 
     private static void write(Path d, String level, String type, String size) throws IOException {

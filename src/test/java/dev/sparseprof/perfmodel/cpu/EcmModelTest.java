@@ -41,10 +41,12 @@ class EcmModelTest {
                     vectorBits: %dbits
                     denseFma: 0.75cycles
                     denseNarrowFma: 0.9cycles
-                    entry: 0.5cycles
-                    vector: 1.0cycles
-                    rowBlock: 20cycles
+                    block8: 8.5cycles
+                    block4: 4.5cycles
+                    block2: 4.0cycles
                     oneVector: 1.5cycles
+                    rowBlock: 20cycles
+                    wholeRow: 5cycles
                     cooEntry: 1cycles
                     cooRow: 10cycles
                     bsrWide: 60cycles
@@ -66,19 +68,39 @@ class EcmModelTest {
     @Test
     void theRowBodyIsCutIntoColumnBlocksAsTheKernelCutsIt() {
         // N = 128: one 8-vector block at 16 lanes, two at 8 lanes
-        LoopCounts wide = LoopNests.rowBody(10, 100, 128, 16);
-        assertEquals(100, wide.entryBlocks());
-        assertEquals(800, wide.entryVectors());
+        LoopCounts wide = LoopNests.rowBody(10, 100, 128, 16, 2);
+        assertEquals(100, wide.block8Entries());
         assertEquals(10, wide.rowBlocks());
-        LoopCounts avx2 = LoopNests.rowBody(10, 100, 128, 8);
-        assertEquals(200, avx2.entryBlocks());
-        assertEquals(1600, avx2.entryVectors());
+        LoopCounts avx2 = LoopNests.rowBody(10, 100, 128, 8, 2);
+        assertEquals(200, avx2.block8Entries());
+        assertEquals(20, avx2.rowBlocks());
         // N = 40 at 16 lanes: a 2-vector block and a masked tail of 8 columns (a one-vector block)
-        LoopCounts tail = LoopNests.rowBody(1, 1, 40, 16);
-        assertEquals(1, tail.entryBlocks());
-        assertEquals(2, tail.entryVectors());
+        LoopCounts tail = LoopNests.rowBody(1, 1, 40, 16, 2);
+        assertEquals(1, tail.block2Entries());
         assertEquals(1, tail.oneVectorEntries());
         assertEquals(2, tail.rowBlocks());
+        // N = 48 = 2 + 1 vectors: one 2-vector and one one-vector block of the general path
+        LoopCounts three = LoopNests.rowBody(4, 8, 48, 16, 2);
+        assertEquals(8, three.block2Entries());
+        assertEquals(8, three.oneVectorEntries());
+        assertEquals(8, three.rowBlocks());
+        assertEquals(0, three.wholeRows());
+        // N = one and two vectors: csr's tight all-rows loops, no block dispatch; coo has only the one-vector loop
+        LoopCounts csr32 = LoopNests.rowBody(10, 100, 32, 16, 2);
+        assertEquals(100, csr32.block2Entries());
+        assertEquals(10, csr32.wholeRows());
+        assertEquals(0, csr32.rowBlocks());
+        LoopCounts coo32 = LoopNests.rowBody(10, 100, 32, 16, 1);
+        assertEquals(100, coo32.block2Entries());
+        assertEquals(10, coo32.rowBlocks());
+        LoopCounts coo16 = LoopNests.of("coo", 10, 64, 16, 100, null, 0, 16);
+        assertEquals(100, coo16.oneVectorEntries());
+        assertEquals(10, coo16.wholeRows());
+        assertEquals(100, coo16.cooEntries());
+        // N:M has no tight loop
+        LoopCounts nm16 = LoopNests.of("2:4", 10, 64, 16, 320, null, 0, 16);
+        assertEquals(320, nm16.oneVectorEntries());
+        assertEquals(10, nm16.rowBlocks());
         // BSR N = 80 at 16 lanes: one wide strip (64 columns) and one narrow
         LoopCounts bsr = LoopNests.bsr(dev.sparseprof.sparse.stats.BlockShape.B4X4, 8, 5, 80, 16);
         assertEquals(5, bsr.bsrWide());
@@ -91,7 +113,7 @@ class EcmModelTest {
         Workload w = Workload.uniformSparse("q", 384, 384, 128, DType.F32, 0.1, false);
         double t512 = new PerfModel(cpu(512, "0"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL).computeSeconds();
         double t256 = new PerfModel(cpu(256, "0"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL).computeSeconds();
-        // twice the blocks and vectors at half the width, the same rates per vector
+        // N = 128: one 8-vector block per row at 16 lanes, two at 8 (the same rates per block: the spec's)
         assertEquals(2.0, t256 / t512, 0.02);
     }
 

@@ -65,14 +65,51 @@ class GpuSpmmMappingTest {
         int i = 0;
         for (int b : new int[] {16, 32, 64}) {
             Lengths blocks = even(4096 / b, 4096 / b / 2);
-            BlockTensorSpmm.Mapping m = BlockTensorSpmm.map(A100, b, b, blocks, 4096, 2, peak);
+            BlockTensorSpmm.Mapping m = BlockTensorSpmm.map(A100, BlockTensorSpmm.Dot.TENSOR, b, b, blocks, 4096, 2, peak);
             assertEquals(b, m.tileColumns(), "an R x R output tile, as the PyTorch kernel");
             assertTrue(m.longestProgramSeconds() >= 4096 / b / 2 * m.stepSeconds(), "a program runs its block row's steps");
             assertTrue(m.busiestSmSeconds() >= m.longestProgramSeconds() - 1e-15);
             perFlop[i++] = m.stepSeconds() / (2.0 * b * b * m.tileColumns());
         }
         assertTrue(perFlop[0] > perFlop[1] && perFlop[1] > perFlop[2], Arrays.toString(perFlop));
-        BlockTensorSpmm.Mapping narrow = BlockTensorSpmm.map(A100, 16, 16, even(4, 4), 8, 2, peak);
+        BlockTensorSpmm.Mapping narrow = BlockTensorSpmm.map(A100, BlockTensorSpmm.Dot.TENSOR, 16, 16, even(4, 4), 8, 2, peak);
         assertEquals(16, narrow.tileColumns(), "never under a tensor-core fragment");
+    }
+
+    @Test
+    void oneStageMakesAProgramsStepItsPhasesInSeriesAndRegistersBoundTheResidents() {
+        double peak = A100.peaks().flopsPerSecond(ComputeUnit.TENSOR, DType.F16);
+        BlockTensorSpmm.Mapping m = BlockTensorSpmm.map(A100, BlockTensorSpmm.Dot.TENSOR, 64, 64, even(64, 32), 4096, 2, peak);
+        // 64 x 64 fp16, 4 warps: accumulator 64*64*4 B / 128 threads = 32 registers, the larger of the loaded
+        // tiles (16 KB / 128 / 4 = 32) and a warp's operand fragments (8 KB / 32 / 4 = 64), plus 64: 160;
+        // 65536 / (160 x 128) = 3 programs per SM (warps would allow 16, one 16 KB stage 10).
+        assertEquals(3, m.resident());
+        // num_stages=1: the SM's step is one program's serial step over its residents, unless a resource is busier.
+        assertTrue(m.programStepSeconds() > 2 * m.stepSeconds(), m.toString());
+        assertEquals(m.programStepSeconds() / 3, m.stepSeconds(), 1e-15 + 0.5 * m.stepSeconds(), m.toString());
+        double chain = (2 * A100.l2().latencyCycles() / A100.clockHertz()) + A100.dram().latencySeconds();
+        assertTrue(m.programStepSeconds() > chain + 2.0 * 64 * 64 * 64 / (peak / A100.sms()), "the loads' chain and the math in series");
+        // A program's own steps are serial: the longest program takes its block row's steps at the program's pace.
+        assertTrue(m.longestProgramSeconds() >= 32 * m.programStepSeconds());
+    }
+
+    @Test
+    void theFmaDotIsBoundByItsSharedMemoryOperandReadsForSmallBlocks() {
+        double vector = A100.peaks().flopsPerSecond(ComputeUnit.VECTOR, DType.F32);
+        BlockTensorSpmm.Mapping fma = BlockTensorSpmm.map(A100, BlockTensorSpmm.Dot.FMA, 16, 16, even(256, 64), 4096, 4, vector);
+        // 16 x 16 outputs over 128 threads: a 1 x 2 part each, 3 warp-wide shared loads per element of K
+        // for 2 FMAs: 16 k x 4 warps x 3 wavefronts + the 2 KB stored, at 128 B per clock, over the math's 64 clocks.
+        double wavefront = A100.l1().bandwidthBytesPerSecond() / (A100.sms() * A100.clockHertz());
+        double shared = (16 * 4 * 3 * wavefront + 2048) / (A100.l1().bandwidthBytesPerSecond() / A100.sms());
+        double math = 2.0 * 16 * 16 * 16 / (vector / A100.sms());
+        assertTrue(shared > 3 * math, "the operand reads, not the FMAs, are the SM's busiest resource");
+        // Registers: a double accumulator (256 x 8 B / 128 / 4 = 4), the whole-K operands (3 x 16 fp32 = 48), plus 64:
+        // 116, so 65536 / (116 x 128) = 4 programs per SM, too few to cover one program's serial step.
+        assertEquals(4, fma.resident());
+        assertEquals(Math.max(shared, fma.programStepSeconds() / 4), fma.stepSeconds(), 1e-3 * shared, fma.toString());
+        assertEquals(1, BlockTensorSpmm.threadTile(2)[0]);
+        assertEquals(2, BlockTensorSpmm.threadTile(2)[1]);
+        assertEquals(4, BlockTensorSpmm.threadTile(32)[0]);
+        assertEquals(8, BlockTensorSpmm.threadTile(32)[1]);
     }
 }

@@ -24,7 +24,8 @@ class MatrixScanTest {
 
     @ParameterizedTest
     @CsvSource({"1,1,0.5", "1,200,0.3", "200,1,0.3", "7,63,0.5", "9,64,0.1", "17,65,0.9", "33,130,0.5",
-            "5,1000,0.02", "40,77,0.0", "12,300,1.0", "0,5,0.5", "5,0,0.5"})
+            "5,1000,0.02", "40,77,0.0", "12,300,1.0", "0,5,0.5", "5,0,0.5",
+            "70000,3,0.9", "131075,1,1.0"}) // the last two pass both counter levels' flushes (15 and 65535 rows)
     void matchesTheNaiveOracle(int rows, int cols, double density) {
         float[] a = random(rows, cols, density, new Random(rows * 31L + cols));
         MatrixStats stats = MatrixScan.of(MatrixView.of(rows, cols, a), WIDE);

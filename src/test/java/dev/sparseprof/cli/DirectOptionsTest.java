@@ -1,0 +1,79 @@
+package dev.sparseprof.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/** {@link DirectOptions} binds cachesim's arguments as picocli does, and leaves to picocli what it does not handle. */
+class DirectOptionsTest {
+    /** Every option field of the command and its mixins, as text, in declaration order. */
+    private static List<String> values(Object command) throws IllegalAccessException {
+        List<String> out = new ArrayList<>();
+        for (Field f : command.getClass().getDeclaredFields()) {
+            f.setAccessible(true);
+            if (f.getType() == CommonOptions.class) out.addAll(values(f.get(command)));
+            if (f.isAnnotationPresent(Option.class)) out.add(f.getName() + "=" + f.get(command));
+        }
+        return out;
+    }
+
+    @Test
+    void bindsAsPicocliDoes() throws Exception {
+        String[][] cases = {
+            {"--trace", "a.din"},
+            {"--trace", "a.din", "--trace=b.din.gz", "--level", "L1:32k:8:64", "--level", "L2:1m:16:64", "--warmup", "1000"},
+            {"--hw", "a100", "--trace", "t", "--3c", "--mrc", "--mrc-line", "32,64,128", "-v", "--json", "-"},
+            {"--trace", "t", "--access-size=8", "--quantum", "4", "--interleave", "timestamps", "--dram", "ddr5"},
+            {"--trace", "t", "--inclusion", "L2=inclusive", "--sectors", "L1=2", "--prefetch", "L1=stride", "--shared-from", "L2"},
+            {"--list"},
+            {"--warmup", "-5", "--trace", "t"},
+            {},
+        };
+        for (String[] args : cases) {
+            CachesimCommand direct = new CachesimCommand();
+            String[] full = new String[args.length + 1];
+            full[0] = "cachesim";
+            System.arraycopy(args, 0, full, 1, args.length);
+            assertTrue(DirectOptions.bind(direct, full, 1), String.join(" ", args));
+            CachesimCommand viaPicocli = new CachesimCommand();
+            new CommandLine(viaPicocli).parseArgs(args);
+            assertEquals(values(viaPicocli), values(direct), String.join(" ", args));
+        }
+    }
+
+    @Test
+    void leavesTheRestToPicocli() {
+        String[][] cases = {
+            {"--help"}, {"-h"}, {"--version"}, {"--trace"}, {"--bogus"}, {"positional"}, {"--hw", "a", "--hw", "b"},
+            {"--warmup", "0x10"}, {"--warmup", "1e3"}, {"--quantum", "99999999999"}, {"--3c=true"}, {"--3c", "--3c"},
+            {"--trace", "--level"}, {"--", "--trace"},
+        };
+        for (String[] args : cases) {
+            String[] full = new String[args.length + 1];
+            full[0] = "cachesim";
+            System.arraycopy(args, 0, full, 1, args.length);
+            assertFalse(DirectOptions.bind(new CachesimCommand(), full, 1), String.join(" ", args));
+        }
+    }
+
+    @Test
+    void faultsStillGetPicocliMessages() {
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = Main.run(new String[] {"cachesim", "--warmup", "ten"}, new java.io.PrintWriter(new java.io.StringWriter()),
+                new java.io.PrintWriter(err));
+        assertEquals(Main.EXIT_BAD_INPUT, code);
+        assertTrue(err.toString().startsWith("sparseprof: Invalid value for option '--warmup'"), err.toString());
+        err = new java.io.StringWriter();
+        code = Main.run(new String[] {"cachesim", "--level", "L1:32k:8:64"}, new java.io.PrintWriter(new java.io.StringWriter()),
+                new java.io.PrintWriter(err));
+        assertEquals(Main.EXIT_BAD_INPUT, code);
+        assertEquals("sparseprof: cachesim: --trace is required" + System.lineSeparator(), err.toString());
+    }
+}
