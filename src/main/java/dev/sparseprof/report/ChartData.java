@@ -84,25 +84,26 @@ final class ChartData {
     static void curves(JsonWriter j, String id, String title, String subtitle, double xMin, double xMax, List<Curve> curves) {
         j.beginObject().field("id", id).field("kind", "curves").field("title", title).field("subtitle", subtitle)
                 .field("xMin", xMin).field("xMax", xMax);
-        j.name("series").beginArray();
-        for (Curve c : curves) {
-            j.beginObject().field("name", c.name()).name("points").beginArray();
-            for (double[] p : c.points()) j.beginArray().value(p[0]).value(p[1]).endArray();
-            j.endArray().endObject();
-        }
-        j.endArray().endObject();
+        series(j, curves);
+        j.endObject();
     }
 
     /** Lines through (x, y) points on an x axis named {@code xName} (its range from the data), y the speedup over dense. */
     static void axes(JsonWriter j, String id, String title, String subtitle, String xName, String xUnit, List<Curve> curves) {
         j.beginObject().field("id", id).field("kind", "curves").field("title", title).field("subtitle", subtitle)
                 .field("xName", xName).field("xUnit", xUnit);
+        series(j, curves);
+        j.endObject();
+    }
+
+    /** The curves as a {@code series} array of named point lists. */
+    private static void series(JsonWriter j, List<Curve> curves) {
         j.name("series").beginArray();
         for (Curve c : curves) {
             j.beginObject().field("name", c.name()).name("points").beginArray();
             for (double[] p : c.points()) j.beginArray().value(p[0]).value(p[1]).endArray();
             j.endArray().endObject();
         }
-        j.endArray().endObject();
+        j.endArray();
     }
 }
