@@ -81,6 +81,6 @@ class QuickAndMachineTest {
         assertTrue(q.err().contains("probed on AMD EPYC 7B13") && q.err().contains("probe it first"), q.err());
         assertFalse(Files.exists(out), "no spec written");
         MeasuredRuns runs = MeasuredRuns.read(Path.of(CalibrateValidateCommandsTest.MEASURED));
-        assertEquals(new MachineIdentity("Intel(R) Xeon(R) Processor", 2, 0), runs.identity());
+        assertEquals(new MachineIdentity("Intel(R) Xeon(R) Processor", 2, 512), runs.identity());
     }
 }
