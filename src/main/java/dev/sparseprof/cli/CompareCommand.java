@@ -43,7 +43,7 @@ final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--sparsity", split = ",", defaultValue = "0.5,0.7,0.9,0.95", paramLabel = "S",
             description = "Target sparsities; each format is judged under its own pattern: bsrRxC under RxC block pruning, "
-                    + "2:4 and 1:2 under N:M pruning (50% by construction), the others under magnitude pruning per layer; default ${DEFAULT-VALUE}.")
+                    + "2:4 and 1:2 under N:M pruning (50%% by construction), the others under magnitude pruning per layer; default ${DEFAULT-VALUE}.")
     List<Double> sparsities;
 
     @Option(names = "--batch", split = ",", defaultValue = "128", paramLabel = "N",

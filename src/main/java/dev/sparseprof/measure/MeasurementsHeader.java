@@ -1,11 +1,8 @@
 package dev.sparseprof.measure;
 
+import dev.sparseprof.util.CpuName;
 import dev.sparseprof.util.SparseprofException;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * Where and how a measurements file was made: the model, the machine (CPU model name and logical
@@ -32,23 +29,8 @@ public record MeasurementsHeader(String model, String machine, String date, Stri
                 MachineIdentity.ofThisMachine());
     }
 
-    /** {@code "<model name from /proc/cpuinfo>, <nproc> CPUs"}, or the OS architecture where there is no /proc. */
+    /** {@code "<CPU name (util.CpuName)>, <nproc> CPUs"}. */
     public static String describeMachine() {
-        String name = System.getProperty("os.arch");
-        Path cpuinfo = Path.of("/proc/cpuinfo");
-        if (Files.isReadable(cpuinfo)) {
-            try {
-                List<String> lines = Files.readAllLines(cpuinfo);
-                for (String line : lines) {
-                    if (line.startsWith("model name")) {
-                        name = line.substring(line.indexOf(':') + 1).trim();
-                        break;
-                    }
-                }
-            } catch (IOException e) {
-                // keep the architecture: the header describes the machine as well as it can
-            }
-        }
-        return name + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
+        return CpuName.ofThisMachine() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
     }
 }

@@ -1,9 +1,7 @@
 package dev.sparseprof.measure.probe;
 
-import java.io.IOException;
+import dev.sparseprof.util.CpuName;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,7 +37,7 @@ public final class MachineProbe {
         for (int bits : new int[] {64, 32}) {
             for (int threads : teams) fl.add(flops(bits, threads));
         }
-        return new ProbeResult(cpuModel(), Runtime.getRuntime().availableProcessors(), caches,
+        return new ProbeResult(CpuName.ofThisMachine(), Runtime.getRuntime().availableProcessors(), caches,
                 DoubleVector.SPECIES_PREFERRED.vectorBitSize(), bw, fl, (System.nanoTime() - t0) * 1e-9);
     }
 
@@ -130,14 +128,4 @@ public final class MachineProbe {
         return m;
     }
 
-    static String cpuModel() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) return line.substring(line.indexOf(':') + 1).strip();
-            }
-        } catch (IOException | RuntimeException e) {
-            // no /proc (not Linux): fall through to the architecture name
-        }
-        return System.getProperty("os.arch");
-    }
 }
