@@ -27,6 +27,7 @@ public final class HardwareSpecs {
         PRESETS.put("a100-40gb", "a100-40gb.yaml");
         PRESETS.put("h100-sxm", "h100-sxm.yaml");
         PRESETS.put("h200", "h200.yaml");
+        PRESETS.put("epyc-zen4-2c", "epyc-zen4-2c.yaml");
         PRESETS.put("epyc-zen5-2c", "epyc-zen5-2c.yaml");
         PRESETS.put("xeon-spr", "xeon-spr.yaml");
     }
