@@ -20,17 +20,21 @@ package dev.sparseprof.hw;
  *                             {@code sm90}: native Hopper sparse kernels
  * @param legacyMmaFraction    on an SM90 GPU, the fraction of the tensor peak that SM80-style {@code mma.sync} kernels reach
  * @param sparsePadBytes       the sparse path pads N (tokens) to a multiple of this many bytes of one column
- * @param sparseBiasFused      the sparse kernel adds the bias in its epilogue (else one more kernel reads and writes C)
+ * @param sparseBias           how the sparse path adds the bias: {@code fused} (the kernel's epilogue reads the bias vector),
+ *                             {@code kernel} (one more elementwise kernel reads and writes C), {@code matrix} (the framework
+ *                             expands the bias into a full m x n C, one kernel writing it, which the GEMM's epilogue then
+ *                             reads as its source, beta = 1)
  * @param sparseInputCopy      the framework copies the activations into the layout the sparse kernel takes (x^T contiguous)
  * @param sparseOutputCopy     the framework copies the sparse kernel's transposed output ((W x^T)^T) into place
  * @param splitK               the dense library splits K when M x N gives too few tiles for the SMs
  * @param sparseSplitK         the sparse library does (cuSPARSELt's split-K attributes; PyTorch's CUTLASS path does not)
  * @param sparseTile           {@code menu}: the library's heuristic picks from its tile menu; {@code RxC}: the one CTA tile
- *                             the stack instantiates (R x C of C, 128 B of K per step, 3 stages, 2 x 2 warps)
+ *                             the stack instantiates (R x C of C, 128 B of K per step, 3 stages, 2 x 2 warps);
+ *                             {@code RxCxK/S}: the same with K logical 16-bit elements per step and S stages
  */
 public record RuntimeSpec(String name, double denseHostSeconds, double sparseHostSeconds, double launchSeconds,
                           double mainloopEfficiency, double sparseMainloopEfficiency, String sparseKernels,
-                          double legacyMmaFraction, long sparsePadBytes, boolean sparseBiasFused, boolean sparseInputCopy, boolean sparseOutputCopy,
+                          double legacyMmaFraction, long sparsePadBytes, String sparseBias, boolean sparseInputCopy, boolean sparseOutputCopy,
                           boolean splitK, boolean sparseSplitK, String sparseTile) {
     public RuntimeSpec {
         if (name == null || name.isBlank()) throw new SpecException("runtime: a runtime needs a name");
@@ -43,8 +47,11 @@ public record RuntimeSpec(String name, double denseHostSeconds, double sparseHos
         if (!sparseKernels.equals("sm80") && !sparseKernels.equals("sm90")) {
             throw new SpecException("runtime " + name + ": sparseKernels must be sm80 or sm90, got '" + sparseKernels + "'");
         }
-        if (!sparseTile.equals("menu") && !sparseTile.matches("[1-9][0-9]{0,3}x[1-9][0-9]{0,3}")) {
-            throw new SpecException("runtime " + name + ": sparseTile must be menu or RxC (128x128), got '" + sparseTile + "'");
+        if (!sparseTile.equals("menu") && !sparseTile.matches("[1-9][0-9]{0,3}x[1-9][0-9]{0,3}(x[1-9][0-9]{0,3}/[2-9])?")) {
+            throw new SpecException("runtime " + name + ": sparseTile must be menu, RxC (128x128) or RxCxK/S (64x128x64/6), got '" + sparseTile + "'");
+        }
+        if (!sparseBias.equals("fused") && !sparseBias.equals("kernel") && !sparseBias.equals("matrix")) {
+            throw new SpecException("runtime " + name + ": sparseBias must be fused, kernel or matrix, got '" + sparseBias + "'");
         }
         if (sparsePadBytes <= 0 || sparsePadBytes > 4096) throw new SpecException("runtime " + name + ": sparsePad must be 1 B to 4 KiB");
     }

@@ -70,20 +70,20 @@ public final class Runtimes {
 
     static {
         put(new RuntimeSpec("torch-cusparselt", TORCH_HOST, TORCH_HOST, LAUNCH, MAINLOOP, CUSPARSELT_MAINLOOP, "sm90", LEGACY_MMA, 64,
-                true, false, false, true, true, "menu"));
+                "fused", false, false, true, true, "menu"));
         put(new RuntimeSpec("torch-cusparselt-percall", TORCH_HOST, TORCH_HOST + PLAN_PER_CALL, LAUNCH, MAINLOOP, CUSPARSELT_MAINLOOP, "sm90",
-                LEGACY_MMA, 64, true, false, false, true, true, "menu"));
+                LEGACY_MMA, 64, "fused", false, false, true, true, "menu"));
         put(new RuntimeSpec("torch-cutlass", TORCH_HOST, TORCH_HOST, LAUNCH, MAINLOOP, CUTLASS_MAINLOOP, "sm90", LEGACY_MMA, 64,
-                true, false, false, true, false, "128x128"));
+                "fused", false, false, true, false, "128x128"));
         put(new RuntimeSpec("cusparselt", LIBRARY_HOST, LIBRARY_HOST, LAUNCH, MAINLOOP, CUSPARSELT_MAINLOOP, "sm90", LEGACY_MMA, 64,
-                true, false, false, true, true, "menu"));
-        put(new RuntimeSpec("cutlass", 0, 0, LAUNCH, MAINLOOP, CUTLASS_MAINLOOP, "sm90", LEGACY_MMA, 64, true, false, false, true, true, "menu"));
+                "fused", false, false, true, true, "menu"));
+        put(new RuntimeSpec("cutlass", 0, 0, LAUNCH, MAINLOOP, CUTLASS_MAINLOOP, "sm90", LEGACY_MMA, 64, "fused", false, false, true, true, "menu"));
         put(new RuntimeSpec("tensorrt", LIBRARY_HOST, LIBRARY_HOST, LAUNCH, MAINLOOP, CUSPARSELT_MAINLOOP, "sm90", LEGACY_MMA, 64,
-                true, false, false, true, true, "menu"));
+                "fused", false, false, true, true, "menu"));
     }
 
     private static final String[] KEYS = {"preset", "denseHost", "sparseHost", "launch", "mainloopEfficiency", "sparseMainloopEfficiency",
-        "sparseKernels", "legacyMmaFraction", "sparsePad", "sparseBiasFused", "sparseInputCopy", "sparseOutputCopy", "splitK", "sparseSplitK", "sparseTile"};
+        "sparseKernels", "legacyMmaFraction", "sparsePad", "sparseBias", "sparseInputCopy", "sparseOutputCopy", "splitK", "sparseSplitK", "sparseTile"};
 
     private Runtimes() {}
 
@@ -122,7 +122,7 @@ public final class Runtimes {
                     m.string("sparseKernels", base.sparseKernels()),
                     m.has("legacyMmaFraction") ? m.number("legacyMmaFraction") : base.legacyMmaFraction(),
                     m.has("sparsePad") ? m.parse("sparsePad", Units::parseBytes, SparseprofException.class) : base.sparsePadBytes(),
-                    m.bool("sparseBiasFused", base.sparseBiasFused()), m.bool("sparseInputCopy", base.sparseInputCopy()),
+                    m.string("sparseBias", base.sparseBias()), m.bool("sparseInputCopy", base.sparseInputCopy()),
                     m.bool("sparseOutputCopy", base.sparseOutputCopy()),
                     m.bool("splitK", base.splitK()), m.bool("sparseSplitK", base.sparseSplitK()), m.string("sparseTile", base.sparseTile()));
         } catch (SpecException e) {

@@ -23,11 +23,12 @@ class RuntimeSpecTest {
 
     @Test
     void aPresetWithOverrides() {
-        RuntimeSpec r = gpu("runtime:\n  preset: torch-cutlass\n  sparseHost: 150us\n  sparseBiasFused: false\n").runtime();
+        RuntimeSpec r = gpu("runtime:\n  preset: torch-cutlass\n  sparseHost: 150us\n  sparseBias: kernel\n").runtime();
         assertEquals("torch-cutlass+overrides", r.name());
         assertEquals(150e-6, r.sparseHostSeconds(), 1e-15);
-        assertFalse(r.sparseBiasFused());
+        assertEquals("kernel", r.sparseBias());
         assertEquals("128x128", r.sparseTile(), "the preset's other keys stay");
+        assertEquals("64x128x64/6", gpu("runtime: {preset: torch-cutlass, sparseTile: 64x128x64/6}\n").runtime().sparseTile());
         assertFalse(r.sparseInputCopy());
         assertTrue(gpu("runtime: {preset: torch-cutlass, sparseInputCopy: true}\n").runtime().sparseInputCopy());
         assertTrue(Runtimes.byName("cutlass").legacySparseKernels() == false);
@@ -44,6 +45,8 @@ class RuntimeSpecTest {
             {"runtime:\n  mainloopEfficiency: 1.5\n", "rt.yaml: runtime: mainloopEfficiency must be a fraction in (0, 1], got 1.5"},
             {"runtime:\n  sparseKernels: sm70\n", "rt.yaml: runtime: sparseKernels must be sm80 or sm90, got 'sm70'"},
             {"gpu:\n  arch: sm75\n", "rt.yaml: gpu.arch must be sm80 or sm90, got 'sm75'"},
+            {"runtime:\n  sparseBias: unfused\n", "rt.yaml: runtime: sparseBias must be fused, kernel or matrix, got 'unfused'"},
+            {"runtime:\n  sparseTile: 64x128x64/1\n", "rt.yaml: runtime: sparseTile must be menu, RxC (128x128) or RxCxK/S (64x128x64/6)"},
         };
         for (String[] c : cases) {
             SpecException e = assertThrows(SpecException.class, () -> gpu(c[0]), c[0]);

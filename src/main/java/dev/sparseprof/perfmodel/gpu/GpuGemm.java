@@ -35,7 +35,8 @@ import java.util.List;
  *     its A and B strips afresh; C is written once; split-K partials stay in the L2 when they fit;</li>
  * <li>the kernel takes the largest of the SM, L2 and DRAM times; the call adds its other kernels
  *     (the sparse path's copy of B padded to the library's N multiple, a copy of the
- *     activations into the kernel's layout, an unfused bias, an output copy), one launch each, and runs at the slower of the device and the host.</li>
+ *     activations into the kernel's layout, an unfused bias or its expansion into a full C that the
+ *     kernel's epilogue reads, an output copy), one launch each, and runs at the slower of the device and the host.</li>
  * </ol>
  */
 public final class GpuGemm {
@@ -147,9 +148,23 @@ public final class GpuGemm {
             double fill = l2Latency + g.dram().latencySeconds() + inPhase * stageBytes / l2Share;
             // Split-K is serial, as CUTLASS's kSplitKSerial and cuBLAS run it for a few splits: each CTA
             // adds its fp32 partial into the workspace in the L2 (read and write), the last one writes C.
+            // A bias expanded into a full C (sparseBias: matrix) is the epilogue's source: beta = 1, so
+            // each tile of it is read before its D tile is written.
+            boolean sourceC = sparse && rt.sparseBias().equals("matrix");
             double outBytes = (double) t.rows() * t.cols() * (split > 1 ? 2 * 4 + e : e);
             // Epilogue: the round's accumulator tiles staged through shared memory and stored to the L2.
             double epilogue = inPhase * outBytes / l2Share + l2Latency;
+            if (sourceC) {
+                // CUTLASS 2's epilogue (epilogue.h) walks the tile in iterations of 8 rows of each warp's tile
+                // (DefaultThreadMapTensorOp's kTensorOpRows) and each iteration loads its source fragment before
+                // it can apply beta and store, behind a barrier: one memory latency per iteration. The source
+                // comes from DRAM, at the SM's share of it, unless C fits half the L2.
+                long iterations = Math.max(1, t.rows() / t.warpsM() / 8);
+                double cFull = (double) m * nPad * e;
+                double sourceShare = cFull <= g.l2().sizeBytes() / 2.0 ? l2Share : g.dram().bandwidth().peak() / active;
+                epilogue += inPhase * (double) t.rows() * t.cols() * e / sourceShare
+                        + iterations * (l2Latency + g.dram().latencySeconds());
+            }
             double smSeconds;
             double waveFactor = (double) waves * sms / ctas;
             if (streamK) {
@@ -187,8 +202,8 @@ public final class GpuGemm {
             }
             double partials = split > 1 ? (double) m * nPad * 4 * split : 0;
             boolean partialsInL2 = partials <= g.l2().sizeBytes() / 2.0;
-            double dramC = cBytes + (partialsInL2 ? 0 : 2 * partials);
-            double l2Bytes = tilesN * aBytes + tilesM * bBytes + cBytes + 2 * partials;
+            double dramC = (sourceC ? 2 : 1) * cBytes + (partialsInL2 ? 0 : 2 * partials);
+            double l2Bytes = tilesN * aBytes + tilesM * bBytes + (sourceC ? 2 : 1) * cBytes + 2 * partials;
             double dramBw = g.dram().bandwidth().peak();
             double dramSeconds = (dramA + dramB + dramC) / dramBw;
             double l2Seconds = l2Bw > 0 ? l2Bytes / l2Bw : 0;
@@ -204,9 +219,13 @@ public final class GpuGemm {
                 kernels++; // x (n x k) copied to the k x n layout the sparse first-operand kernel takes
                 extra += 2.0 * k * n * e / dramBw;
             }
-            if (sparse && !rt.sparseBiasFused()) {
-                kernels++;
+            if (sparse && rt.sparseBias().equals("kernel")) {
+                kernels++; // an elementwise add reads and writes C
                 extra += 2 * cBytes / dramBw;
+            }
+            if (sourceC) {
+                kernels++; // bias.view(m, 1).expand(m, n).contiguous(): C written, the bias vector read
+                extra += (cBytes + (double) m * e) / dramBw;
             }
             if (sparse && rt.sparseOutputCopy()) {
                 kernels++;

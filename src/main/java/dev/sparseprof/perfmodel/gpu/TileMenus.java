@@ -48,10 +48,15 @@ public final class TileMenus {
             sm90(128, 256, 128, 2), sm90(128, 128, 128, 2), sm90(128, 64, 128, 2), sm90(64, 256, 128, 1), sm90(64, 128, 128, 1),
             sm90(64, 64, 128, 1), sm90(256, 128, 128, 4));
 
-    /** A stack's single SM80 tile {@code RxC}: 128 B of K per step (64 fp16, 128 int8), 3 stages, 2 x 2 warps. */
-    public static CtaTile fixed(String rowsByCols) {
-        String[] p = rowsByCols.split("x");
-        return sm80(Integer.parseInt(p[0]), Integer.parseInt(p[1]), 64, 3, 2, 2);
+    /**
+     * A stack's single SM80 tile, 2 x 2 warps: {@code RxC} with 128 B of K per step (64 fp16, 128 int8) and 3 stages,
+     * or {@code RxCxK/S} with K logical 16-bit elements per step and S stages (the runtime's {@code sparseTile}).
+     */
+    public static CtaTile fixed(String tile) {
+        String[] stages = tile.split("/");
+        String[] p = stages[0].split("x");
+        int k16 = p.length > 2 ? Integer.parseInt(p[2]) : 64;
+        return sm80(Integer.parseInt(p[0]), Integer.parseInt(p[1]), k16, stages.length > 1 ? Integer.parseInt(stages[1]) : 3, 2, 2);
     }
 
     /** The menu for a GPU generation ({@code hopperKernels}: SM90 kernels) and operand kind. */

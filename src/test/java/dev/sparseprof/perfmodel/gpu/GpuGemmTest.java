@@ -144,4 +144,25 @@ class GpuGemmTest {
             assertTrue(!e.predicted().traffic().simulated(), e.predicted().traffic().source());
         }
     }
+
+    @Test
+    void aStackTileWithItsStagesAndABiasMatrixAsTheEpilogueSource() {
+        // The early PR #90119 CUTLASS linear: one 64x128x64 tile of 6 stages (~21 KB a stage: one CTA per SM),
+        // and the bias expanded into a full C that the kernel reads (beta = 1) after one more kernel wrote it.
+        GpuSpec early = (GpuSpec) HardwareSpecs.parse("early.yaml",
+                "version: 1\npreset: a100-80gb\nruntime: {preset: torch-cutlass, sparseTile: 64x128x64/6, sparseBias: matrix}\n");
+        GpuSpec fused = (GpuSpec) HardwareSpecs.parse("fused.yaml",
+                "version: 1\npreset: a100-80gb\nruntime: {preset: torch-cutlass, sparseTile: 64x128x64/6}\n");
+        GemmPlan p = sparse(early, 3072, 12288, 768);
+        assertEquals("64x128x64/6", p.tileLabel());
+        assertEquals(1, p.ctasPerSm(), p.schedule());
+        assertEquals(48L * 96, p.ctas());
+        GemmPlan f = sparse(fused, 3072, 12288, 768);
+        assertEquals(f.kernels() + 1, p.kernels(), "the expansion is one more kernel");
+        double c = 3072.0 * 12288 * 2;
+        assertEquals(f.dramBytesC() + c, p.dramBytesC(), 1, "the kernel reads the full C once and writes D");
+        // Each of the epilogue's 4 iterations (32-row warp tiles / 8) waits for its source fragment: the
+        // kernel's busiest SM pays more than the fused epilogue for every one of its 43 CTAs.
+        assertTrue(p.smSeconds() > f.smSeconds() + 43 * 4 * (200 + 190) / 1.41e9, p.smSeconds() + " vs " + f.smSeconds());
+    }
 }
