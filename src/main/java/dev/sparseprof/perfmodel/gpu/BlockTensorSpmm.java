@@ -132,7 +132,8 @@ public final class BlockTensorSpmm {
         }
         double copy = l2Share > 0 ? (aStep + bStep) / l2Share : 0;
         // One stage: Triton's pipeliner, which turns loads feeding a dot into cp.async copies to shared
-        // memory, runs only for num_stages > 1, so the step's loads are ld.global into registers: their
+        // memory, runs only for num_stages > 1 (Triton 2.x lib/Dialect/TritonGPU/Transforms/Pipeline.cpp,
+        // PipelinePass::runOnOperation: `if (numStages <= 1) return;`), so the step's loads are ld.global into registers: their
         // bytes come out of the L1 data array (the SRAM shared memory lives in) and are then stored to
         // shared memory for the dot's operand layout, two passes through the SRAM before the operand reads.
         double shared = sramShare > 0 ? (2 * (aStep + bStep) + reads) / sramShare : 0;
