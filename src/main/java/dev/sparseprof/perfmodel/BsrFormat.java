@@ -92,18 +92,19 @@ final class BsrFormat implements FormatModel {
 
     /**
      * Blocks of 16 x 16 and more run as PyTorch 2.1's Triton {@code bsr_dense_mm} program
-     * ({@link BlockTensorSpmm}): fp16/bf16 (and the other dtypes with a tensor peak) multiply on
-     * the tensor cores; fp32 multiply as FMAs on the CUDA cores, because that kernel passes
-     * {@code allow_tf32=False} (with a float64 accumulator) for fp32 inputs
-     * ({@code _run_dense_rowspace_kernel}); fp64 has no such program (its dtype check takes half,
-     * bfloat16 and float) and runs the CUDA-core block-row split.
+     * ({@link BlockTensorSpmm}): fp16/bf16 multiply on the tensor cores; fp32 (and tf32, which is
+     * fp32 storage) multiply as FMAs on the CUDA cores, because that kernel passes
+     * {@code allow_tf32=False} (with a float64 accumulator) for every float input
+     * ({@code _run_dense_rowspace_kernel}); int8, fp8 and fp64 have no such program (its
+     * {@code check_dtype} takes half, bfloat16 and float only) and run the CUDA-core block-row split.
      */
     private boolean onTensorCores(Workload w, GpuSpec g) {
-        return tritonSized() && w.dtype() != DType.F32 && w.dtype() != DType.F64 && g.peaks().has(ComputeUnit.TENSOR, w.dtype());
+        return tritonSized() && (w.dtype() == DType.F16 || w.dtype() == DType.BF16) && g.peaks().has(ComputeUnit.TENSOR, w.dtype());
     }
 
+    /** fp32 storage, tf32 asked or not: the kernel passes {@code allow_tf32=False} for every float input. */
     private boolean onTritonFma(Workload w) {
-        return tritonSized() && w.dtype() == DType.F32;
+        return tritonSized() && (w.dtype() == DType.F32 || w.dtype() == DType.TF32);
     }
 
     private boolean tritonSized() {

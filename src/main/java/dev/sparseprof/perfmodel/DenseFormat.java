@@ -26,6 +26,7 @@ final class DenseFormat implements FormatModel {
     public String unsupported(Workload w, HardwareSpec spec) {
         ComputeUnit unit = Machine.denseUnit(spec, w.dtype());
         DType compute = unit == ComputeUnit.TENSOR ? w.dtype() : Machine.vectorDType(w.dtype());
+        if (spec.isGpu() && compute == DType.F64) return Machine.GPU_FP64;
         return spec.peaks().has(unit, compute) ? null : "no " + unit.key() + " peak for " + compute.label();
     }
 

@@ -46,6 +46,13 @@ final class Machine {
         return full * roundUp(tile * w.dtype().sizeBytes(), g) + (rest > 0 ? roundUp(rest * w.dtype().sizeBytes(), g) : 0);
     }
 
+    /**
+     * Why fp64 is not priced on a GPU: its spec's fp64 vector peak is the CUDA cores' (the Triton FMA
+     * dot's float64 accumulate uses it), but cuBLAS runs an fp64 GEMM on the FP64 tensor cores (DMMA),
+     * which no spec describes, so there is no dense baseline to set sparse kernels against.
+     */
+    static final String GPU_FP64 = "fp64 on a GPU is not modelled (cuBLAS's fp64 GEMM runs on the FP64 tensor cores, DMMA, which the spec has no peak for)";
+
     static DType vectorDType(DType storage) {
         return storage == DType.F64 ? DType.F64 : DType.F32;
     }
@@ -53,6 +60,7 @@ final class Machine {
     /** Null when the CUDA cores / SIMD units have a peak for the dtype sparse kernels compute in, else why not. */
     static String vectorUnsupported(Workload w, HardwareSpec spec) {
         DType compute = vectorDType(w.dtype());
+        if (spec.isGpu() && compute == DType.F64) return GPU_FP64;
         return spec.peaks().has(ComputeUnit.VECTOR, compute) ? null : "no vector peak for " + compute.label();
     }
 

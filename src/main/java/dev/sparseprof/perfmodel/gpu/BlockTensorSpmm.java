@@ -1,8 +1,10 @@
 package dev.sparseprof.perfmodel.gpu;
 
+import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.perfmodel.Balance;
 import dev.sparseprof.sparse.stats.Lengths;
+import dev.sparseprof.util.DType;
 
 /**
  * Block-sparse (BSR, {@code R x C} blocks) times dense as PyTorch 2.1's Triton {@code bsr_dense_mm}
@@ -20,7 +22,11 @@ import dev.sparseprof.sparse.stats.Lengths;
  *     nothing of the next step is issued before this step's dot ends; within one program a step
  *     is the sum of its phases: the dependent loads (index from the L2, then B and the block from
  *     the L2 and DRAM), the copy of the step's bytes at the SM's share of the L2 bandwidth, the
- *     shared-memory traffic, the math and the spec's {@code tileStep} cycles (barrier, loop).</li>
+ *     shared-memory traffic, the math and the spec's {@code tileStep} cycles (barrier, loop). The
+ *     shared-memory traffic counts the step's bytes twice before the operand reads: with one stage
+ *     Triton's pipeliner (the pass that makes a dot's loads cp.async copies into shared memory) does
+ *     not run, so the loads are ld.global through the L1 into registers, then stored to shared
+ *     memory, both passes through the SM's one L1/shared SRAM.</li>
  * <li>The programs resident on an SM overlap each other's phases, so an SM runs a step in the
  *     larger of that sum over its residents and its busiest resource (math, L2 copy, shared
  *     memory). Residents: the warps, one stage of shared memory, the block limit and the registers:
@@ -35,11 +41,18 @@ import dev.sparseprof.sparse.stats.Lengths;
  *     owns a {@code p x q} part of the tile ({@code p q = R T / 128}, the squarest power-of-two
  *     split) and per element of K reads {@code p + q} operands from shared memory, one warp-wide
  *     load each (one wavefront: the SM's shared bytes per clock); the FMAs run at the SM's share
- *     of the vector peak; the accumulator holds doubles.</li>
+ *     of the vector peak into the dot's fp32 result, which {@code acc += } then converts and adds
+ *     into the double accumulator ({@link #accumulateSeconds}: an F2F and a DADD per output element
+ *     per step, in the program's step and as the FP64 pipe's load on the SM); both tiles are live
+ *     during the dot.</li>
  * <li>A program waits before its first step for three dependent loads (row pointers, column
  *     index, block) and writes its C tile after the last. Programs are dealt to whichever SM frees
- *     first, in grid order; with two or more resident one's fill and drain hide behind another's
- *     steps. No kernel is shorter than its longest program (fill, its block row's steps, drain).</li>
+ *     first, in grid order. A program holds one of its SM's resident slots for its fill, its steps
+ *     at its own serial pace and its drain, so it costs the SM the larger of that slot time over the
+ *     residents and its steps at the SM's busiest resource: where the steps are latency-bound a
+ *     fill costs 1/resident of its time whatever the residents' phases (before, a fill was free
+ *     whenever two programs fitted an SM). No kernel is shorter than its longest program (fill, its
+ *     block row's steps, drain).</li>
  * </ul>
  * Small blocks lose to dense by the step's fixed latency chain, which a small block's few FLOPs
  * cannot cover, and by the B slice each small block brings in: a 16 x 16 block does 1/8 of the math
@@ -57,8 +70,11 @@ public final class BlockTensorSpmm {
     public enum Dot {
         /** fp16/bf16 on the tensor cores, fp32 accumulator. */
         TENSOR(4),
-        /** fp32 with {@code allow_tf32=False}: FMAs on the CUDA cores, float64 accumulator. */
-        FMA(8);
+        /**
+         * fp32 with {@code allow_tf32=False}: FMAs on the CUDA cores into the dot's fp32 result tile,
+         * added to the float64 accumulator after each dot (both live during the dot: 4 + 8 bytes).
+         */
+        FMA(12);
 
         private final int accumulatorBytes;
 
@@ -115,30 +131,45 @@ public final class BlockTensorSpmm {
             operandBytes = (double) (pq[0] + pq[1]) * c * elementBytes * g.warpSize(); // a warp's p rows of A and q columns of B
         }
         double copy = l2Share > 0 ? (aStep + bStep) / l2Share : 0;
-        double shared = sramShare > 0 ? (aStep + bStep + reads) / sramShare : 0;
+        // One stage: Triton's pipeliner, which turns loads feeding a dot into cp.async copies to shared
+        // memory, runs only for num_stages > 1 (Triton 2.x lib/Dialect/TritonGPU/Transforms/Pipeline.cpp,
+        // PipelinePass::runOnOperation: `if (numStages <= 1) return;`), so the step's loads are ld.global into registers: their
+        // bytes come out of the L1 data array (the SRAM shared memory lives in) and are then stored to
+        // shared memory for the dot's operand layout, two passes through the SRAM before the operand reads.
+        double shared = sramShare > 0 ? (2 * (aStep + bStep) + reads) / sramShare : 0;
         double l2Latency = g.l2().latencyCycles() / clock;
         double load = l2Latency + g.dram().latencySeconds();
         double chain = l2Latency + load; // the index, then the B rows it names (the block's load overlaps the index's)
         double fixed = g.overheads().tileStepCycles() / clock;
-        double programStep = chain + copy + shared + math + fixed;
-        double throughput = Math.max(math, Math.max(copy, shared));
+        // The FMA dot's float64 accumulator: tl.dot returns fp32, which `acc += ...` converts and adds in
+        // double, an F2F.F64.F32 and a DADD per output element per step on the FP64 pipe, after the dot.
+        double accumulate = dot == Dot.FMA ? accumulateSeconds(g, (long) r * tile) : 0;
+        double programStep = chain + copy + shared + math + accumulate + fixed;
+        double throughput = Math.max(Math.max(math, accumulate), Math.max(copy, shared));
         int resident = resident(g, dot, r, tile, aStep + bStep, operandBytes, threads);
         double step = Math.max(throughput, programStep / resident);
         double fill = 3 * load;
         double drain = (l2Share > 0 ? (double) r * tile * elementBytes / l2Share : 0) + l2Latency;
         // Programs in grid order (block row major, then column tile), each to the SM that frees first.
+        // A program holds one of the SM's `resident` slots for its fill, its steps at its own serial pace
+        // and its drain; the SM runs `resident` slots at once unless a resource is busier: a program's
+        // share of the SM is the larger of its slot time over the residents and its steps at the SM's
+        // throughput. Where the steps are latency-bound (the one-stage programs), a program's fill and
+        // drain thus cost the SM 1/resident of their time, whether or not the residents are in phase.
         int rows = blocksPerBlockRow.count();
         long programs = (long) rows * tiles;
-        double perProgram = resident >= 2 ? 0 : fill + drain;
         SmSchedule schedule = new SmSchedule(g.sms());
         int most = 0;
         for (int i = 0; i < rows; i++) most = Math.max(most, blocksPerBlockRow.get(i));
-        for (long p = 0; p < programs; p++) schedule.deal(blocksPerBlockRow.get((int) (p / tiles)) * step + perProgram);
-        double once = resident >= 2 ? fill + drain : 0;
+        for (long p = 0; p < programs; p++) {
+            int blocks = blocksPerBlockRow.get((int) (p / tiles));
+            // An empty block row's program reads its two row pointers and returns (`if row_nnz == 0: return`).
+            schedule.deal(blocks == 0 ? load / resident : Math.max((fill + blocks * programStep + drain) / resident, blocks * throughput));
+        }
         Balance balance = schedule.balance(r + "x" + c + " blocks, " + r + "x" + tile + " programs (" + dot.name().toLowerCase(java.util.Locale.ROOT)
-                + " dot), " + resident + "/SM over " + g.sms() + " SMs", once);
+                + " dot), " + resident + "/SM over " + g.sms() + " SMs", 0);
         double max = schedule.busiest();
-        return new Mapping(tile, tiles, step, programStep, fill + drain, resident, max + once, fill + most * programStep + drain, balance);
+        return new Mapping(tile, tiles, step, programStep, fill + drain, resident, max, fill + most * programStep + drain, balance);
     }
 
     /**
@@ -156,6 +187,25 @@ public final class BlockTensorSpmm {
         long byShared = g.sharedMemoryBytesPerSm() > 0 ? (long) (g.sharedMemoryBytesPerSm() / (STAGES * stageBytes)) : byWarps;
         long byRegisters = g.registersPerSm() > 0 ? g.registersPerSm() / ((long) registers * threads) : byWarps;
         return (int) Math.max(1, Math.min(Math.min(byWarps, byShared), Math.min(byRegisters, g.maxBlocksPerSm())));
+    }
+
+    /**
+     * Conversions to and from 64-bit types per clock per SM: 16 on compute capability 8.0 and 9.0
+     * (U: the CUDA C++ Programming Guide's arithmetic-instruction throughput table, not re-read here).
+     */
+    static final double CONVERSIONS_64_PER_CLOCK = 16;
+
+    /**
+     * One program-step's float64 accumulate on an SM: {@code elements} conversions of the fp32 dot
+     * result ({@link #CONVERSIONS_64_PER_CLOCK}) and as many DADDs at the SM's share of the spec's
+     * fp64 vector peak (one instruction per two FLOPs of its DFMA rate; without an fp64 peak, at the
+     * conversions' rate).
+     */
+    static double accumulateSeconds(GpuSpec g, long elements) {
+        double clock = g.clockHertz();
+        double dadds = g.peaks().has(ComputeUnit.VECTOR, DType.F64) ? g.peaks().flopsPerSecond(ComputeUnit.VECTOR, DType.F64) / (2.0 * g.sms())
+                : CONVERSIONS_64_PER_CLOCK * clock;
+        return elements / (CONVERSIONS_64_PER_CLOCK * clock) + elements / dadds;
     }
 
     /** A thread's {@code p x q} share of the output tile ({@code p q = outputs}, powers of two, {@code p <= q}, the squarest). */

@@ -19,7 +19,7 @@ import java.util.List;
  *     Ampere-style kernels on Hopper at the runtime's {@code legacyMmaFraction}), the shared-memory
  *     traffic (those writes plus the warps' reads, at the SM's share of the L1/shared bandwidth) and
  *     the L2 copy (the L2 bandwidth shared by the SMs that are busy), over the runtime's main-loop
- *     efficiency, plus the spec's {@code tileStep} cycles when only one CTA fits an SM (with two,
+ *     efficiency (a CUDA-core SGEMM: {@link #simtMainloopEfficiency}), plus the spec's {@code tileStep} cycles when only one CTA fits an SM (with two,
  *     one's math covers the other's barrier);</li>
  * <li>SM90 kernels are persistent with a stream-K tile scheduler (CUTLASS 3's StreamKScheduler, cuBLAS 12
  *     on Hopper): the K steps of all tiles are dealt evenly to the SMs, a shared tile paying one fp32
@@ -44,6 +44,16 @@ public final class GpuGemm {
     static final int FRAGMENT_REGISTERS = 64;
     /** The most registers a thread may hold (CUDA: 255). */
     static final int MAX_REGISTERS = 255;
+    /** Warp schedulers (SM sub-partitions) per SM, one warp instruction issued per clock each (Volta to Hopper whitepapers). */
+    static final int SCHEDULERS_PER_SM = 4;
+    /** FFMAs per element of K of a SIMT SGEMM thread: its 8 x 8 outputs (CUTLASS {@code MmaSimt}, 32 x 64 warp, 4 x 8 lanes). */
+    static final double SIMT_FFMA_PER_K = 64;
+    /**
+     * Other instructions per element of K of that thread: its 8 A and 8 B operands as four
+     * {@code LDS.128}; per 8-deep k-tile one {@code LDG.128} and one {@code STS.128} for each operand,
+     * a barrier, the pointer increment and the loop branch (7 per 8 elements of K).
+     */
+    static final double SIMT_OTHER_PER_K = 4 + 7.0 / 8;
     /** The deepest split of K a heuristic tries. */
     static final int MAX_SPLIT_K = 16;
     /** Automatic stage counts stop here (CUTLASS 3 sizes them to the shared memory; more buy nothing). */
@@ -55,7 +65,7 @@ public final class GpuGemm {
      * The plan of {@code C = A B}: A holds {@code aBytesPerElement} bytes per logical element
      * ({@code metaBytesPerElement} of them metadata), B and C {@code dtype}'s size, on {@code unit}:
      * the sparse tensor cores run it under the runtime's sparse-path parameters; CUDA cores
-     * ({@code vector}, fp32 SGEMM) take the SM80 tile shapes at the vector peak.
+     * ({@code vector}, fp32 SGEMM) take CUTLASS's SIMT tiles ({@link TileMenus#SIMT}) at the vector peak.
      */
     public static GemmPlan plan(GpuSpec g, long m, long n, long k, DType dtype, ComputeUnit unit, double aBytesPerElement,
                                 double metaBytesPerElement) {
@@ -69,9 +79,15 @@ public final class GpuGemm {
         if (g.hopper() && !hopperKernels && unit != ComputeUnit.VECTOR) peak *= rt.legacyMmaFraction();
         long padColumns = sparse ? Math.max(1, rt.sparsePadBytes() / e) : 1;
         long nPad = (n + padColumns - 1) / padColumns * padColumns;
-        Costing c = new Costing(g, rt, m, nPad, k, e, sparse, aBytesPerElement, metaBytesPerElement, peak, hopperKernels);
+        // The sparse efficiency is that of SM80-style mma.sp kernels (fitted on A100 figures: their
+        // metadata and compressed-A fragments go through registers); native SM90 sparse kernels read
+        // their operands from shared memory as dense wgmma does, so they run at the dense one (U).
+        // A CUDA-core SGEMM has its own, from its instruction mix (the tensor-core fit is not its).
+        double efficiency = unit == ComputeUnit.VECTOR ? simtMainloopEfficiency(g)
+                : sparse && !hopperKernels ? rt.sparseMainloopEfficiency() : rt.mainloopEfficiency();
+        Costing c = new Costing(g, rt, m, nPad, k, e, sparse, aBytesPerElement, metaBytesPerElement, peak, hopperKernels, efficiency);
         List<CtaTile> menu = fixedSparseTile ? List.of(TileMenus.fixed(rt.sparseTile()))
-                : TileMenus.menu(hopperKernels, sparse);
+                : unit == ComputeUnit.VECTOR ? TileMenus.SIMT : TileMenus.menu(hopperKernels, sparse);
         boolean split = sparse ? rt.sparseSplitK() : rt.splitK();
         GemmPlan best = null;
         for (CtaTile t : menu) {
@@ -92,7 +108,7 @@ public final class GpuGemm {
 
     /** One problem's costing of candidate tiles; holds only the problem's constants. */
     private record Costing(GpuSpec g, RuntimeSpec rt, long m, long nPad, long k, int e, boolean sparse, double aB, double metaB,
-                           double peak, boolean streamK) {
+                           double peak, boolean streamK, double efficiency) {
         long tiles(CtaTile t) {
             return ceil(m, t.rows()) * ceil(nPad, t.cols());
         }
@@ -129,10 +145,6 @@ public final class GpuGemm {
             double l2Bw = g.l2().bandwidthBytesPerSecond();
             double l2Share = l2Bw > 0 ? l2Bw / active : Double.POSITIVE_INFINITY;
             double copy = stageBytes / l2Share;
-            // The sparse efficiency is that of SM80-style mma.sp kernels (fitted on A100 figures: their
-            // metadata and compressed-A fragments go through registers); native SM90 sparse kernels read
-            // their operands from shared memory as dense wgmma does, so they run at the dense one (U).
-            double efficiency = sparse && !streamK ? rt.sparseMainloopEfficiency() : rt.mainloopEfficiency();
             double step = Math.max(math, Math.max(shared, copy)) / efficiency
                     + (resident < 2 ? g.overheads().tileStepCycles() / clock : 0);
             double mainloop = steps * step;
@@ -237,6 +249,25 @@ public final class GpuGemm {
             return new GemmPlan(t, t.label(e), split, nPad, ctas, resident, waves, waveFactor, smSeconds, l2Bytes, dramA, dramA * metaB / aB,
                     dramB, dramC, kernel, extra, kernels, host, seconds);
         }
+    }
+
+    /**
+     * The main-loop efficiency of a CUDA-core SGEMM, from its instruction mix rather than the
+     * tensor-core libraries' fitted {@link RuntimeSpec#mainloopEfficiency()}: CUTLASS's SIMT SGEMM
+     * (the shape cuBLAS's {@code sgemm_128x128} kernels share: 128 x 128 x 8 CTA, 32 x 64 warps,
+     * 8 x 8 outputs per thread) issues per element of K and thread {@link #SIMT_FFMA_PER_K} FFMAs and
+     * {@link #SIMT_OTHER_PER_K} other instructions. Each of an SM's {@link #SCHEDULERS_PER_SM}
+     * schedulers issues one warp instruction per clock, and a warp's FFMA holds its scheduler's FP32
+     * lanes ({@code vector fp32 peak / (2 x SMs x clock x 4)}: 16 on A100, 32 on H100) for
+     * {@code 32 / lanes} clocks, so the loop runs at the slower of the FP32 pipe and the issue:
+     * 1.0 on A100 (the loads issue in the FFMAs' second clock), 64 / 68.9 = 0.93 on H100. D, from
+     * the kernel's shape; nothing fitted.
+     */
+    static double simtMainloopEfficiency(GpuSpec g) {
+        double lanes = g.peaks().flopsPerSecond(ComputeUnit.VECTOR, DType.F32) / (2 * g.sms() * g.clockHertz() * SCHEDULERS_PER_SM);
+        double pipe = SIMT_FFMA_PER_K * g.warpSize() / lanes;
+        double issue = SIMT_FFMA_PER_K + SIMT_OTHER_PER_K;
+        return Math.min(1, pipe / Math.max(pipe, issue));
     }
 
     static long ceil(long a, long b) {

@@ -48,6 +48,20 @@ public final class TileMenus {
             sm90(128, 256, 128, 2), sm90(128, 128, 128, 2), sm90(128, 64, 128, 2), sm90(64, 256, 128, 1), sm90(64, 128, 128, 1),
             sm90(64, 64, 128, 1), sm90(256, 128, 128, 4));
 
+    /** A SIMT tile: 8 fp32 (32 B) of K per step, 2 stages, {@code warpsM x warpsN} warps of 32 x 64 or 64 x 32 outputs. */
+    private static CtaTile simt(int rows, int cols, int warpsM, int warpsN) {
+        return new CtaTile(rows, cols, 32, 2, warpsM, warpsN, 32 * warpsM * warpsN);
+    }
+
+    /**
+     * fp32 on the CUDA cores (SGEMM): {@code GenerateSM50_Simt}'s list, the one CUTLASS emits for
+     * every architecture from SM50 on (the same generator.py): 128x128x8 with 4 x 2 warps,
+     * 128x64x8, 64x128x8 (2 x 2), 64x64x8, 128x32x8 (2 x 1), 32x128x8 (1 x 2), 2 stages each; every
+     * warp holds 2048 outputs, 8 x 8 per thread.
+     */
+    public static final List<CtaTile> SIMT = List.of(
+            simt(128, 128, 4, 2), simt(128, 64, 2, 2), simt(64, 128, 2, 2), simt(64, 64, 2, 1), simt(128, 32, 2, 1), simt(32, 128, 1, 2));
+
     /**
      * A stack's single SM80 tile, 2 x 2 warps: {@code RxC} with 128 B of K per step (64 fp16, 128 int8) and 3 stages,
      * or {@code RxCxK/S} with K logical 16-bit elements per step and S stages (the runtime's {@code sparseTile}).

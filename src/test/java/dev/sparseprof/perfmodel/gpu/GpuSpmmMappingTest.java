@@ -98,18 +98,39 @@ class GpuSpmmMappingTest {
         double vector = A100.peaks().flopsPerSecond(ComputeUnit.VECTOR, DType.F32);
         BlockTensorSpmm.Mapping fma = BlockTensorSpmm.map(A100, BlockTensorSpmm.Dot.FMA, 16, 16, even(256, 64), 4096, 4, vector);
         // 16 x 16 outputs over 128 threads: a 1 x 2 part each, 3 warp-wide shared loads per element of K
-        // for 2 FMAs: 16 k x 4 warps x 3 wavefronts + the 2 KB stored, at 128 B per clock, over the math's 64 clocks.
+        // for 2 FMAs: 16 k x 4 warps x 3 wavefronts + the 2 KB loaded through the L1 and stored (one stage: no
+        // cp.async), at 128 B per clock, over the math's 64 clocks.
         double wavefront = A100.l1().bandwidthBytesPerSecond() / (A100.sms() * A100.clockHertz());
-        double shared = (16 * 4 * 3 * wavefront + 2048) / (A100.l1().bandwidthBytesPerSecond() / A100.sms());
+        double shared = (16 * 4 * 3 * wavefront + 2 * 2048) / (A100.l1().bandwidthBytesPerSecond() / A100.sms());
         double math = 2.0 * 16 * 16 * 16 / (vector / A100.sms());
         assertTrue(shared > 3 * math, "the operand reads, not the FMAs, are the SM's busiest resource");
-        // Registers: a double accumulator (256 x 8 B / 128 / 4 = 4), the whole-K operands (3 x 16 fp32 = 48), plus 64:
-        // 116, so 65536 / (116 x 128) = 4 programs per SM, too few to cover one program's serial step.
+        // Registers: a double accumulator and the dot's fp32 result (256 x 12 B / 128 / 4 = 6), the whole-K operands
+        // (3 x 16 fp32 = 48), plus 64: 118, so 65536 / (118 x 128) = 4 programs per SM, too few to cover one
+        // program's serial step.
         assertEquals(4, fma.resident());
         assertEquals(Math.max(shared, fma.programStepSeconds() / 4), fma.stepSeconds(), 1e-3 * shared, fma.toString());
         assertEquals(1, BlockTensorSpmm.threadTile(2)[0]);
         assertEquals(2, BlockTensorSpmm.threadTile(2)[1]);
         assertEquals(4, BlockTensorSpmm.threadTile(32)[0]);
         assertEquals(8, BlockTensorSpmm.threadTile(32)[1]);
+    }
+
+    @Test
+    void theFmaDotPaysItsDoubleAccumulateAndAFillCostsTheSmOneSlotsShare() {
+        // float64 accumulate of a 64 x 64 tile per step: 4096 F2F at 16/clk/SM and 4096 DADD at 9.7 TFLOPS / 2 / 108 SMs.
+        double clock = A100.clockHertz();
+        double expected = 4096 / (16 * clock) + 4096 / (A100.peaks().flopsPerSecond(ComputeUnit.VECTOR, DType.F64) / 2 / A100.sms());
+        assertEquals(expected, BlockTensorSpmm.accumulateSeconds(A100, 4096), 1e-15);
+        double vector = A100.peaks().flopsPerSecond(ComputeUnit.VECTOR, DType.F32);
+        BlockTensorSpmm.Mapping fma = BlockTensorSpmm.map(A100, BlockTensorSpmm.Dot.FMA, 64, 64, even(64, 64), 4096, 4, vector);
+        assertTrue(fma.programStepSeconds() > 2.0 * 64 * 64 * 64 / (vector / A100.sms()) + expected, "the dot, then the accumulate, in series");
+        // One block per block row: every program is mostly fill and drain, and each costs the SM its slot time
+        // over the residents (the steps latency-bound), not nothing because another program is resident.
+        double peak = A100.peaks().flopsPerSecond(ComputeUnit.TENSOR, DType.F16);
+        BlockTensorSpmm.Mapping sparse = BlockTensorSpmm.map(A100, BlockTensorSpmm.Dot.TENSOR, 16, 16, even(256, 1), 4096, 2, peak);
+        double slot = (sparse.fillDrainSeconds() + sparse.programStepSeconds()) / sparse.resident();
+        double programs = 256.0 * sparse.columnTiles();
+        assertTrue(sparse.resident() >= 2);
+        assertTrue(sparse.busiestSmSeconds() >= Math.floor(programs / A100.sms()) * slot, sparse.toString());
     }
 }
