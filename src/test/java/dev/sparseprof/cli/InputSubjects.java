@@ -91,6 +91,11 @@ final class InputSubjects {
         s.add(new Subject("din", InputSubjects::din, "t.din", true, false, List.of(),
                 (f, o) -> new String[] {"cachesim", "--trace", f.resolve("t.din").toString(), "--level", "L1:1KiB:2:64", "--json",
                     o.resolve("c.json").toString()}));
+        for (String trace : List.of("t.din.gz", "t.sptr")) {
+            s.add(new Subject(trace, f -> traced(f, trace), trace, false, false, List.of(),
+                    (f, o) -> new String[] {"cachesim", "--trace", f.resolve(trace).toString(), "--level", "L1:1KiB:2:64", "--json",
+                        o.resolve("c.json").toString()}));
+        }
         s.add(new Subject("hw-spec", InputSubjects::spec, "cpu.yaml", true, true, List.of(),
                 (f, o) -> new String[] {"simulate", "--hw", f.resolve("cpu.yaml").toString(), "--model", f.resolve("w.safetensors").toString(),
                     "--traffic", "analytical", "--batch", "4", "--json", o.resolve("s.json").toString()}));
@@ -102,7 +107,7 @@ final class InputSubjects {
                     "--json", o.resolve("p.json").toString()}));
         s.add(new Subject("measurements", InputSubjects::measurements, "runs.json", true, false, List.of(),
                 (f, o) -> new String[] {"calibrate", "--hw", f.resolve("probe.yaml").toString(), "--measurements",
-                    f.resolve("runs.json").toString(), "--out", o.resolve("cal.yaml").toString()}, 0.4));
+                    f.resolve("runs.json").toString(), "--out", o.resolve("cal.yaml").toString()}, 0.3));
         return s;
     }
 
@@ -217,6 +222,14 @@ final class InputSubjects {
         Random r = new Random(11);
         for (int i = 0; i < 64; i++) b.append(r.nextInt(3)).append(' ').append(Long.toHexString(0x1000 + 4L * r.nextInt(2048))).append('\n');
         Files.writeString(folder.resolve("t.din"), b.toString());
+    }
+
+    /** A gzipped din or a binary trace, written by {@code sparseprof trace} of a small layer. */
+    static void traced(Path folder, String name) throws IOException {
+        weights(folder);
+        BadInput.Outcome o = BadInput.run("trace fixture", "trace", folder.resolve("w.safetensors").toString(), "--layer", "fc1.weight",
+                "--format", "csr", "--batch", "2", "--out", folder.resolve(name).toString());
+        if (o.code() != Main.EXIT_OK) throw new IOException(o.describe());
     }
 
     static void weights(Path folder) throws IOException {
