@@ -213,6 +213,29 @@ class HostileInputTest {
     }
 
     @Test
+    void onnxSubgraphsInsideSubgraphsPastTheLimitAreOneLine() throws IOException {
+        ProtoWriter graph = new ProtoWriter().message(5, OnnxFiles.rawTensor("w", OnnxFiles.FLOAT, new byte[16], 2, 2));
+        for (int level = 0; level < 120; level++) {
+            ProtoWriter node = OnnxFiles.node("if" + level, "If", new String[] {"c"}, new String[] {"y"},
+                    OnnxFiles.graphAttribute("then_branch", graph));
+            graph = new ProtoWriter().message(1, node);
+        }
+        write("deep.onnx", OnnxFiles.model(graph));
+        refused("deep.onnx", "nested deeper than 200", "profile", dir.resolve("deep.onnx").toString(), "--json", "OUT/p.json");
+    }
+
+    @Test
+    void specNumbersThatOverflowAreRefused() throws IOException {
+        InputSubjects.spec(dir);
+        String spec = Files.readString(dir.resolve("cpu.yaml"));
+        for (String lie : List.of("bandwidth: 1e308GB/s", "bandwidth: 1e400GB/s")) {
+            Files.writeString(dir.resolve("cpu.yaml"), spec.replaceFirst("bandwidth: \\d+GB/s", lie));
+            refused("cpu.yaml", "beyond any real machine", "simulate", "--hw", dir.resolve("cpu.yaml").toString(), "--model",
+                    dir.resolve("w.safetensors").toString(), "--traffic", "analytical", "--json", "OUT/s.json");
+        }
+    }
+
+    @Test
     void measurementsWhoseCountsLieNameTheFileAndTheResult() throws IOException {
         InputSubjects.measurements(dir);
         String valid = Files.readString(dir.resolve("runs.json"));
