@@ -66,9 +66,14 @@ public record MeasuredRuns(String source, String model, String machine, String d
         MeasurementsFile f = MeasurementsFile.parse(source, text);
         String device = Json.parseObject(text).get("device") instanceof String d ? d : "cpu";
         List<MeasuredRun> runs = new ArrayList<>(f.results().size());
-        for (Measurement m : f.results()) {
-            runs.add(new MeasuredRun(m.layer(), m.format(), m.batch(), m.threads(), m.rows(), m.cols(), m.nnz(), m.sparsity(),
-                    m.medianSeconds(), 100 * (m.timing().q3Seconds() - m.timing().q1Seconds()) / m.medianSeconds(), m.timing().imbalance()));
+        for (int i = 0; i < f.results().size(); i++) {
+            Measurement m = f.results().get(i);
+            try {
+                runs.add(new MeasuredRun(m.layer(), m.format(), m.batch(), m.threads(), m.rows(), m.cols(), m.nnz(), m.sparsity(),
+                        m.medianSeconds(), 100 * (m.timing().q3Seconds() - m.timing().q1Seconds()) / m.medianSeconds(), m.timing().imbalance()));
+            } catch (SparseprofException e) {
+                throw SparseprofException.in(source + ": results[" + i + "]", e.getMessage());
+            }
         }
         MeasurementsHeader h = f.header();
         return new MeasuredRuns(source, h.model(), h.machine(), h.date(), h.command(), device, runs, h.identity());

@@ -139,7 +139,7 @@ public final class Main {
 
         @Override
         public int handleParseException(ParameterException ex, String[] args) {
-            err.println("sparseprof: " + ex.getMessage());
+            err.println("sparseprof: " + oneLine(ex.getMessage()));
             err.println("(try: " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             return EXIT_BAD_INPUT;
         }
@@ -153,13 +153,41 @@ public final class Main {
     /** What a command that threw prints, and its exit code: one line for bad input, a trace only when asked. */
     private static int failed(Exception ex, PrintWriter err, boolean showTraces) {
         if (ex instanceof SparseprofException) {
-            err.println("sparseprof: " + ex.getMessage());
+            err.println("sparseprof: " + oneLine(ex.getMessage()));
             if (showTraces) ex.printStackTrace(err);
             return EXIT_BAD_INPUT;
         }
-        err.println("sparseprof: internal error: " + ex);
+        err.println("sparseprof: internal error: " + oneLine(String.valueOf(ex)));
         if (showTraces) ex.printStackTrace(err);
         else err.println("(run again with --verbose for the stack trace, and report it)");
         return EXIT_BUG;
+    }
+
+    /**
+     * {@code message} as one printable line: a message quotes names and text from the file at
+     * fault, which may hold line breaks, control characters or terminal escapes, so every C0/C1
+     * control character, DEL and the Unicode line and paragraph separators become {@code \n},
+     * {@code \r}, {@code \t} or a backslash, {@code u} and four hex digits; a backslash already in
+     * the message stays as it is (paths on Windows).
+     */
+    static String oneLine(String message) {
+        if (message == null) return "";
+        StringBuilder b = null;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            boolean control = c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029';
+            if (!control) {
+                if (b != null) b.append(c);
+                continue;
+            }
+            if (b == null) b = new StringBuilder(message.length() + 16).append(message, 0, i);
+            switch (c) {
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> b.append(String.format("\\u%04x", (int) c));
+            }
+        }
+        return b == null ? message : b.toString();
     }
 }

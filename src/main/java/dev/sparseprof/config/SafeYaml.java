@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
@@ -17,11 +19,14 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * <p>Safety: at most {@value #MAX_ALIASES} aliases to collections (a 1 KB "billion laughs"
  * document is refused, not expanded), no recursive keys, no duplicate keys, at most
  * {@link ConfigSource#MAX_CHARS} code points, the YAML 1.2 core schema (no {@code yes}/{@code no}
- * booleans), no environment substitution, no custom tags. Every scalar is then turned back into its
+ * booleans), no environment substitution, no custom tags, mappings and sequences nested at most
+ * {@value #MAX_DEPTH} deep (checked on the parser's events, which need no recursion, before the
+ * recursive composer runs: a deep document is one line, not a {@code StackOverflowError}). Every scalar is then turned back into its
  * string, so the binder parses numbers with their units itself; an empty value is null (missing).
  */
 public final class SafeYaml {
     static final int MAX_ALIASES = 10;
+    static final int MAX_DEPTH = 64;
 
     private SafeYaml() {}
 
@@ -37,7 +42,10 @@ public final class SafeYaml {
                 .build();
         Object tree;
         try {
+            checkDepth(source, settings);
             tree = new Load(settings).loadFromString(source.text());
+        } catch (StackOverflowError e) {
+            throw new ConfigException(source.shortName() + ": refused: nested too deep to read");
         } catch (MarkedYamlEngineException e) {
             String where = e.getProblemMark().map(m -> " at line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1)).orElse("");
             throw new ConfigException(source.shortName() + ": not valid YAML" + where + ": " + oneLine(e.getProblem()), e);
@@ -51,6 +59,23 @@ public final class SafeYaml {
         @SuppressWarnings("unchecked")
         Map<String, Object> root = (Map<String, Object>) plain(source, map, "");
         return root;
+    }
+
+    /** Refuses a document whose mappings and sequences nest deeper than {@link #MAX_DEPTH}, from the parser's flat event stream. */
+    private static void checkDepth(ConfigSource source, LoadSettings settings) {
+        int depth = 0;
+        for (Event e : new Parse(settings).parseString(source.text())) {
+            switch (e.getEventId()) {
+                case MappingStart, SequenceStart -> {
+                    if (++depth > MAX_DEPTH) {
+                        String where = e.getStartMark().map(m -> " at line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1)).orElse("");
+                        throw new ConfigException(source.shortName() + ": refused: mappings and sequences nested deeper than " + MAX_DEPTH + where);
+                    }
+                }
+                case MappingEnd, SequenceEnd -> depth--;
+                default -> { }
+            }
+        }
     }
 
     /** A copy in which every map is string-keyed, every scalar a string (null stays null). */

@@ -75,10 +75,15 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
         Fields top = new Fields(source, root);
         long version = top.integer("version");
         if (version != VERSION) throw SparseprofException.in(source, "version " + version + " (this sparseprof reads " + VERSION + ")");
-        MachineIdentity identity = root.containsKey("cpuModel")
-                ? new MachineIdentity(top.string("cpuModel"), (int) top.integer("cpus"), (int) top.integer("vectorBits")) : null;
-        MeasurementsHeader header = new MeasurementsHeader(top.string("model"), top.string("machine"), top.string("date"),
-                top.string("javaVersion"), top.string("command"), identity);
+        MeasurementsHeader header;
+        try {
+            MachineIdentity identity = root.containsKey("cpuModel")
+                    ? new MachineIdentity(top.string("cpuModel"), top.int32("cpus"), top.int32("vectorBits")) : null;
+            header = new MeasurementsHeader(top.string("model"), top.string("machine"), top.string("date"),
+                    top.string("javaVersion"), top.string("command"), identity);
+        } catch (IllegalArgumentException e) {
+            throw SparseprofException.in(source, e.getMessage());
+        }
         List<Measurement> results = new ArrayList<>();
         List<Object> list = top.list("results");
         for (int i = 0; i < list.size(); i++) {
@@ -86,10 +91,10 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
             @SuppressWarnings("unchecked")
             Fields r = new Fields(source + ": results[" + i + "]", (Map<String, Object>) map);
             try {
-                Timing t = new Timing((int) r.integer("repetitions"), r.number("medianSeconds"), r.number("minSeconds"),
+                Timing t = new Timing(r.int32("repetitions"), r.number("medianSeconds"), r.number("minSeconds"),
                         r.number("maxSeconds"), r.number("q1Seconds"), r.number("q3Seconds"), r.number("imbalance"));
-                results.add(new Measurement(r.string("layer"), r.string("format"), (int) r.integer("batch"), (int) r.integer("threads"),
-                        r.string("partition"), (int) r.integer("rows"), (int) r.integer("cols"), r.integer("nnz"), r.number("sparsity"),
+                results.add(new Measurement(r.string("layer"), r.string("format"), r.int32("batch"), r.int32("threads"),
+                        r.string("partition"), r.int32("rows"), r.int32("cols"), r.integer("nnz"), r.number("sparsity"),
                         t, r.number("gflops"), r.number("effectiveGBps"), r.numberOrNaN("speedupOverDense"), stability(r)));
             } catch (IllegalArgumentException e) {
                 throw SparseprofException.in(source + ": results[" + i + "]", e.getMessage());
@@ -101,7 +106,7 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
     /** A result's {@link Stability}; {@link Stability#UNKNOWN} for files written before it was recorded. */
     private static Stability stability(Fields r) {
         if (!r.map().containsKey("attempts")) return Stability.UNKNOWN;
-        return new Stability(r.bool("warmupSettled"), (int) r.integer("warmupRuns"), (int) r.integer("attempts"), r.bool("noisy"),
+        return new Stability(r.bool("warmupSettled"), r.int32("warmupRuns"), r.int32("attempts"), r.bool("noisy"),
                 r.string("noise"));
     }
 
@@ -134,6 +139,13 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
         long integer(String key) {
             if (get(key) instanceof Long l) return l;
             throw SparseprofException.in(where, "'" + key + "' must be an integer");
+        }
+
+        /** An integer that fits an {@code int}: a larger one is a lie, not something to wrap around. */
+        int int32(String key) {
+            long v = integer(key);
+            if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) throw SparseprofException.in(where, "'" + key + "' is " + v + ", out of range");
+            return (int) v;
         }
 
         @SuppressWarnings("unchecked")

@@ -19,10 +19,19 @@ import java.util.Map;
  *
  * <p>Memory follows what the file holds: the size line's entry count is checked against the bytes
  * left (every entry takes at least 4 bytes: {@code "1 1\n"}) before arrays are sized, and
- * coordinate matrices are kept as their non-zeros ({@link SparseRowsView}). A lying size line, an
+ * coordinate matrices are kept as their non-zeros ({@link SparseRowsView}), whose row index and the
+ * profile's per-column counts still take memory per row and column: a coordinate file's rows and
+ * columns are each bounded by {@value #MIN_DIMENSION_BOUND} or {@value #DIMENSIONS_PER_BYTE} per byte of the
+ * file, whichever is larger, so a {@code 2000000000 2000000000 1} size line in a 60-byte file is
+ * refused before anything is sized. A lying size line, an
  * index out of range, a bad number, too few or too many entries are errors naming the line.
  */
 final class MatrixMarketReader implements ModelReader {
+    /** Rows or columns any coordinate file may have, however small (an 8 MB row index). */
+    static final long MIN_DIMENSION_BOUND = 1 << 20;
+    /** Rows or columns per byte of the file beyond {@link #MIN_DIMENSION_BOUND}. */
+    static final long DIMENSIONS_PER_BYTE = 8;
+
     @Override
     public String name() {
         return "mtx";
@@ -97,6 +106,12 @@ final class MatrixMarketReader implements ModelReader {
             long entries = number(size[2], "entry count");
             boolean mirrored = !symmetry.equals("general");
             long most = mirrored ? (long) rows * (rows + 1) / 2 : (long) rows * cols;
+            long fileBytes = bytesRead + bytesLeft;
+            long dimensionBound = Math.max(MIN_DIMENSION_BOUND, DIMENSIONS_PER_BYTE * fileBytes);
+            if (rows > dimensionBound || cols > dimensionBound) {
+                throw fault("size line claims " + rows + "x" + cols + "; a coordinate file of " + fileBytes
+                        + " bytes may have at most " + dimensionBound + " rows and columns (each takes memory, entries or not)");
+            }
             if (entries < 0 || entries > most) throw fault("size line claims " + entries + " entries, a " + rows + "x" + cols + " " + symmetry + " matrix holds at most " + most);
             if (entries > (bytesLeft + 1) / 4) {
                 throw fault("size line claims " + entries + " entries, the " + bytesLeft + " bytes left hold at most " + (bytesLeft + 1) / 4);

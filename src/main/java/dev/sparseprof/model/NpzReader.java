@@ -20,6 +20,9 @@ import java.util.zip.ZipFile;
  * declared uncompressed size, after that size was checked against what deflate can produce from
  * the member's compressed bytes (at most 1032:1), so a lying entry cannot make us allocate more
  * than the archive could really hold; a member longer or shorter than declared is an error.
+ * Member names are checked as {@link StoredZip#checkName} checks torch archives' (nothing absolute,
+ * no {@code ..}, backslash or NUL) and must not repeat: they are tensor names, and the archive is
+ * never extracted.
  */
 final class NpzReader implements ModelReader {
     /** Deflate's maximum expansion is about 1032:1 (zlib technical notes). */
@@ -42,9 +45,12 @@ final class NpzReader implements ModelReader {
         return ModelFiles.inArena(arena -> {
             try (ZipFile zip = new ZipFile(file.toFile())) {
                 List<Tensor> tensors = new ArrayList<>();
+                java.util.Set<String> seen = new java.util.HashSet<>();
                 Enumeration<? extends ZipEntry> entries = zip.entries();
                 while (entries.hasMoreElements()) {
                     ZipEntry e = entries.nextElement();
+                    StoredZip.checkName(source, e.getName());
+                    if (!seen.add(e.getName())) throw ModelFormatException.in(source, "zip entry '" + e.getName() + "' appears twice");
                     if (e.isDirectory()) continue;
                     String member = source + "[" + e.getName() + "]";
                     String name = e.getName().replaceFirst("(?i)\\.npy$", "");

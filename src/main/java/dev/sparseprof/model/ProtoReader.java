@@ -10,26 +10,36 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Every length is checked against the bytes left in the enclosing message before it is used, so
  * a lying length gives a {@link ModelFormatException} naming {@code source} and the offset, never an
- * out-of-bounds read or an allocation. Offsets are absolute in the segment.
+ * out-of-bounds read or an allocation. Offsets are absolute in the segment. Messages nest at most
+ * {@value #MAX_DEPTH} deep (an ONNX control-flow subgraph costs three levels: graph, node,
+ * attribute), so the recursive parsers above meet a one-line fault, not a {@code StackOverflowError},
+ * on a file of subgraphs inside subgraphs.
  */
 final class ProtoReader {
     static final int VARINT = 0;
     static final int FIXED64 = 1;
     static final int LENGTH_DELIMITED = 2;
     static final int FIXED32 = 5;
+    static final int MAX_DEPTH = 200;
 
     private final String source;
     private final MemorySegment bytes;
     private final long limit;
+    private final int depth;
     private long pos;
     private int field;
     private int wireType;
 
     ProtoReader(String source, MemorySegment bytes, long start, long limit) {
+        this(source, bytes, start, limit, 0);
+    }
+
+    private ProtoReader(String source, MemorySegment bytes, long start, long limit, int depth) {
         this.source = source;
         this.bytes = bytes;
         this.pos = start;
         this.limit = limit;
+        this.depth = depth;
     }
 
     /** A reader for a whole segment (the top-level message). */
@@ -97,8 +107,9 @@ final class ProtoReader {
 
     /** The length-delimited field just read by {@link #span()}, as a nested message reader. */
     ProtoReader message() {
+        if (depth >= MAX_DEPTH) throw fault("messages nested deeper than " + MAX_DEPTH + " (subgraphs inside subgraphs)");
         long start = span();
-        return new ProtoReader(source, bytes, start, pos);
+        return new ProtoReader(source, bytes, start, pos, depth + 1);
     }
 
     String string() {

@@ -97,11 +97,13 @@ final class TfjsReader implements ModelReader {
         if (!(g.get("paths") instanceof List<?> paths) || paths.isEmpty()) throw ModelFormatException.in(source, "group without shard paths");
         if (!(g.get("weights") instanceof List<?> weights)) throw ModelFormatException.in(source, "group without weights");
         List<MemorySegment> shards = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (Object p : paths) {
             if (!(p instanceof String s)) throw ModelFormatException.in(source, "shard path " + p + " is not a string");
             shards.add(ModelFiles.map(ModelFiles.confined(source, folder, s), arena));
+            names.add(s);
         }
-        ShardBuffer buffer = new ShardBuffer(shards);
+        ShardBuffer buffer = new ShardBuffer(shards, names);
         long offset = 0;
         for (Object w : weights) {
             if (!(w instanceof Map<?, ?> weight)) throw ModelFormatException.in(source, "weight entry is not an object");
@@ -132,7 +134,8 @@ final class TfjsReader implements ModelReader {
         DType dtype = dtype(source, where, w.get("dtype"));
         long stored = storedBytes(source, w, count);
         if (offset > buffer.size() || stored > buffer.size() - offset) {
-            throw ModelFormatException.in(source, where + " needs bytes " + offset + ".." + (offset + stored) + ", the shards hold " + buffer.size());
+            throw ModelFormatException.in(source, where + " needs bytes " + offset + ".." + (offset + stored) + " of its group's shards, and "
+                    + buffer.describe() + " (a shard is truncated, or the manifest lists more than it holds)");
         }
         MemorySegment raw = buffer.slice(offset, stored, arena);
         Object q = w.get("quantization");
@@ -174,8 +177,16 @@ final class TfjsReader implements ModelReader {
     }
 
 
-    /** A group's shards as one buffer: slices within one shard are views, slices across shards copies. */
-    private record ShardBuffer(List<MemorySegment> shards) {
+    /** A group's shards (and their paths, for messages) as one buffer: slices within one shard are views, slices across shards copies. */
+    private record ShardBuffer(List<MemorySegment> shards, List<String> paths) {
+        /** {@code "shard m.bin holds 16 bytes"} or {@code "shards a.bin (8 bytes), b.bin (8 bytes) hold 16"}. */
+        String describe() {
+            if (shards.size() == 1) return "shard " + paths.get(0) + " holds " + size() + " bytes";
+            StringBuilder b = new StringBuilder("shards ");
+            for (int i = 0; i < shards.size(); i++) b.append(i == 0 ? "" : ", ").append(paths.get(i)).append(" (").append(shards.get(i).byteSize()).append(" bytes)");
+            return b.append(" hold ").append(size()).toString();
+        }
+
         long size() {
             long n = 0;
             for (MemorySegment s : shards) n += s.byteSize();

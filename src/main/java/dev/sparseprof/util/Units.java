@@ -60,7 +60,7 @@ public final class Units {
     public static double parseSeconds(String text) {
         Matcher m = match(text, "time");
         double value = Double.parseDouble(m.group(1));
-        return value * switch (m.group(2).toLowerCase(Locale.ROOT)) {
+        return finite(text, "time", value * switch (m.group(2).toLowerCase(Locale.ROOT)) {
             case "s" -> 1.0;
             case "ms" -> 1e-3;
             case "us" -> 1e-6;
@@ -68,7 +68,7 @@ public final class Units {
             case "ps" -> 1e-12;
             default -> throw new SparseprofException("time '" + text + "': unknown unit '" + m.group(2)
                     + "' (use s, ms, us, ns)");
-        };
+        });
     }
 
     /** Clock cycles from {@code 34cycles} or {@code 34cycle} (latencies quoted in core/SM clocks). */
@@ -78,7 +78,7 @@ public final class Units {
         if (!unit.equals("cycles") && !unit.equals("cycle")) {
             throw new SparseprofException("cycle count '" + text + "' must end in cycles");
         }
-        return Double.parseDouble(m.group(1));
+        return finite(text, "cycle count", Double.parseDouble(m.group(1)));
     }
 
     /** Bits from {@code 512bits}, {@code 256bit}: register and datapath widths. */
@@ -111,7 +111,13 @@ public final class Units {
             case "p" -> 1e15;
             default -> throw new SparseprofException(what + " '" + text + "': unknown prefix '" + prefix + "'");
         };
-        return value * scale;
+        return finite(text, what, value * scale);
+    }
+
+    /** {@code value}, refused when the text's number overflowed a double ({@code 1e308GB/s} is not a rate; it would make times 0 or NaN). */
+    private static double finite(String text, String what, double value) {
+        if (!Double.isFinite(value) || value > 1e30) throw new SparseprofException(what + " '" + text + "' is beyond any real machine (over 1e30)");
+        return value;
     }
 
     private static Matcher match(String text, String what) {

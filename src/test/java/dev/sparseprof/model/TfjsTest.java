@@ -141,7 +141,7 @@ class TfjsTest {
         Files.writeString(file, "[{\"paths\":[\"/etc/hostname\"],\"weights\":[]}]");
         assertFault(file, "refusing absolute");
         Files.writeString(file, "[{\"paths\":[\"w.bin\"],\"weights\":[{\"name\":\"k\",\"shape\":[100,100],\"dtype\":\"float32\"}]}]");
-        assertFault(file, "shards hold 4");
+        assertFault(file, "shard w.bin holds 4 bytes");
         Files.writeString(file, "[{\"paths\":[\"w.bin\"],\"weights\":[{\"name\":\"k\",\"shape\":[1],\"dtype\":\"complex64\"}]}]");
         assertFault(file, "unsupported");
         Files.writeString(file, "{\"modelTopology\":{}}");
