@@ -78,6 +78,10 @@ public final class CalibratedOverlay {
                             ? Quantities.gigabytesPerSecond(before.get(f)) : Quantities.cycles(before.get(f)));
                 }
             }
+            if (k.fixedPartsApart()) {
+                inCore.put("bsrTile", Quantities.cycles(k.bsrTileCycles()));
+                inCore.put("nmRow", Quantities.cycles(k.nmRowCycles()));
+            }
             if (k.l3CoreBytesPerSecond() > 0) inCore.put("l3PerCore", Quantities.gigabytesPerSecond(k.l3CoreBytesPerSecond()));
             inCore.put("overlap", String.format(Locale.ROOT, "%.6f", k.overlap()));
             cpu.put("inCore", inCore);
