@@ -147,7 +147,8 @@ final class ValidateCommand implements Callable<Integer> {
                                     + ", " + given.simdBits() + "-bit vectors");
                             continue;
                         }
-                        MeasuredValidation.evaluate(set.label(), "--hw " + hw, files, model, given, cases, groups);
+                        // the group names the set (and so the machine); the spec is named by file in the note column
+                        MeasuredValidation.evaluate(set.label(), "--hw " + Path.of(hw).getFileName(), files, model, given, cases, groups);
                     } else {
                         MeasuredValidation.evaluate(set.label(), "uncalibrated", files, model, checked(files, set.uncalibrated()),
                                 cases, groups);
