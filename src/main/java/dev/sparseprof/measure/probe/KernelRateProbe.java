@@ -33,8 +33,9 @@ import java.util.Random;
  *     fixed work per tile and strip is what the short block rows take beyond their blocks;
  * <li>per N:M slot, the difference of two row lengths (48 and 16 slots of 2:4), less the CSR body
  *     over as many entries; the row's fixed decode work apart;
- * <li>per dense vector FMA, the difference of two K (64 and 32): the register tile's C stores and
- *     set-up per K block cancel, as they nearly do over the kernel's K blocks of 256.
+ * <li>per dense vector FMA, the difference of two row counts (32 and 16 rows, K = 48): the packing
+ *     of B, once per call, cancels (a difference of two K measured 1.5 cycles per FMA on the Zen 4
+ *     VM, the pack's K x N copy in it, against 1.16 from rows); A, packed B and C take 26 KiB.
  * </ul>
  * Then the same CSR kernel with B sized into L2 shows how much of the L2 transfer hides behind the
  * in-core time (the overlap). A tiny matrix on 1 thread and on all gives the call's fixed costs
@@ -48,14 +49,22 @@ import java.util.Random;
  * 2-vCPU VM.
  */
 public final class KernelRateProbe {
-    /** Columns of the in-L1 row-body matrices: B is K x N fp32 (8 KiB at N = 8 vectors of 512 bits). */
-    static final int K_L1 = 16;
-    static final int LONG_ROW = 16;
-    static final int SHORT_ROW = 2;
-    /** Dense K of the two measurements, and their rows (4 row tiles of 4, 2 of 8). */
-    static final int DENSE_K_LONG = 64;
-    static final int DENSE_K_SHORT = 32;
-    static final int DENSE_ROWS = 16;
+    /** Columns of the in-L1 row-body matrices: B is K x N fp32 (16 KiB at N = 8 vectors of 512 bits). */
+    static final int K_L1 = 32;
+    /**
+     * Row lengths of the row-body matrices, each row's drawn at random in [min, max] (seeded per
+     * row): a pruned layer's rows vary in length, so the branch that ends a row's loop (and that of
+     * its unrolled remainder) is mispredicted about once per row; rows all of one length, which the
+     * predictor learns, measured the Zen 4 VM's per-row cost at 10-17 cycles, where its layers of
+     * short rows (1536 x 384 at 90%) took about 60. Both lengths enter the unrolled loop, as a
+     * layer's rows do.
+     */
+    static final int LONG_MIN = 14, LONG_MAX = 30, SHORT_MIN = 2, SHORT_MAX = 10;
+    /** The transfer check's rows: 16 entries on average. */
+    static final int CHECK_MIN = 10, CHECK_MAX = 22;
+    /** Dense K and rows of the larger matrix (8 row tiles of 4, 4 of 8; the smaller has half the rows). */
+    static final int DENSE_K = 48;
+    static final int DENSE_ROWS = 32;
     static final int COO_K = 128;
     static final int COO_ROWS = 64;
     static final int COO_LONG = 64;
@@ -143,10 +152,12 @@ public final class KernelRateProbe {
         double rowBlock = (four.perRow() + eight.perRow()) / 2;
         // COO: its run search over the CSR body, per triple and per row, on rows as long as a pruned
         // layer's (64 and 8 of 128 columns; N = one vector keeps B in L1)
-        double cooLong = perRow(t, "coo", COO_ROWS, COO_K, COO_LONG, lanes, one) - perRow(t, "csr", COO_ROWS, COO_K, COO_LONG, lanes, one);
-        double cooShort = perRow(t, "coo", COO_ROWS, COO_K, COO_SHORT, lanes, one) - perRow(t, "csr", COO_ROWS, COO_K, COO_SHORT, lanes, one);
-        double cooEntry = Math.max(0, (cooLong - cooShort) / (COO_LONG - COO_SHORT));
-        double cooRow = Math.max(0, cooShort - COO_SHORT * cooEntry);
+        MatrixView cooLong = variableRows(COO_ROWS, COO_K, COO_LONG - 8, COO_LONG + 8);
+        MatrixView cooShort = variableRows(COO_ROWS, COO_K, COO_SHORT - 4, COO_SHORT + 4);
+        RowRates coo = slopes(t, "coo", cooLong, cooShort, lanes, one);
+        RowRates csrOfCoo = slopes(t, "csr", cooLong, cooShort, lanes, one);
+        double cooEntry = Math.max(0, coo.perEntry() - csrOfCoo.perEntry());
+        double cooRow = Math.max(0, coo.perRow() - csrOfCoo.perRow());
         // 2:4: 2 kept of every 4 columns, rows of 48 and 16 slots, less the CSR body over as many entries
         int n2 = 2 * lanes;
         double nmLong = perRowOf(t, "2:4", twoFour(NM_ROWS, NM_K_LONG), twoFour(NM_ROWS / 2, NM_K_LONG), NM_ROWS / 2, n2, one)
@@ -171,10 +182,13 @@ public final class KernelRateProbe {
         int n8 = 8 * lanes;
         int kL2 = (int) Math.max(64, l2Bytes / 4 / ((long) n8 * Float.BYTES));
         int rows8 = rowsFor(l1dBytes, 8, lanes);
-        double measured = perRowOf(t, "csr", randomRows(rows8, kL2, LONG_ROW), randomRows(rows8 / 2, kL2, LONG_ROW), rows8 / 2, n8, one)
-                / LONG_ROW;
-        double core = eight.perRow() / LONG_ROW + eight.perEntry();
-        double transfer = (double) n8 * Float.BYTES / l2ReadBytesPerSecond;
+        MatrixView check = randomRows(rows8, kL2, CHECK_MIN, CHECK_MAX);
+        long checkEntries = entries(check, rows8 / 2, rows8);
+        double measured = (t.seconds("csr", check, n8, one) - t.seconds("csr", firstRows(check, rows8 / 2), n8, one)) / checkEntries;
+        double core = eight.perRow() * (rows8 / 2) / checkEntries + eight.perEntry();
+        // the B rows that miss L1: random rows of a B of a quarter of L2 hit L1 with the share of B it holds
+        double bBytes = (double) kL2 * n8 * Float.BYTES;
+        double transfer = n8 * Float.BYTES * (1 - Math.min(1, l1dBytes / bBytes)) / l2ReadBytesPerSecond;
         double overlap = overlap(core, transfer, measured);
         // fixed costs of a call: one row of one entry, N = one vector
         double launch = t.seconds("csr", rowsMatrix(1, K_L1, 1, 1), lanes, one);
@@ -215,19 +229,32 @@ public final class KernelRateProbe {
     record BlockRates(double perBlock, double perTile) {}
 
     /**
-     * The CSR body at N = {@code vectors} vectors: per entry from rows of {@link #LONG_ROW} and
-     * {@link #SHORT_ROW} entries, per row what the short rows take beyond their entries. On the
-     * best times a rate at 0 or below (noise in every round) fails the probe, so the spec never
-     * holds a zero rate for a loop that runs.
+     * The CSR body at N = {@code vectors} vectors, on rows of random lengths ({@link #LONG_MIN} ..):
+     * per entry and per row from {@link #slopes}. On the best times a rate at 0 or below (noise in
+     * every round) fails the probe, so the spec never holds a zero rate for a loop that runs.
      */
     private RowRates rowRates(Timer t, int vectors, int rows, WorkerPool pool, boolean last) {
-        int n = vectors * lanes;
-        double longRows = perRow(t, "csr", rows, K_L1, LONG_ROW, n, pool);
-        double shortRows = perRow(t, "csr", rows, K_L1, SHORT_ROW, n, pool);
-        double entry = (longRows - shortRows) / (LONG_ROW - SHORT_ROW);
-        if (last && !(entry > 0)) throw new SparseprofException("kernel probe: the csr body at " + vectors
+        RowRates r = slopes(t, "csr", variableRows(rows, K_L1, LONG_MIN, LONG_MAX), variableRows(rows, K_L1, SHORT_MIN, SHORT_MAX),
+                vectors * lanes, pool);
+        if (last && !(r.perEntry() > 0)) throw new SparseprofException("kernel probe: the csr body at " + vectors
                 + " vectors measured no time per entry in " + ROUNDS + " rounds (the machine is too noisy to probe)");
-        return new RowRates(Math.max(entry, 1e-12), Math.max(0, shortRows - SHORT_ROW * Math.max(0, entry)));
+        return new RowRates(Math.max(r.perEntry(), 1e-12), r.perRow());
+    }
+
+    /**
+     * Per entry and per row of a row-split kernel from two matrices of as many rows, one of long
+     * rows and one of short: each timed against its first half of rows (the call's fixed costs
+     * cancel), so each difference is {@code rows/2 x perRow + entries x perEntry} over the rows
+     * apart, two equations in the two rates.
+     */
+    private static RowRates slopes(Timer t, String format, MatrixView longRows, MatrixView shortRows, int n, WorkerPool pool) {
+        int half = longRows.rows() / 2;
+        double dLong = t.seconds(format, longRows, n, pool) - t.seconds(format, firstRows(longRows, half), n, pool);
+        double dShort = t.seconds(format, shortRows, n, pool) - t.seconds(format, firstRows(shortRows, half), n, pool);
+        long eLong = entries(longRows, half, longRows.rows());
+        long eShort = entries(shortRows, half, shortRows.rows());
+        double entry = (dLong - dShort) / (eLong - eShort);
+        return new RowRates(entry, Math.max(0, (dShort - eShort * Math.max(0, entry)) / half));
     }
 
     /** BSR 4x4 at N columns: per block the slope between block rows of 12 and 4 blocks; per tile and strip the rest of the short ones. */
@@ -241,12 +268,9 @@ public final class KernelRateProbe {
         return new BlockRates(block, Math.max(0, shortRow - blocksShort * Math.max(0, block)));
     }
 
-    /** Dense seconds per vector FMA at a panel of {@code vectors} vectors: the slope between K of 64 and 32. */
+    /** Dense seconds per vector FMA at a panel of {@code vectors} vectors: per row of {@link #DENSE_ROWS} over half as many, over K x vectors. */
     private double perFma(Timer t, int vectors, WorkerPool pool) {
-        int n = vectors * lanes;
-        double kLong = t.seconds("dense", rowsMatrix(DENSE_ROWS, DENSE_K_LONG, DENSE_K_LONG, 1), n, pool);
-        double kShort = t.seconds("dense", rowsMatrix(DENSE_ROWS, DENSE_K_SHORT, DENSE_K_SHORT, 1), n, pool);
-        return (kLong - kShort) / ((double) DENSE_ROWS * (DENSE_K_LONG - DENSE_K_SHORT) * vectors);
+        return perRow(t, "dense", DENSE_ROWS, DENSE_K, DENSE_K, vectors * lanes, pool) / ((double) DENSE_K * vectors);
     }
 
     /** Seconds per row of {@code rows} rows of {@code len} entries in K columns over half as many rows. */
@@ -305,11 +329,44 @@ public final class KernelRateProbe {
         return MatrixView.of(rows, k, a);
     }
 
-    /** {@code rows} rows of {@code len} non-zeros at random distinct columns of K. */
-    static MatrixView randomRows(int rows, int k, int len) {
+    /**
+     * {@code rows} rows of {@code minLen..maxLen} non-zeros (each row's length drawn at random,
+     * seeded by the row, so a matrix's first rows are those of any taller one) in columns spread
+     * over K.
+     */
+    static MatrixView variableRows(int rows, int k, int minLen, int maxLen) {
+        if (minLen < 1 || maxLen > k || minLen > maxLen) throw new IllegalArgumentException("row lengths " + minLen + ".." + maxLen + " in " + k + " columns");
+        float[] a = new float[rows * k];
+        for (int r = 0; r < rows; r++) {
+            int len = minLen + new Random(31L * r + 17L * minLen + maxLen).nextInt(maxLen - minLen + 1);
+            int step = Math.max(1, k / len);
+            for (int j = 0; j < len; j++) a[r * k + (j * step + r) % k] = 1 + 0.001f * j;
+        }
+        return MatrixView.of(rows, k, a);
+    }
+
+    /** The first {@code rows} rows of {@code m}. */
+    static MatrixView firstRows(MatrixView m, int rows) {
+        return MatrixView.of(rows, m.cols(), Arrays.copyOf(m.toDense(), rows * m.cols()));
+    }
+
+    /** The non-zeros of rows {@code [from, to)}. */
+    static long entries(MatrixView m, int from, int to) {
+        float[] row = new float[m.cols()];
+        long n = 0;
+        for (int r = from; r < to; r++) {
+            m.copyRow(r, row, 0);
+            for (float v : row) if (v != 0) n++;
+        }
+        return n;
+    }
+
+    /** {@code rows} rows of {@code minLen..maxLen} non-zeros (each row's drawn at random) at random distinct columns of K. */
+    static MatrixView randomRows(int rows, int k, int minLen, int maxLen) {
         float[] a = new float[rows * k];
         Random rnd = new Random(7);
         for (int r = 0; r < rows; r++) {
+            int len = minLen + rnd.nextInt(maxLen - minLen + 1);
             int placed = 0;
             while (placed < len) {
                 int c = rnd.nextInt(k);

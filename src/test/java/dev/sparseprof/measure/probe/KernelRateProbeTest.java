@@ -37,7 +37,14 @@ class KernelRateProbeTest {
         assertEquals(128 * 16, nonZeros(KernelRateProbe.rowsMatrix(128, 16, 16, 1)));
         assertEquals(64 * 2, nonZeros(KernelRateProbe.rowsMatrix(64, 16, 2, 1)));
         assertEquals(128 * 16, nonZeros(KernelRateProbe.twoFour(128, 32)));
-        assertEquals(10 * 16, nonZeros(KernelRateProbe.randomRows(10, 1024, 16)));
+        assertEquals(10 * 16, nonZeros(KernelRateProbe.randomRows(10, 1024, 16, 16)));
+        // rows of random lengths: within their bounds, and a matrix's first rows are a shorter one's rows
+        var tall = KernelRateProbe.variableRows(64, 32, 14, 30);
+        long e = KernelRateProbe.entries(tall, 0, 64);
+        org.junit.jupiter.api.Assertions.assertTrue(e >= 64 * 14 && e <= 64 * 30 && e != 64 * 14 && e != 64 * 30, "entries " + e);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(KernelRateProbe.variableRows(32, 32, 14, 30).toDense(),
+                KernelRateProbe.firstRows(tall, 32).toDense());
+        assertEquals(KernelRateProbe.entries(tall, 0, 32) + KernelRateProbe.entries(tall, 32, 64), e);
     }
 
     private static long nonZeros(dev.sparseprof.util.MatrixView m) {
