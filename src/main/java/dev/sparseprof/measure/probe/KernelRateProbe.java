@@ -44,9 +44,9 @@ import java.util.Random;
  * <p>Each call is timed in a warm-up pass (dropped) and {@link #ROUNDS} rounds; every call keeps its
  * best round ({@link BestTimes}), and the rates come from those best times: a rate is a capability
  * of the core, and a tenant's time slice or a JIT recompilation of a shared body only ever slows a
- * round (on the Zen 5 VM one round measured a rate 10x slow; the median of 3 rounds had still kept
- * a row-block cost of 470 cycles from C spilling out of L1 in the old matrices). About 30 s on a
- * 2-vCPU VM.
+ * round. (The Zen 5 VM's probe, median of 3 rounds on the old matrices, kept a row-block cost of
+ * 470 cycles where its layers took about 70, most likely from C, 64 KiB at 8 vectors of 128 rows,
+ * spilling out of its 48 KiB L1.) The kernel part takes about 25 s on a 2-vCPU VM.
  */
 public final class KernelRateProbe {
     /** Columns of the in-L1 row-body matrices: B is K x N fp32 (16 KiB at N = 8 vectors of 512 bits). */
@@ -60,11 +60,16 @@ public final class KernelRateProbe {
      * layer's rows do.
      */
     static final int LONG_MIN = 14, LONG_MAX = 30, SHORT_MIN = 2, SHORT_MAX = 10;
-    /** The transfer check's rows: 16 entries on average. */
-    static final int CHECK_MIN = 10, CHECK_MAX = 22;
+    /**
+     * The transfer check: 32 rows of 24..40 entries, so the 16 rows apart hold about 500 entries
+     * (16 rows of 16 did 128, and the check's time per entry moved 18% from probe to probe).
+     */
+    static final int CHECK_ROWS = 32, CHECK_MIN = 24, CHECK_MAX = 40;
     /** Dense K and rows of the larger matrix (8 row tiles of 4, 4 of 8; the smaller has half the rows). */
     static final int DENSE_K = 48;
     static final int DENSE_ROWS = 32;
+    /** Rows of the dense one-vector measurement: its 8-row tiles and small C take twice as many (4 tiles apart, not 2). */
+    static final int DENSE_NARROW_ROWS = 64;
     static final int COO_K = 128;
     static final int COO_ROWS = 64;
     static final int COO_LONG = 64;
@@ -176,12 +181,12 @@ public final class KernelRateProbe {
         BlockRates narrow = bsrRates(t, lanes, one);
         double bsrTile = (wide.perTile() + narrow.perTile()) / 2;
         // dense: per vector FMA, wide (4 vectors) and narrow (1 vector) micro-kernels, from two K
-        double denseWide = perFma(t, wideVectors, one);
-        double denseNarrow = perFma(t, 1, one);
+        double denseWide = perFma(t, wideVectors, DENSE_ROWS, one);
+        double denseNarrow = perFma(t, 1, DENSE_NARROW_ROWS, one);
         // the transfer check: 8 vectors, B of a quarter of L2, random columns (every B row from L2)
         int n8 = 8 * lanes;
         int kL2 = (int) Math.max(64, l2Bytes / 4 / ((long) n8 * Float.BYTES));
-        int rows8 = rowsFor(l1dBytes, 8, lanes);
+        int rows8 = CHECK_ROWS;
         MatrixView check = randomRows(rows8, kL2, CHECK_MIN, CHECK_MAX);
         long checkEntries = entries(check, rows8 / 2, rows8);
         double measured = (t.seconds("csr", check, n8, one) - t.seconds("csr", firstRows(check, rows8 / 2), n8, one)) / checkEntries;
@@ -209,7 +214,7 @@ public final class KernelRateProbe {
     /** The block widths of {@link #rowRates}, in vectors. */
     static final int[] WIDTHS = {1, 2, 4, 8};
     /** Timed rounds after the warm-up pass, each call's best kept ({@link BestTimes}). */
-    static final int ROUNDS = 3;
+    static final int ROUNDS = 5;
 
     /**
      * Rows of the row-body matrices at {@code vectors} vectors: C ({@code rows x vectors} vectors)
@@ -268,9 +273,9 @@ public final class KernelRateProbe {
         return new BlockRates(block, Math.max(0, shortRow - blocksShort * Math.max(0, block)));
     }
 
-    /** Dense seconds per vector FMA at a panel of {@code vectors} vectors: per row of {@link #DENSE_ROWS} over half as many, over K x vectors. */
-    private double perFma(Timer t, int vectors, WorkerPool pool) {
-        return perRow(t, "dense", DENSE_ROWS, DENSE_K, DENSE_K, vectors * lanes, pool) / ((double) DENSE_K * vectors);
+    /** Dense seconds per vector FMA at a panel of {@code vectors} vectors: per row of {@code rows} over half as many, over K x vectors. */
+    private double perFma(Timer t, int vectors, int rows, WorkerPool pool) {
+        return perRow(t, "dense", rows, DENSE_K, DENSE_K, vectors * lanes, pool) / ((double) DENSE_K * vectors);
     }
 
     /** Seconds per row of {@code rows} rows of {@code len} entries in K columns over half as many rows. */
