@@ -153,6 +153,12 @@ public final class KernelRateProbe {
         RowRates two = body[1];
         RowRates four = body[2];
         RowRates eight = body[3];
+        // the general path's 2- and 1-vector blocks (coo and N:M at N = 1 or 2 vectors, every N's
+        // tail): N = 6 and 5 vectors run a 4-vector block and then that block, each entry once in each
+        RowRates six = rowRates(t, 6, rowsFor(l1dBytes, 6, lanes), one, last);
+        RowRates five = rowRates(t, 5, rowsFor(l1dBytes, 5, lanes), one, last);
+        double split2 = Math.max(0, six.perEntry() - four.perEntry());
+        double split1 = Math.max(0, five.perEntry() - four.perEntry());
         double wholeRow = (one1.perRow() + two.perRow()) / 2;
         double rowBlock = (four.perRow() + eight.perRow()) / 2;
         // COO: its run search over the CSR body, per triple and per row, on rows as long as a pruned
@@ -207,14 +213,14 @@ public final class KernelRateProbe {
             }
         }
         return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
-                wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow,
+                wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
                 launch, forkJoin, overlap, measured, core, transfer, (System.nanoTime() - t0) * 1e-9);
     }
 
     /** The block widths of {@link #rowRates}, in vectors. */
     static final int[] WIDTHS = {1, 2, 4, 8};
     /** Timed rounds after the warm-up pass, each call's best kept ({@link BestTimes}). */
-    static final int ROUNDS = 5;
+    static final int ROUNDS = 4;
 
     /**
      * Rows of the row-body matrices at {@code vectors} vectors: C ({@code rows x vectors} vectors)

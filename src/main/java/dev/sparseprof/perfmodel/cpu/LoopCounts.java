@@ -6,17 +6,18 @@ import dev.sparseprof.hw.InCoreRates;
  * What one CPU kernel's loop nest executes for one workload at one SIMD width, in the units the
  * probe's in-core rates are measured in ({@link InCoreRates}): dense micro-kernel vector FMAs,
  * row-body entries of 8-, 4-, 2- and 1-vector column blocks, row/column-block setups of the
- * general path and rows of the tight all-rows loops, COO run-search
+ * general path (its 2- and 1-vector blocks apart from the tight loops' entries) and rows of the
+ * tight all-rows loops, COO run-search
  * triples and rows, BSR block strips and register tiles (per strip), N:M decoded slots and rows.
  * {@link #cycles} is the in-core time (ECM's T_core) of the whole call on one core.
  */
 public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8Entries, double block4Entries, double block2Entries,
                          double oneVectorEntries, double rowBlocks, double wholeRows, double cooEntries, double cooRows, double bsrWide, double bsrNarrow, double nmSlots,
-                         double bsrTiles, double nmRows) {
-    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+                         double bsrTiles, double nmRows, double split2Entries, double split1Entries) {
+    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     public LoopCounts {
-        double[] all = {denseFmas, denseNarrowFmas, block8Entries, block4Entries, block2Entries, oneVectorEntries, rowBlocks, wholeRows, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots, bsrTiles, nmRows};
+        double[] all = {denseFmas, denseNarrowFmas, block8Entries, block4Entries, block2Entries, oneVectorEntries, rowBlocks, wholeRows, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots, bsrTiles, nmRows, split2Entries, split1Entries};
         for (double v : all) if (!(v >= 0)) throw new IllegalArgumentException("loop counts must not be negative, got " + v);
     }
 
@@ -30,6 +31,7 @@ public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8
                 + block4Entries * r.block4Cycles() + block2Entries * r.block2Cycles() + oneVectorEntries * r.oneVectorCycles()
                 + rowBlocks * r.rowBlockCycles() + wholeRows * r.wholeRowCycles() + cooEntries * r.cooEntryCycles()
                 + cooRows * r.cooRowCycles() + bsrWide * r.bsrWideCycles() + bsrNarrow * r.bsrNarrowCycles() + nmSlots * r.nmSlotCycles()
+                + split2Entries * r.generalBlock2Cycles() + split1Entries * r.generalBlock1Cycles()
                 + (r.fixedPartsApart() ? bsrTiles * r.bsrTileCycles() + nmRows * r.nmRowCycles() : 0);
     }
 
@@ -37,6 +39,7 @@ public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8
         return new LoopCounts(denseFmas + o.denseFmas, denseNarrowFmas + o.denseNarrowFmas, block8Entries + o.block8Entries,
                 block4Entries + o.block4Entries, block2Entries + o.block2Entries, oneVectorEntries + o.oneVectorEntries, rowBlocks + o.rowBlocks,
                 wholeRows + o.wholeRows, cooEntries + o.cooEntries, cooRows + o.cooRows,
-                bsrWide + o.bsrWide, bsrNarrow + o.bsrNarrow, nmSlots + o.nmSlots, bsrTiles + o.bsrTiles, nmRows + o.nmRows);
+                bsrWide + o.bsrWide, bsrNarrow + o.bsrNarrow, nmSlots + o.nmSlots, bsrTiles + o.bsrTiles, nmRows + o.nmRows,
+                split2Entries + o.split2Entries, split1Entries + o.split1Entries);
     }
 }

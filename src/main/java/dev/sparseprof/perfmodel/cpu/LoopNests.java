@@ -82,10 +82,10 @@ public final class LoopNests {
         if (format.equals("dense")) {
             double fmas = executedFlops / (2.0 * lanes);
             double narrowShare = (double) denseNarrowColumns(n, lanes) / densePaddedColumns(n, lanes);
-            return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         if (format.equals("csr")) return rowBody(rows, nnz, n, lanes, 2);
-        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, 1).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0));
+        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, 1).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0));
         if (format.startsWith("bsr")) {
             if (blocks == null) throw new SparseprofException(format + ": no block counts for this layer");
             return bsr(BlockShape.parse(format.substring(3)), rows, blocks.nonEmptyBlocks(), n, lanes);
@@ -93,7 +93,7 @@ public final class LoopNests {
         if (format.contains(":")) {
             NmPattern p = NmPattern.parse(format);
             double slots = (double) rows * (cols / p.m()) * p.n();
-            return rowBody(rows, slots, n, lanes, 0).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows));
+            return rowBody(rows, slots, n, lanes, 0).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0));
         }
         throw new SparseprofException("no CPU loop nest for format '" + format + "'");
     }
@@ -104,8 +104,8 @@ public final class LoopNests {
      * loop when N is exactly that many vectors (csr 2, coo 1, N:M 0).
      */
     static LoopCounts rowBody(int rows, double entries, long n, int lanes, int tightVectors) {
-        if (n == lanes && tightVectors >= 1) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0, 0, 0);
-        if (n == 2L * lanes && tightVectors >= 2) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0, 0, 0);
+        if (n == lanes && tightVectors >= 1) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        if (n == 2L * lanes && tightVectors >= 2) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         double[] byWidth = new double[MAX_BLOCK_VECTORS + 1]; // blocks of 8, 4, 2, 1 vectors (0: the masked tail)
         double blocks = 0;
         for (long left = n; left > 0; ) {
@@ -115,8 +115,8 @@ public final class LoopNests {
             blocks++;
             left -= v == 0 ? left : (long) v * lanes;
         }
-        return new LoopCounts(0, 0, entries * byWidth[8], entries * byWidth[4], entries * byWidth[2], entries * (byWidth[1] + byWidth[0]),
-                rows * blocks, 0, 0, 0, 0, 0, 0, 0, 0);
+        return new LoopCounts(0, 0, entries * byWidth[8], entries * byWidth[4], 0, 0,
+                rows * blocks, 0, 0, 0, 0, 0, 0, 0, 0, entries * byWidth[2], entries * (byWidth[1] + byWidth[0]));
     }
 
     static LoopCounts bsr(BlockShape shape, int rows, long blocks, long n, int lanes) {
@@ -136,6 +136,6 @@ public final class LoopNests {
         double columns = shape.cols() / 4.0; // the rates are probed on 4-column blocks
         double perBlock = tiles * columns;
         return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                blocks * perBlock * wide, blocks * perBlock * narrow, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0);
+                blocks * perBlock * wide, blocks * perBlock * narrow, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0, 0, 0);
     }
 }
