@@ -78,6 +78,12 @@ public final class CalibratedOverlay {
                             ? Quantities.gigabytesPerSecond(before.get(f)) : Quantities.cycles(before.get(f)));
                 }
             }
+            if (k.fixedPartsApart()) {
+                inCore.put("bsrTile", Quantities.cycles(k.bsrTileCycles()));
+                inCore.put("nmRow", Quantities.cycles(k.nmRowCycles()));
+            }
+            if (k.split2Cycles() > 0) inCore.put("split2", Quantities.cycles(k.split2Cycles()));
+            if (k.split1Cycles() > 0) inCore.put("split1", Quantities.cycles(k.split1Cycles()));
             if (k.l3CoreBytesPerSecond() > 0) inCore.put("l3PerCore", Quantities.gigabytesPerSecond(k.l3CoreBytesPerSecond()));
             inCore.put("overlap", String.format(Locale.ROOT, "%.6f", k.overlap()));
             cpu.put("inCore", inCore);

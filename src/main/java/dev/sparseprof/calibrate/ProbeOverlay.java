@@ -121,6 +121,10 @@ public final class ProbeOverlay {
         m.put("bsrWide", Quantities.cycles(k.bsrWideSeconds() * clockHertz));
         m.put("bsrNarrow", Quantities.cycles(k.bsrNarrowSeconds() * clockHertz));
         m.put("nmSlot", Quantities.cycles(k.nmSlotSeconds() * clockHertz));
+        m.put("bsrTile", Quantities.cycles(k.bsrTileSeconds() * clockHertz));
+        m.put("nmRow", Quantities.cycles(k.nmRowSeconds() * clockHertz));
+        m.put("split2", Quantities.cycles(k.split2Seconds() * clockHertz));
+        m.put("split1", Quantities.cycles(k.split1Seconds() * clockHertz));
         m.put("l2PerCore", Quantities.gigabytesPerSecond(l2CoreBytesPerSecond));
         m.put("l3PerCore", Quantities.gigabytesPerSecond(l3CoreBytesPerSecond));
         m.put("overlap", String.format(Locale.ROOT, "%.3f", k.overlap()));

@@ -22,8 +22,20 @@ package dev.sparseprof.hw;
  * <li>{@code cooEntryCycles}: COO's run search per triple (vector compares over the row indices),
  *     {@code cooRowCycles} per row (the branch that ends a run);
  * <li>{@code bsrWideCycles}: a BSR block per wide strip (4 rows x 4 vectors), {@code bsrNarrowCycles}
- *     per one-vector strip;
- * <li>{@code nmSlotCycles}: the N:M kernel's decode per kept slot (once per row);
+ *     per one-vector strip; {@code bsrTileCycles} per register tile and strip (its C stores, the
+ *     strip's set-up);
+ * <li>{@code nmSlotCycles}: the N:M kernel's decode per kept slot (once per row), {@code nmRowCycles}
+ *     the decode's fixed work per row;
+ * <li>{@code split2Cycles}, {@code split1Cycles}: per entry of the general path's 2- and 1-vector
+ *     column blocks (coo and N:M at N of 1 or 2 vectors, and every N's tail), which run other code
+ *     than csr's tight loops ({@code block2Cycles}, {@code oneVectorCycles}); 0: not probed (probes
+ *     before 4 Dec 2026), the tight loops' rates stand in;
+ * <li>{@code fixedPartsApart}: whether the probe measured the BSR per-block and N:M per-slot rates
+ *     as slopes between two row lengths, their fixed parts apart in {@code bsrTileCycles} and
+ *     {@code nmRowCycles} (spec keys {@code bsrTile} and {@code nmRow}). Probes before 4 Dec 2026 did
+ *     not: their {@code bsrWide}/{@code bsrNarrow} hold a quarter of the tile's fixed work (block
+ *     rows of 4 blocks) and {@code nmSlot} a sixteenth of the row's (rows of 16 slots), so the model
+ *     charges those files no tile or row part beyond them;
  * <li>{@code l2CoreBytesPerSecond}: what one core reads from its private L2 (the probe's 1-thread read
  *     stream; 0 when not known): private levels scale with the cores running (Kerncraft's
  *     single-core ECM scaled to multi-core), which a probe on a shared machine, where two threads
@@ -41,14 +53,15 @@ package dev.sparseprof.hw;
  */
 public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNarrowFmaCycles, double block8Cycles, double block4Cycles,
                           double block2Cycles, double oneVectorCycles, double rowBlockCycles, double wholeRowCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
-                          double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap) {
-    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+                          double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap,
+                          double bsrTileCycles, double nmRowCycles, boolean fixedPartsApart, double split2Cycles, double split1Cycles) {
+    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0);
 
     public InCoreRates {
         if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);
         double[] all = {denseFmaCycles, denseNarrowFmaCycles, block8Cycles, block4Cycles, block2Cycles, oneVectorCycles, rowBlockCycles, wholeRowCycles,
             cooEntryCycles, cooRowCycles,
-            bsrWideCycles, bsrNarrowCycles, nmSlotCycles, l2CoreBytesPerSecond, l3CoreBytesPerSecond};
+            bsrWideCycles, bsrNarrowCycles, nmSlotCycles, l2CoreBytesPerSecond, l3CoreBytesPerSecond, bsrTileCycles, nmRowCycles, split2Cycles, split1Cycles};
         for (double v : all) {
             if (!(v >= 0) || Double.isInfinite(v)) throw new SpecException("cpu.inCore: cycles must not be negative, got " + v);
         }
@@ -56,6 +69,16 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
             throw new SpecException("cpu.inCore: denseFma, block8, block4, block2 and oneVector cycles must be positive");
         }
         if (!(overlap >= 0 && overlap <= 1)) throw new SpecException("cpu.inCore.overlap must be in [0, 1], got " + overlap);
+    }
+
+    /** Cycles per entry of the general path's 2-vector block: its own probed rate, else the tight loop's. */
+    public double generalBlock2Cycles() {
+        return split2Cycles > 0 ? split2Cycles : block2Cycles;
+    }
+
+    /** Cycles per entry of the general path's 1-vector block: its own probed rate, else the tight loop's. */
+    public double generalBlock1Cycles() {
+        return split1Cycles > 0 ? split1Cycles : oneVectorCycles;
     }
 
     /** Whether the spec carries probed in-core rates. */

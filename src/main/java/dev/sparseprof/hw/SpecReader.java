@@ -23,7 +23,7 @@ final class SpecReader {
         "registersPerSm", "maxBlocksPerSm", "arch"};
     private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram", "model", "inCore"};
     private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "block8", "block4", "block2", "oneVector", "rowBlock", "wholeRow", "cooEntry", "cooRow",
-        "bsrWide", "bsrNarrow", "nmSlot", "l2PerCore", "l3PerCore", "overlap"};
+        "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -108,6 +108,10 @@ final class SpecReader {
     /** {@code cpu.inCore}: the probed in-core rates, every rate in cycles (InCoreRates). */
     private static InCoreRates inCore(ConfigMap m) {
         m.allow(IN_CORE);
+        boolean apart = m.has("bsrTile") && m.has("nmRow");
+        if (!apart && (m.has("bsrTile") || m.has("nmRow"))) {
+            throw m.error("bsrTile and nmRow come together (a probe writes both); this file has only " + (m.has("bsrTile") ? "bsrTile" : "nmRow"));
+        }
         try {
             return new InCoreRates((int) SpecValues.bits(m, "vectorBits"), SpecValues.cycles(m, "denseFma"), SpecValues.cycles(m, "denseNarrowFma"),
                     SpecValues.cycles(m, "block8"), SpecValues.cycles(m, "block4"), SpecValues.cycles(m, "block2"), SpecValues.cycles(m, "oneVector"),
@@ -115,7 +119,9 @@ final class SpecReader {
                     SpecValues.cycles(m, "cooEntry"), SpecValues.cycles(m, "cooRow"), SpecValues.cycles(m, "bsrWide"),
                     SpecValues.cycles(m, "bsrNarrow"), SpecValues.cycles(m, "nmSlot"),
                     m.has("l2PerCore") ? SpecValues.bytesPerSecond(m, "l2PerCore") : 0,
-                    m.has("l3PerCore") ? SpecValues.bytesPerSecond(m, "l3PerCore") : 0, m.number("overlap"));
+                    m.has("l3PerCore") ? SpecValues.bytesPerSecond(m, "l3PerCore") : 0, m.number("overlap"),
+                    apart ? SpecValues.cycles(m, "bsrTile") : 0, apart ? SpecValues.cycles(m, "nmRow") : 0, apart,
+                    m.has("split2") ? SpecValues.cycles(m, "split2") : 0, m.has("split1") ? SpecValues.cycles(m, "split1") : 0);
         } catch (SpecException e) {
             throw m.error(e.getMessage());
         }

@@ -1,8 +1,11 @@
 package dev.sparseprof.perfmodel;
 
+import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.ComputeUnit;
+import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.kernel.DenseTiling;
 import dev.sparseprof.perfmodel.gpu.GemmPlan;
 import dev.sparseprof.perfmodel.gpu.GpuGemm;
 import dev.sparseprof.util.DType;
@@ -16,8 +19,8 @@ import java.util.List;
  * that plan: the tensor cores' efficiency is the plan's math over the busiest SM's time, the
  * streams carry the schedule's L2 requests and DRAM bytes ({@link #ownsTraffic}: no other memory
  * model replaces them), the overheads its launches, other kernels and any host time beyond the
- * device's (CUDA-core SGEMM the same, at the vector peak). On a CPU each thread owns 8-row panels; B is re-read per 64-row
- * block from the caches.
+ * device's (CUDA-core SGEMM the same, at the vector peak). On a CPU, {@link #cpuPlan}: the kernel's
+ * own blocking, B re-read from the caches by every register tile.
  */
 final class TiledGemm {
     private TiledGemm() {}
@@ -32,21 +35,64 @@ final class TiledGemm {
         if (spec instanceof GpuSpec g) {
             return gpuPlan(format, kernel, w, g, unit, computeDType, executedFlops, aValueBytes, aMetadataBytes);
         }
+        return cpuPlan(format, kernel, w, (CpuSpec) spec, unit, computeDType, executedFlops, aValueBytes, aMetadataBytes);
+    }
+
+    /**
+     * The CPU plan: what {@code kernel.DenseGemm} moves with its blocking on this spec
+     * ({@link DenseTiling#choose} of the SIMD width and the core's L1d and L2, as the kernel
+     * chooses it). Per K block of {@code kc} the packed {@code kc x nc} block of B is read again by
+     * every register tile of rows: the whole panels by each {@code MR}-row tile, a two-vector panel
+     * by each 6-row tile, a one-vector panel by each 8-row tile, rows past the last whole tile once
+     * each; between two reads of it the tile walks the block's panels, so that block is B's working
+     * set. A is read once (its {@code MR x kc} sliver stays in L1 across the panels); C is stored
+     * per K block and loaded again for every K block after the first. Each thread owns its rows
+     * (8-row panels for the balance) and packs the B it needs.
+     */
+    private static KernelPlan cpuPlan(String format, String kernel, Workload w, CpuSpec cpu, ComputeUnit unit, DType computeDType,
+                                      double executedFlops, double aValueBytes, double aMetadataBytes) {
         long m = w.rows();
+        long k = w.cols();
         long n = w.denseColumns();
         double e = w.dtype().sizeBytes();
-        double bBytes = (double) w.cols() * n * e;
+        List<CacheLevel> caches = cpu.caches();
+        long l1 = caches.get(0).sizeBytes();
+        long l2 = caches.size() > 1 ? caches.get(1).sizeBytes() : l1;
+        DenseTiling t = DenseTiling.choose(cpu.simdBits(), l1, l2);
+        int lanes = t.lanes();
+        long kBlocks = (k + t.kc() - 1) / t.kc();
+        long kc = Math.min(k, t.kc());
+        double bRequests = 0;
+        double bWorkingSet = 0;
+        for (long j0 = 0; j0 < n; j0 += t.nc()) {
+            long nc = Math.min(t.nc(), n - j0);
+            long wide = nc / t.panelColumns() * t.panelColumns();
+            bRequests += readsPerRowTile(m, t.rows()) * k * wide * e;
+            bWorkingSet = Math.max(bWorkingSet, kc * wide * e);
+            for (long left = nc - wide; left > 0; ) {
+                long width = left > lanes ? 2L * lanes : lanes;
+                int rows = width == lanes ? DenseTiling.NARROW_ROWS : DenseTiling.TWO_VECTOR_ROWS;
+                bRequests += readsPerRowTile(m, rows) * k * width * e;
+                bWorkingSet = Math.max(bWorkingSet, kc * width * e);
+                left -= Math.min(width, left);
+            }
+        }
+        double bBytes = (double) k * n * e;
         double cBytes = (double) m * n * e;
         List<DataStream> streams = new ArrayList<>(4);
         long panels = (m + 7) / 8;
-        Balance balance = LoadBalance.tileWaves(panels, spec.parallelUnits());
-        long blocks = (m + 63) / 64;
+        Balance balance = LoadBalance.tileWaves(panels, cpu.parallelUnits());
         streams.add(DataStream.streamed("A", aValueBytes, false));
         if (aMetadataBytes > 0) streams.add(DataStream.streamed("metadata", aMetadataBytes, true));
-        streams.add(DataStream.gathered("B", blocks * bBytes, bBytes));
-        streams.add(DataStream.streamed("C", cBytes, false));
-        return new KernelPlan(format, kernel, unit, computeDType, executedFlops, streams, balance, Machine.launchSeconds(spec),
-                spec.overheads().denseEfficiency(), 0);
+        streams.add(new DataStream("B", Math.max(bRequests, bBytes), bBytes, Math.min(bWorkingSet, bBytes), true, false, false));
+        streams.add(new DataStream("C", cBytes * (2 * kBlocks - 1), cBytes, cBytes, false, false, false));
+        return new KernelPlan(format, kernel, unit, computeDType, executedFlops, streams, balance, Machine.launchSeconds(cpu),
+                cpu.overheads().denseEfficiency(), 0);
+    }
+
+    /** How often a row tile of {@code rows} rows walks B over {@code m} rows: once per whole tile, once per row past them. */
+    private static long readsPerRowTile(long m, int rows) {
+        return m / rows + m % rows;
     }
 
     /** The GEMM plan of {@link GpuGemm} (exposed for the GPU SpMM models and the replay checks). */

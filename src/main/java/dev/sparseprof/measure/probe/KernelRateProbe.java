@@ -11,34 +11,77 @@ import dev.sparseprof.measure.TimingHarness;
 import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.SparseprofException;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Random;
 
 /**
  * The in-core rates of the project's own kernels on this machine: each kernel of the {@code kernel}
- * package run on small synthetic matrices whose A and B fit in L1 together, so the time is the
- * loop nest's in-core time (ECM's T_core) and nothing else. Each rate comes from the difference of
- * two row counts (M and M/2: the call's fixed costs cancel) and, where a rate is per row and per
- * entry, from two row lengths. The CSR body is measured at each column-block width the kernels
- * dispatch (N = 1, 2, 4 and 8 vectors: the tight one- and two-vector loops, one 4- and one 8-vector
- * block), each width's own rate per entry: a block of few vectors waits on the FMA latency (one
- * FMA per accumulator per entry), a wide one on the load ports, so no line through the widths
- * holds (the least squares that was fitted through them put one of its two slopes at 0 from run
- * to run). Then the same CSR kernel with B sized into L2 shows how much of
- * the L2 transfer hides behind the in-core time (the overlap). A tiny matrix on 1 thread and on all gives the call's fixed
- * costs (launch, fork/join). Every rate is in seconds per unit.
- * About 10 s on a 2-vCPU VM.
+ * package run on small synthetic matrices whose A, B and C fit in L1 together (every matrix is
+ * sized against this core's L1d: C, the one that grows with N, takes at most a quarter of it), so
+ * the time is the loop nest's in-core time (ECM's T_core) and nothing else. Each rate is a slope:
+ * <ul>
+ * <li>per row, the difference of two row counts (R and R/2: the call's fixed costs cancel);
+ * <li>per entry of the CSR body, the difference of two row lengths (16 and 2 entries), measured at
+ *     each column-block width the kernels dispatch (N = 1, 2, 4 and 8 vectors: the tight one- and
+ *     two-vector loops, one 4- and one 8-vector block), each width its own rate: a block of few
+ *     vectors waits on the FMA latency (one FMA per accumulator per entry), a wide one on the load
+ *     ports, so no line through the widths holds; per row and block what the short rows take
+ *     beyond their entries;
+ * <li>per BSR block, the difference of two block-row lengths (12 and 4 blocks of 4 x 4), so the
+ *     tile's fixed work (its C stores, the strip's set-up) does not leak into the per-block rate; the
+ *     fixed work per tile and strip is what the short block rows take beyond their blocks;
+ * <li>per N:M slot, the difference of two row lengths (48 and 16 slots of 2:4), less the CSR body
+ *     over as many entries; the row's fixed decode work apart;
+ * <li>per dense vector FMA, the difference of two row counts (32 and 16 rows, K = 48): the packing
+ *     of B, once per call, cancels (a difference of two K measured 1.5 cycles per FMA on the Zen 4
+ *     VM, the pack's K x N copy in it, against 1.16 from rows); A, packed B and C take 26 KiB.
+ * </ul>
+ * Then the same CSR kernel with B sized into L2 shows how much of the L2 transfer hides behind the
+ * in-core time (the overlap). A tiny matrix on 1 thread and on all gives the call's fixed costs
+ * (launch, fork/join). Every rate is in seconds per unit.
+ *
+ * <p>Each call is timed in a warm-up pass (dropped) and {@link #ROUNDS} rounds; every call keeps its
+ * best round ({@link BestTimes}), and the rates come from those best times: a rate is a capability
+ * of the core, and a tenant's time slice or a JIT recompilation of a shared body only ever slows a
+ * round. (The Zen 5 VM's probe, median of 3 rounds on the old matrices, kept a row-block cost of
+ * 470 cycles where its layers took about 70, most likely from C, 64 KiB at 8 vectors of 128 rows,
+ * spilling out of its 48 KiB L1.) The kernel part takes about 25 s on a 2-vCPU VM.
  */
 public final class KernelRateProbe {
-    /** Columns of the in-L1 matrices: B is K x N fp32 (8 KiB at N = 8 vectors of 512 bits). */
-    static final int K_L1 = 16;
-    static final int ROWS = 128;
-    static final int LONG_ROW = 16;
-    static final int SHORT_ROW = 2;
-    static final int DENSE_K = 64;
+    /** Columns of the in-L1 row-body matrices: B is K x N fp32 (16 KiB at N = 8 vectors of 512 bits). */
+    static final int K_L1 = 32;
+    /**
+     * Row lengths of the row-body matrices, each row's drawn at random in [min, max] (seeded per
+     * row): a pruned layer's rows vary in length, so the branch that ends a row's loop (and that of
+     * its unrolled remainder) is mispredicted about once per row; rows all of one length, which the
+     * predictor learns, measured the Zen 4 VM's per-row cost at 10-17 cycles, where its layers of
+     * short rows (1536 x 384 at 90%) took about 60. Both lengths enter the unrolled loop, as a
+     * layer's rows do.
+     */
+    static final int LONG_MIN = 14, LONG_MAX = 30, SHORT_MIN = 2, SHORT_MAX = 10;
+    /**
+     * The transfer check: 32 rows of 24..40 entries, so the 16 rows apart hold about 500 entries
+     * (16 rows of 16 did 128, and the check's time per entry moved 18% from probe to probe).
+     */
+    static final int CHECK_ROWS = 32, CHECK_MIN = 24, CHECK_MAX = 40;
+    /** Dense K and rows of the larger matrix (8 row tiles of 4, 4 of 8; the smaller has half the rows). */
+    static final int DENSE_K = 48;
+    static final int DENSE_ROWS = 32;
+    /** Rows of the dense one-vector measurement: its 8-row tiles and small C take twice as many (4 tiles apart, not 2). */
+    static final int DENSE_NARROW_ROWS = 64;
     static final int COO_K = 128;
     static final int COO_ROWS = 64;
     static final int COO_LONG = 64;
     static final int COO_SHORT = 8;
+    /** BSR: block rows of 12 and 4 blocks of 4 x 4 (K = 48 and 16), 32 and 16 rows. */
+    static final int BSR_K_LONG = 48;
+    static final int BSR_K_SHORT = 16;
+    static final int BSR_ROWS = 32;
+    /** 2:4: rows of 48 and 16 kept slots (K = 96 and 32), 32 and 16 rows, N = 2 vectors. */
+    static final int NM_K_LONG = 96;
+    static final int NM_K_SHORT = 32;
+    static final int NM_ROWS = 32;
     private final int trials;
     private final double minTrialSeconds;
     private final int lanes = KernelVectors.FLOATS.length();
@@ -49,180 +92,224 @@ public final class KernelRateProbe {
     }
 
     /**
+     * @param l1dBytes            the L1d size: the row-body matrices keep C in a quarter of it
      * @param l2Bytes             the L2 size (B of the transfer check is sized to a quarter of it)
      * @param l2ReadBytesPerSecond the probe's 1-thread L2 read bandwidth
      * @param threads             the all-cores thread count (fork/join)
      */
-    public KernelRates run(long l2Bytes, double l2ReadBytesPerSecond, int threads) {
+    public KernelRates run(long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads) {
         long t0 = System.nanoTime();
+        BestTimes best = new BestTimes();
         // A first pass only warms every kernel and column-block variant up: a kernel's first
         // warm-up can settle on the JIT's first tier while the last is still compiling (on a loaded
         // machine the compiler threads wait for a core), and measure it 10x too slow.
-        warming = true;
-        measureAll(l2Bytes, l2ReadBytesPerSecond, threads, t0);
-        warming = false;
-        KernelRates[] rounds = new KernelRates[ROUNDS];
-        for (int i = 0; i < ROUNDS; i++) rounds[i] = measureAll(l2Bytes, l2ReadBytesPerSecond, threads, t0);
-        return medianOf(rounds, (System.nanoTime() - t0) * 1e-9);
+        try (WorkerPool one = new WorkerPool(1); WorkerPool all = new WorkerPool(Math.max(1, threads))) {
+            Timer warm = (format, a, n, pool) -> {
+                callSeconds(format, a, n, pool, false);
+                return 1e-9 * (1 + a.rows() + a.cols()); // any positive, growing with the matrix: the pass is dropped
+            };
+            rates(warm, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
+            Timer timed = (format, a, n, pool) -> best.keep(format, a, n, pool.threads(), callSeconds(format, a, n, pool, true));
+            for (int i = 0; i < ROUNDS; i++) rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
+            Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
+            return rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, true);
+        }
     }
+
+    /** Seconds of one call of a kernel on a matrix at N columns on a pool: measured, or a round's best. */
+    @FunctionalInterface
+    interface Timer {
+        double seconds(String format, MatrixView a, int n, WorkerPool pool);
+    }
+
+    /** Each call's best time over the rounds, keyed by kernel, matrix shape and contents, N and threads. */
+    static final class BestTimes {
+        private final Map<String, Double> best = new HashMap<>();
+
+        double keep(String format, MatrixView a, int n, int threads, double seconds) {
+            best.merge(key(format, a, n, threads), seconds, Math::min);
+            return seconds;
+        }
+
+        double of(String format, MatrixView a, int n, int threads) {
+            Double s = best.get(key(format, a, n, threads));
+            if (s == null) throw new IllegalStateException("kernel probe: no round timed " + key(format, a, n, threads));
+            return s;
+        }
+
+        private static String key(String format, MatrixView a, int n, int threads) {
+            return format + " " + a.rows() + "x" + a.cols() + " #" + Arrays.hashCode(a.toDense()) + " n" + n + " t" + threads;
+        }
+    }
+
+    /** The rates from one pass of calls; {@code last}: the pass over the best times, the only one whose rates are checked and kept (null otherwise). */
+    private KernelRates rates(Timer t, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, WorkerPool one, WorkerPool all,
+                              long t0, boolean last) {
+        // the CSR row body at each block width the kernels dispatch (LoopNests): N = 1 and 2 vectors
+        // take the tight all-rows loops, 4 and 8 vectors one column block of the general path.
+        RowRates[] body = new RowRates[WIDTHS.length];
+        for (int i = 0; i < WIDTHS.length; i++) body[i] = rowRates(t, WIDTHS[i], rowsFor(l1dBytes, WIDTHS[i], lanes), one, last);
+        RowRates one1 = body[0];
+        RowRates two = body[1];
+        RowRates four = body[2];
+        RowRates eight = body[3];
+        // the general path's 2- and 1-vector blocks (coo and N:M at N = 1 or 2 vectors, every N's
+        // tail): N = 6 and 5 vectors run a 4-vector block and then that block, each entry once in each
+        RowRates six = rowRates(t, 6, rowsFor(l1dBytes, 6, lanes), one, last);
+        RowRates five = rowRates(t, 5, rowsFor(l1dBytes, 5, lanes), one, last);
+        double split2 = Math.max(0, six.perEntry() - four.perEntry());
+        double split1 = Math.max(0, five.perEntry() - four.perEntry());
+        double wholeRow = (one1.perRow() + two.perRow()) / 2;
+        double rowBlock = (four.perRow() + eight.perRow()) / 2;
+        // COO: its run search over the CSR body, per triple and per row, on rows as long as a pruned
+        // layer's (64 and 8 of 128 columns; N = one vector keeps B in L1)
+        MatrixView cooLong = variableRows(COO_ROWS, COO_K, COO_LONG - 8, COO_LONG + 8);
+        MatrixView cooShort = variableRows(COO_ROWS, COO_K, COO_SHORT - 4, COO_SHORT + 4);
+        RowRates coo = slopes(t, "coo", cooLong, cooShort, lanes, one);
+        RowRates csrOfCoo = slopes(t, "csr", cooLong, cooShort, lanes, one);
+        double cooEntry = Math.max(0, coo.perEntry() - csrOfCoo.perEntry());
+        double cooRow = Math.max(0, coo.perRow() - csrOfCoo.perRow());
+        // 2:4: 2 kept of every 4 columns, rows of 48 and 16 slots, less the CSR body over as many entries
+        int n2 = 2 * lanes;
+        double nmLong = perRowOf(t, "2:4", twoFour(NM_ROWS, NM_K_LONG), twoFour(NM_ROWS / 2, NM_K_LONG), NM_ROWS / 2, n2, one)
+                - perRowOf(t, "csr", twoFour(NM_ROWS, NM_K_LONG), twoFour(NM_ROWS / 2, NM_K_LONG), NM_ROWS / 2, n2, one);
+        double nmShort = perRowOf(t, "2:4", twoFour(NM_ROWS, NM_K_SHORT), twoFour(NM_ROWS / 2, NM_K_SHORT), NM_ROWS / 2, n2, one)
+                - perRowOf(t, "csr", twoFour(NM_ROWS, NM_K_SHORT), twoFour(NM_ROWS / 2, NM_K_SHORT), NM_ROWS / 2, n2, one);
+        int slotsLong = NM_K_LONG / 2;
+        int slotsShort = NM_K_SHORT / 2;
+        double nmSlot = Math.max(0, (nmLong - nmShort) / (slotsLong - slotsShort));
+        double nmRow = Math.max(0, nmShort - slotsShort * nmSlot);
+        // BSR 4x4, every block dense, one wide strip (4 vectors on 32 registers, 2 on 16:
+        // kernel.BlockRowTiles.WIDE_VECTORS) and one narrow strip: per block from block rows of 12 and
+        // 4 blocks, per tile and strip what the short block rows take beyond their blocks
+        int wideVectors = lanes >= 16 ? 4 : 2;
+        BlockRates wide = bsrRates(t, wideVectors * lanes, one);
+        BlockRates narrow = bsrRates(t, lanes, one);
+        double bsrTile = (wide.perTile() + narrow.perTile()) / 2;
+        // dense: per vector FMA, wide (4 vectors) and narrow (1 vector) micro-kernels, from two K
+        double denseWide = perFma(t, wideVectors, DENSE_ROWS, one);
+        double denseNarrow = perFma(t, 1, DENSE_NARROW_ROWS, one);
+        // the transfer check: 8 vectors, B of a quarter of L2, random columns (every B row from L2)
+        int n8 = 8 * lanes;
+        int kL2 = (int) Math.max(64, l2Bytes / 4 / ((long) n8 * Float.BYTES));
+        int rows8 = CHECK_ROWS;
+        MatrixView check = randomRows(rows8, kL2, CHECK_MIN, CHECK_MAX);
+        long checkEntries = entries(check, rows8 / 2, rows8);
+        double measured = (t.seconds("csr", check, n8, one) - t.seconds("csr", firstRows(check, rows8 / 2), n8, one)) / checkEntries;
+        double core = eight.perRow() * (rows8 / 2) / checkEntries + eight.perEntry();
+        // the B rows that miss L1: random rows of a B of a quarter of L2 hit L1 with the share of B it holds
+        double bBytes = (double) kL2 * n8 * Float.BYTES;
+        double transfer = n8 * Float.BYTES * (1 - Math.min(1, l1dBytes / bBytes)) / l2ReadBytesPerSecond;
+        double overlap = overlap(core, transfer, measured);
+        // fixed costs of a call: one row of one entry, N = one vector
+        double launch = t.seconds("csr", rowsMatrix(1, K_L1, 1, 1), lanes, one);
+        double forkJoin = threads > 1 ? Math.max(0, (t.seconds("csr", rowsMatrix(threads, K_L1, 1, 1), lanes, all) - launch) / (threads - 1)) : 0;
+        if (!last) return null; // a pass that only times the calls
+        {
+            double[] positive = {denseWide, denseNarrow, wide.perBlock(), narrow.perBlock()};
+            for (double v : positive) {
+                if (!(v > 0)) throw new SparseprofException("kernel probe: the dense or bsr4x4 micro-kernel measured no time per unit in "
+                        + ROUNDS + " rounds (the machine is too noisy to probe)");
+            }
+        }
+        return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
+                wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
+                launch, forkJoin, overlap, measured, core, transfer, (System.nanoTime() - t0) * 1e-9);
+    }
+
+    /** The block widths of {@link #rowRates}, in vectors. */
+    static final int[] WIDTHS = {1, 2, 4, 8};
+    /** Timed rounds after the warm-up pass, each call's best kept ({@link BestTimes}). */
+    static final int ROUNDS = 4;
 
     /**
-     * Every rate's median over the rounds: on this VM one rate in a round came out 10-40x slow while
-     * the JIT recompiled a shared body (the row body's block dispatch, the 2:4 decode), in a
-     * different rate each probe; one such round does not move the median.
+     * Rows of the row-body matrices at {@code vectors} vectors: C ({@code rows x vectors} vectors)
+     * in a quarter of L1d, between 16 and 128, a power of two (the C of 128 rows of 8 vectors of
+     * 512 bits, 64 KiB, spilled out of a 48 KiB L1 in the smaller matrix's stead and put the
+     * spill into the per-row rate).
      */
-    static KernelRates medianOf(KernelRates[] r, double elapsedSeconds) {
-        double[][] v = new double[18][r.length];
-        for (int i = 0; i < r.length; i++) {
-            KernelRates k = r[i];
-            double[] f = {k.denseFmaSeconds(), k.denseNarrowFmaSeconds(), k.block8Seconds(), k.block4Seconds(), k.block2Seconds(), k.oneVectorSeconds(),
-                k.rowBlockSeconds(), k.wholeRowSeconds(), k.cooEntrySeconds(), k.cooRowSeconds(), k.bsrWideSeconds(), k.bsrNarrowSeconds(), k.nmSlotSeconds(),
-                k.launchSeconds(), k.forkJoinSeconds(), k.l2MeasuredSeconds(), k.l2CoreSeconds(), k.l2TransferSeconds()};
-            for (int j = 0; j < f.length; j++) v[j][i] = f[j];
-        }
-        double[] m = new double[v.length];
-        for (int j = 0; j < v.length; j++) m[j] = median(v[j]);
-        double overlap = overlap(m[16], m[17], m[15]);
-        return new KernelRates(r[0].vectorBits(), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11], m[12], m[13], m[14],
-                overlap, m[15], m[16], m[17], elapsedSeconds);
-    }
-
-    /** The share of the smaller of in-core and transfer time that the measured time hid, in [0, 1]. */
-    static double overlap(double core, double transfer, double measured) {
-        return Math.max(0, Math.min(1, (core + transfer - measured) / Math.min(core, transfer)));
-    }
-
-    private boolean warming;
-
-    private KernelRates measureAll(long l2Bytes, double l2ReadBytesPerSecond, int threads, long t0) {
-        try (WorkerPool one = new WorkerPool(1)) {
-            // the CSR row body at each block width the kernels dispatch (LoopNests): N = 1 and 2 vectors
-            // take the tight all-rows loops, 4 and 8 vectors one column block of the general path.
-            // Each width's rate per entry from two row lengths, its rate per row from the short rows.
-            RowRates[] body = rowBody(one);
-            RowRates one1 = body[0];
-            RowRates two = body[1];
-            RowRates four = body[2];
-            RowRates eight = body[3];
-            double wholeRow = (one1.perRow() + two.perRow()) / 2;
-            double rowBlock = (four.perRow() + eight.perRow()) / 2;
-            // COO: its run search over the CSR body, per triple and per row, on rows as long as a pruned
-            // layer's (64 and 8 of 128 columns; N = one vector keeps B in L1)
-            int n2 = 2 * lanes;
-            double cooLong = perRowSeconds("coo", rowsMatrix(COO_ROWS, COO_K, COO_LONG, 1), rowsMatrix(COO_ROWS / 2, COO_K, COO_LONG, 1), COO_ROWS / 2, lanes, one)
-                    - perRowSeconds("csr", rowsMatrix(COO_ROWS, COO_K, COO_LONG, 1), rowsMatrix(COO_ROWS / 2, COO_K, COO_LONG, 1), COO_ROWS / 2, lanes, one);
-            double cooShort = perRowSeconds("coo", rowsMatrix(COO_ROWS, COO_K, COO_SHORT, 1), rowsMatrix(COO_ROWS / 2, COO_K, COO_SHORT, 1), COO_ROWS / 2, lanes, one)
-                    - perRowSeconds("csr", rowsMatrix(COO_ROWS, COO_K, COO_SHORT, 1), rowsMatrix(COO_ROWS / 2, COO_K, COO_SHORT, 1), COO_ROWS / 2, lanes, one);
-            double cooEntry = Math.max(0, (cooLong - cooShort) / (COO_LONG - COO_SHORT));
-            double cooRow = Math.max(0, cooShort - COO_SHORT * cooEntry);
-            // 2:4: 2 kept of every 4 columns of 2 x K_L1 (16 slots per row), less the CSR body over as many entries
-            double nmRow = perRowSeconds("2:4", twoFour(ROWS, 2 * K_L1), twoFour(ROWS / 2, 2 * K_L1), ROWS / 2, n2, one);
-            double csrNm = perRowSeconds("csr", twoFour(ROWS, 2 * K_L1), twoFour(ROWS / 2, 2 * K_L1), ROWS / 2, n2, one);
-            double nmSlot = Math.max(0, (nmRow - csrNm) / K_L1);
-            // BSR 4x4, every block dense: per block at one wide strip (4 vectors) and one narrow strip
-            double blocksPerRow = K_L1 / 4.0 / 4; // a block row (4 C rows) holds K / 4 blocks
-            // one wide strip: 4 vectors on 32 registers (512 bits), 2 on 16 (kernel.BlockRowTiles.WIDE_VECTORS)
-            int wideVectors = lanes >= 16 ? 4 : 2;
-            double bsrWide = perRowSeconds("bsr4x4", rowsMatrix(ROWS, K_L1, K_L1, 1), rowsMatrix(ROWS / 2, K_L1, K_L1, 1), ROWS / 2,
-                    wideVectors * lanes, one)
-                    / blocksPerRow;
-            double bsrNarrow = perRowSeconds("bsr4x4", rowsMatrix(ROWS, K_L1, K_L1, 1), rowsMatrix(ROWS / 2, K_L1, K_L1, 1), ROWS / 2, lanes, one)
-                    / blocksPerRow;
-            // dense: per vector FMA, wide (4 vectors) and narrow (1 vector) micro-kernels
-            double denseWide = perRowSeconds("dense", rowsMatrix(ROWS, DENSE_K, DENSE_K, 1), rowsMatrix(ROWS / 2, DENSE_K, DENSE_K, 1), ROWS / 2,
-                    4 * lanes, one) / (DENSE_K * 4.0);
-            double denseNarrow = perRowSeconds("dense", rowsMatrix(ROWS, DENSE_K, DENSE_K, 1), rowsMatrix(ROWS / 2, DENSE_K, DENSE_K, 1), ROWS / 2,
-                    lanes, one) / DENSE_K;
-            // the transfer check: 8 vectors, B of a quarter of L2, random columns (every B row from L2)
-            int n8 = 8 * lanes;
-            int kL2 = (int) Math.max(64, l2Bytes / 4 / ((long) n8 * Float.BYTES));
-            double measured = perRowSeconds("csr", randomRows(ROWS, kL2, LONG_ROW), randomRows(ROWS / 2, kL2, LONG_ROW), ROWS / 2, n8, one)
-                    / LONG_ROW;
-            double core = rowBlock / LONG_ROW + eight.perEntry();
-            double transfer = (double) n8 * Float.BYTES / l2ReadBytesPerSecond;
-            double overlap = overlap(core, transfer, measured);
-            // fixed costs of a call: one row of one entry, N = one vector
-            MatrixView tiny = rowsMatrix(1, K_L1, 1, 1);
-            double launch = callSeconds("csr", tiny, lanes, one);
-            double forkJoin = 0;
-            if (threads > 1) {
-                try (WorkerPool all = new WorkerPool(threads)) {
-                    forkJoin = Math.max(0, (callSeconds("csr", rowsMatrix(threads, K_L1, 1, 1), lanes, all) - launch) / (threads - 1));
-                }
-            }
-            return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
-                    wholeRow, cooEntry, cooRow, bsrWide, bsrNarrow, nmSlot,
-                    launch, forkJoin, overlap, measured, core, transfer, (System.nanoTime() - t0) * 1e-9);
-        }
-    }
-
-    /** The block widths of {@link #rowBody}, in vectors. */
-    static final int[] WIDTHS = {1, 2, 4, 8};
-    /** Rounds of the whole measurement after the warm-up pass, each rate's median kept ({@link #medianOf}). */
-    static final int ROUNDS = 3;
-
-    /** The CSR body at each of {@link #WIDTHS}. */
-    private RowRates[] rowBody(WorkerPool pool) {
-        RowRates[] out = new RowRates[WIDTHS.length];
-        for (int i = 0; i < WIDTHS.length; i++) out[i] = rowRates(WIDTHS[i], pool);
-        return out;
-    }
-
-    static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    static int rowsFor(long l1dBytes, int vectors, int lanes) {
+        long fit = l1dBytes / 4 / ((long) vectors * lanes * Float.BYTES);
+        return Integer.highestOneBit((int) Math.max(16, Math.min(128, fit)));
     }
 
     /** Seconds per entry and per row of the CSR row body at one column-block width. */
     record RowRates(double perEntry, double perRow) {}
 
+    /** Seconds per BSR block and per tile and strip. */
+    record BlockRates(double perBlock, double perTile) {}
+
     /**
-     * The CSR body at N = {@code vectors} vectors: per entry from rows of {@link #LONG_ROW} and
-     * {@link #SHORT_ROW} entries, per row what the short rows take beyond their entries. A rate
-     * the noise put at 0 or below (a time slice in the short rows' calls) is measured again, up to
-     * {@link #ATTEMPTS} times, so the spec never holds a zero rate for a loop that runs.
+     * The CSR body at N = {@code vectors} vectors, on rows of random lengths ({@link #LONG_MIN} ..):
+     * per entry and per row from {@link #slopes}. On the best times a rate at 0 or below (noise in
+     * every round) fails the probe, so the spec never holds a zero rate for a loop that runs.
      */
-    private RowRates rowRates(int vectors, WorkerPool pool) {
-        int n = vectors * lanes;
-        RowRates r = new RowRates(0, 0);
-        for (int attempt = 0; attempt < (warming ? 1 : ATTEMPTS) && !(r.perEntry() > 0); attempt++) {
-            double longRows = perRowSeconds("csr", rowsMatrix(ROWS, K_L1, LONG_ROW, 1), rowsMatrix(ROWS / 2, K_L1, LONG_ROW, 1), ROWS / 2, n, pool);
-            double shortRows = perRowSeconds("csr", rowsMatrix(ROWS, K_L1, SHORT_ROW, 1), rowsMatrix(ROWS / 2, K_L1, SHORT_ROW, 1), ROWS / 2, n, pool);
-            double entry = (longRows - shortRows) / (LONG_ROW - SHORT_ROW);
-            r = new RowRates(entry, Math.max(0, shortRows - SHORT_ROW * Math.max(0, entry)));
-        }
-        if (warming) return new RowRates(1e-9, 1e-9); // the warm-up pass's results are dropped
-        if (!(r.perEntry() > 0)) throw new SparseprofException("kernel probe: the csr body at " + vectors
-                + " vectors measured no time per entry in " + ATTEMPTS + " attempts (the machine is too noisy to probe)");
-        return r;
+    private RowRates rowRates(Timer t, int vectors, int rows, WorkerPool pool, boolean last) {
+        RowRates r = slopes(t, "csr", variableRows(rows, K_L1, LONG_MIN, LONG_MAX), variableRows(rows, K_L1, SHORT_MIN, SHORT_MAX),
+                vectors * lanes, pool);
+        if (last && !(r.perEntry() > 0)) throw new SparseprofException("kernel probe: the csr body at " + vectors
+                + " vectors measured no time per entry in " + ROUNDS + " rounds (the machine is too noisy to probe)");
+        return new RowRates(Math.max(r.perEntry(), 1e-12), r.perRow());
     }
 
-    static final int ATTEMPTS = 3;
+    /**
+     * Per entry and per row of a row-split kernel from two matrices of as many rows, one of long
+     * rows and one of short: each timed against its first half of rows (the call's fixed costs
+     * cancel), so each difference is {@code rows/2 x perRow + entries x perEntry} over the rows
+     * apart, two equations in the two rates.
+     */
+    private static RowRates slopes(Timer t, String format, MatrixView longRows, MatrixView shortRows, int n, WorkerPool pool) {
+        int half = longRows.rows() / 2;
+        double dLong = t.seconds(format, longRows, n, pool) - t.seconds(format, firstRows(longRows, half), n, pool);
+        double dShort = t.seconds(format, shortRows, n, pool) - t.seconds(format, firstRows(shortRows, half), n, pool);
+        long eLong = entries(longRows, half, longRows.rows());
+        long eShort = entries(shortRows, half, shortRows.rows());
+        double entry = (dLong - dShort) / (eLong - eShort);
+        return new RowRates(entry, Math.max(0, (dShort - eShort * Math.max(0, entry)) / half));
+    }
+
+    /** BSR 4x4 at N columns: per block the slope between block rows of 12 and 4 blocks; per tile and strip the rest of the short ones. */
+    private BlockRates bsrRates(Timer t, int n, WorkerPool pool) {
+        int tileRows = 4;
+        double longRow = perRow(t, "bsr4x4", BSR_ROWS, BSR_K_LONG, BSR_K_LONG, n, pool) * tileRows;
+        double shortRow = perRow(t, "bsr4x4", BSR_ROWS, BSR_K_SHORT, BSR_K_SHORT, n, pool) * tileRows;
+        int blocksLong = BSR_K_LONG / 4;
+        int blocksShort = BSR_K_SHORT / 4;
+        double block = (longRow - shortRow) / (blocksLong - blocksShort);
+        return new BlockRates(block, Math.max(0, shortRow - blocksShort * Math.max(0, block)));
+    }
+
+    /** Dense seconds per vector FMA at a panel of {@code vectors} vectors: per row of {@code rows} over half as many, over K x vectors. */
+    private double perFma(Timer t, int vectors, int rows, WorkerPool pool) {
+        return perRow(t, "dense", rows, DENSE_K, DENSE_K, vectors * lanes, pool) / ((double) DENSE_K * vectors);
+    }
+
+    /** Seconds per row of {@code rows} rows of {@code len} entries in K columns over half as many rows. */
+    private double perRow(Timer t, String format, int rows, int k, int len, int n, WorkerPool pool) {
+        return perRowOf(t, format, rowsMatrix(rows, k, len, 1), rowsMatrix(rows / 2, k, len, 1), rows / 2, n, pool);
+    }
 
     /** Seconds per row of the larger matrix over the smaller one (the call's fixed costs cancel), {@code rowsDiff} rows apart. */
-    private double perRowSeconds(String format, MatrixView big, MatrixView small, int rowsDiff, int n, WorkerPool pool) {
-        double tBig = callSeconds(format, big, n, pool);
-        double tSmall = callSeconds(format, small, n, pool);
-        return Math.max(0, tBig - tSmall) / rowsDiff;
+    private static double perRowOf(Timer t, String format, MatrixView big, MatrixView small, int rowsDiff, int n, WorkerPool pool) {
+        return (t.seconds(format, big, n, pool) - t.seconds(format, small, n, pool)) / rowsDiff;
     }
 
     /** At least 200 calls and 0.1 s, then until successive rounds agree (the JIT has compiled the kernel). */
     private static final TimingConfig WARM_UP = new TimingConfig(200, 0.1, 1);
+
     /**
-     * The lower quartile of single calls' seconds, after the warm-up. Calls take microseconds, so
-     * most of them run without the scheduler handing the core to another tenant; a trial of many
-     * calls on a loaded machine (load 13 on 2 vCPUs here) always includes such time slices and
-     * measured the rates 3-10x too slow.
+     * The lower quartile of single calls' seconds, after the warm-up ({@code timed} false: the
+     * warm-up only). Calls take microseconds, so most of them run without the scheduler handing the
+     * core to another tenant; a trial of many calls on a loaded machine (load 13 on 2 vCPUs here)
+     * always includes such time slices and measured the rates 3-10x too slow.
      */
-    private double callSeconds(String format, MatrixView a, int n, WorkerPool pool) {
+    private double callSeconds(String format, MatrixView a, int n, WorkerPool pool, boolean timed) {
         SpmmKernel<?> kernel = Kernels.byName(format);
         CpuRunner.Prepared<?> p = CpuRunner.prepare(kernel, a, new CpuRunner.Request("probe", n, pool.threads(), new NnzBalancedPartition(),
                 new TimingConfig(0, 0, 1)));
         long[] threadNanos = new long[pool.threads()];
         TimingHarness.warmUp(p.plan(), p.b(), p.c(), pool, WARM_UP);
-        if (warming) return 1e-9 * (1 + a.rows()); // any positive, growing with the rows: the pass's results are dropped
+        if (!timed) return 0;
         long[] calls = new long[MAX_CALLS];
         int count = 0;
         long end = System.nanoTime() + (long) (minTrialSeconds * trials * 1e9);
@@ -238,6 +325,11 @@ public final class KernelRateProbe {
     private static final int MIN_CALLS = 200;
     private static final int MAX_CALLS = 20_000;
 
+    /** The share of the smaller of in-core and transfer time that the measured time hid, in [0, 1]. */
+    static double overlap(double core, double transfer, double measured) {
+        return Math.max(0, Math.min(1, (core + transfer - measured) / Math.min(core, transfer)));
+    }
+
     /** {@code rows} rows of {@code len} non-zeros in consecutive columns (spread over K when len < K). */
     static MatrixView rowsMatrix(int rows, int k, int len, float value) {
         float[] a = new float[rows * k];
@@ -248,11 +340,44 @@ public final class KernelRateProbe {
         return MatrixView.of(rows, k, a);
     }
 
-    /** {@code rows} rows of {@code len} non-zeros at random distinct columns of K. */
-    static MatrixView randomRows(int rows, int k, int len) {
+    /**
+     * {@code rows} rows of {@code minLen..maxLen} non-zeros (each row's length drawn at random,
+     * seeded by the row, so a matrix's first rows are those of any taller one) in columns spread
+     * over K.
+     */
+    static MatrixView variableRows(int rows, int k, int minLen, int maxLen) {
+        if (minLen < 1 || maxLen > k || minLen > maxLen) throw new IllegalArgumentException("row lengths " + minLen + ".." + maxLen + " in " + k + " columns");
+        float[] a = new float[rows * k];
+        for (int r = 0; r < rows; r++) {
+            int len = minLen + new Random(31L * r + 17L * minLen + maxLen).nextInt(maxLen - minLen + 1);
+            int step = Math.max(1, k / len);
+            for (int j = 0; j < len; j++) a[r * k + (j * step + r) % k] = 1 + 0.001f * j;
+        }
+        return MatrixView.of(rows, k, a);
+    }
+
+    /** The first {@code rows} rows of {@code m}. */
+    static MatrixView firstRows(MatrixView m, int rows) {
+        return MatrixView.of(rows, m.cols(), Arrays.copyOf(m.toDense(), rows * m.cols()));
+    }
+
+    /** The non-zeros of rows {@code [from, to)}. */
+    static long entries(MatrixView m, int from, int to) {
+        float[] row = new float[m.cols()];
+        long n = 0;
+        for (int r = from; r < to; r++) {
+            m.copyRow(r, row, 0);
+            for (float v : row) if (v != 0) n++;
+        }
+        return n;
+    }
+
+    /** {@code rows} rows of {@code minLen..maxLen} non-zeros (each row's drawn at random) at random distinct columns of K. */
+    static MatrixView randomRows(int rows, int k, int minLen, int maxLen) {
         float[] a = new float[rows * k];
         Random rnd = new Random(7);
         for (int r = 0; r < rows; r++) {
+            int len = minLen + rnd.nextInt(maxLen - minLen + 1);
             int placed = 0;
             while (placed < len) {
                 int c = rnd.nextInt(k);

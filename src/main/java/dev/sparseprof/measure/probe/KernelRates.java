@@ -3,19 +3,21 @@ package dev.sparseprof.measure.probe;
 /**
  * What the kernel micro-benchmarks of {@link KernelRateProbe} measured: the in-core seconds per unit
  * of each kernel's loop nest (every operand in L1; the overlay turns them into cycles of the effective clock; see
- * {@code hw.InCoreRates} for each unit), the call's fixed costs, and how the CSR micro-kernel
+ * {@code hw.InCoreRates} for each unit; the BSR per-block and N:M per-slot rates are slopes, their
+ * fixed parts per tile and strip and per row apart; {@code split2}/{@code split1}: the general
+ * path's 2- and 1-vector column blocks per entry), the call's fixed costs, and how the CSR micro-kernel
  * with B in L2 composed its in-core time and its L2 transfer: {@code overlap}, the share of the
  * smaller of the two that the measured time hid ({@code (core + transfer - measured) / min(core,
  * transfer)}, clamped to [0, 1]: 0 serial, 1 overlapped); the three times in seconds per entry.
  */
 public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNarrowFmaSeconds, double block8Seconds, double block4Seconds,
                           double block2Seconds, double oneVectorSeconds, double rowBlockSeconds, double wholeRowSeconds, double cooEntrySeconds, double cooRowSeconds, double bsrWideSeconds, double bsrNarrowSeconds,
-                          double nmSlotSeconds, double launchSeconds, double forkJoinSeconds, double overlap,
+                          double nmSlotSeconds, double bsrTileSeconds, double nmRowSeconds, double split2Seconds, double split1Seconds, double launchSeconds, double forkJoinSeconds, double overlap,
                           double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, double elapsedSeconds) {
     public KernelRates {
         double[] all = {denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds, rowBlockSeconds, wholeRowSeconds,
             cooEntrySeconds, cooRowSeconds,
-            bsrWideSeconds, bsrNarrowSeconds, nmSlotSeconds, launchSeconds, forkJoinSeconds};
+            bsrWideSeconds, bsrNarrowSeconds, nmSlotSeconds, bsrTileSeconds, nmRowSeconds, split2Seconds, split1Seconds, launchSeconds, forkJoinSeconds};
         for (double v : all) if (!(v >= 0) || Double.isInfinite(v)) throw new IllegalArgumentException("kernel rates must be finite and >= 0, got " + v);
     }
 }

@@ -6,31 +6,40 @@ import dev.sparseprof.hw.InCoreRates;
  * What one CPU kernel's loop nest executes for one workload at one SIMD width, in the units the
  * probe's in-core rates are measured in ({@link InCoreRates}): dense micro-kernel vector FMAs,
  * row-body entries of 8-, 4-, 2- and 1-vector column blocks, row/column-block setups of the
- * general path and rows of the tight all-rows loops, COO run-search
- * triples and rows, BSR block strips, N:M decoded slots. {@link #cycles} is the in-core time
- * (ECM's T_core) of the whole call on one core.
+ * general path (its 2- and 1-vector blocks apart from the tight loops' entries) and rows of the
+ * tight all-rows loops, COO run-search
+ * triples and rows, BSR block strips and register tiles (per strip), N:M decoded slots and rows.
+ * {@link #cycles} is the in-core time (ECM's T_core) of the whole call on one core.
  */
 public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8Entries, double block4Entries, double block2Entries,
-                         double oneVectorEntries, double rowBlocks, double wholeRows, double cooEntries, double cooRows, double bsrWide, double bsrNarrow, double nmSlots) {
-    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+                         double oneVectorEntries, double rowBlocks, double wholeRows, double cooEntries, double cooRows, double bsrWide, double bsrNarrow, double nmSlots,
+                         double bsrTiles, double nmRows, double split2Entries, double split1Entries) {
+    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     public LoopCounts {
-        double[] all = {denseFmas, denseNarrowFmas, block8Entries, block4Entries, block2Entries, oneVectorEntries, rowBlocks, wholeRows, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots};
+        double[] all = {denseFmas, denseNarrowFmas, block8Entries, block4Entries, block2Entries, oneVectorEntries, rowBlocks, wholeRows, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots, bsrTiles, nmRows, split2Entries, split1Entries};
         for (double v : all) if (!(v >= 0)) throw new IllegalArgumentException("loop counts must not be negative, got " + v);
     }
 
-    /** T_core in cycles: every count at its probed rate. */
+    /**
+     * T_core in cycles: every count at its probed rate; the BSR tiles and N:M rows only where the
+     * probe measured their fixed parts apart ({@link InCoreRates#fixedPartsApart}; an older probe's
+     * per-block and per-slot rates carry them).
+     */
     public double cycles(InCoreRates r) {
         return denseFmas * r.denseFmaCycles() + denseNarrowFmas * r.denseNarrowFmaCycles() + block8Entries * r.block8Cycles()
                 + block4Entries * r.block4Cycles() + block2Entries * r.block2Cycles() + oneVectorEntries * r.oneVectorCycles()
                 + rowBlocks * r.rowBlockCycles() + wholeRows * r.wholeRowCycles() + cooEntries * r.cooEntryCycles()
-                + cooRows * r.cooRowCycles() + bsrWide * r.bsrWideCycles() + bsrNarrow * r.bsrNarrowCycles() + nmSlots * r.nmSlotCycles();
+                + cooRows * r.cooRowCycles() + bsrWide * r.bsrWideCycles() + bsrNarrow * r.bsrNarrowCycles() + nmSlots * r.nmSlotCycles()
+                + split2Entries * r.generalBlock2Cycles() + split1Entries * r.generalBlock1Cycles()
+                + (r.fixedPartsApart() ? bsrTiles * r.bsrTileCycles() + nmRows * r.nmRowCycles() : 0);
     }
 
     public LoopCounts plus(LoopCounts o) {
         return new LoopCounts(denseFmas + o.denseFmas, denseNarrowFmas + o.denseNarrowFmas, block8Entries + o.block8Entries,
                 block4Entries + o.block4Entries, block2Entries + o.block2Entries, oneVectorEntries + o.oneVectorEntries, rowBlocks + o.rowBlocks,
                 wholeRows + o.wholeRows, cooEntries + o.cooEntries, cooRows + o.cooRows,
-                bsrWide + o.bsrWide, bsrNarrow + o.bsrNarrow, nmSlots + o.nmSlots);
+                bsrWide + o.bsrWide, bsrNarrow + o.bsrNarrow, nmSlots + o.nmSlots, bsrTiles + o.bsrTiles, nmRows + o.nmRows,
+                split2Entries + o.split2Entries, split1Entries + o.split1Entries);
     }
 }

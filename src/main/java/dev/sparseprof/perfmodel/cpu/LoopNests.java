@@ -23,11 +23,11 @@ import dev.sparseprof.util.SparseprofException;
  *     find each row's run (counted per triple and per row), then the CSR body (its tight loop
  *     only when N is one vector);
  * <li>{@code N:M} ({@code NmSpmm}): every kept slot of a row (zeros of short groups included) is
- *     decoded once per row, then the CSR body runs over the slots;
+ *     decoded once per row (per slot and per row), then the CSR body runs over the slots;
  * <li>{@code bsrRxC} ({@code BsrSpmm} over {@code BlockRowTiles}): per stored block, tile of 4 rows
  *     and strip of N (wide strips of 4 vectors at 512 bits, 2 at 256, while they fit; then
  *     1-vector strips, then a masked one), the block's C columns each load a B strip and FMA it
- *     with 4 broadcast values;
+ *     with 4 broadcast values; per tile and strip the C stores and the strip's set-up;
  * <li>{@code dense} ({@code DenseGemm}): the vector FMAs of the padded panels ({@link #densePaddedColumns}:
  *     whole panels of the register tile's vectors, then two-vector panels while more than one
  *     vector is left, then a one-vector panel), in the 4 x 4- or 6 x 2-vector micro-kernels, and
@@ -82,10 +82,10 @@ public final class LoopNests {
         if (format.equals("dense")) {
             double fmas = executedFlops / (2.0 * lanes);
             double narrowShare = (double) denseNarrowColumns(n, lanes) / densePaddedColumns(n, lanes);
-            return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         if (format.equals("csr")) return rowBody(rows, nnz, n, lanes, 2);
-        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, 1).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0));
+        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, 1).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0));
         if (format.startsWith("bsr")) {
             if (blocks == null) throw new SparseprofException(format + ": no block counts for this layer");
             return bsr(BlockShape.parse(format.substring(3)), rows, blocks.nonEmptyBlocks(), n, lanes);
@@ -93,7 +93,7 @@ public final class LoopNests {
         if (format.contains(":")) {
             NmPattern p = NmPattern.parse(format);
             double slots = (double) rows * (cols / p.m()) * p.n();
-            return rowBody(rows, slots, n, lanes, 0).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots));
+            return rowBody(rows, slots, n, lanes, 0).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0));
         }
         throw new SparseprofException("no CPU loop nest for format '" + format + "'");
     }
@@ -104,8 +104,8 @@ public final class LoopNests {
      * loop when N is exactly that many vectors (csr 2, coo 1, N:M 0).
      */
     static LoopCounts rowBody(int rows, double entries, long n, int lanes, int tightVectors) {
-        if (n == lanes && tightVectors >= 1) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0);
-        if (n == 2L * lanes && tightVectors >= 2) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0);
+        if (n == lanes && tightVectors >= 1) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        if (n == 2L * lanes && tightVectors >= 2) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         double[] byWidth = new double[MAX_BLOCK_VECTORS + 1]; // blocks of 8, 4, 2, 1 vectors (0: the masked tail)
         double blocks = 0;
         for (long left = n; left > 0; ) {
@@ -115,8 +115,8 @@ public final class LoopNests {
             blocks++;
             left -= v == 0 ? left : (long) v * lanes;
         }
-        return new LoopCounts(0, 0, entries * byWidth[8], entries * byWidth[4], entries * byWidth[2], entries * (byWidth[1] + byWidth[0]),
-                rows * blocks, 0, 0, 0, 0, 0, 0);
+        return new LoopCounts(0, 0, entries * byWidth[8], entries * byWidth[4], 0, 0,
+                rows * blocks, 0, 0, 0, 0, 0, 0, 0, 0, entries * byWidth[2], entries * (byWidth[1] + byWidth[0]));
     }
 
     static LoopCounts bsr(BlockShape shape, int rows, long blocks, long n, int lanes) {
@@ -135,7 +135,7 @@ public final class LoopNests {
         double tiles = Math.ceil(shape.rows() / (double) BSR_TILE_ROWS);
         double columns = shape.cols() / 4.0; // the rates are probed on 4-column blocks
         double perBlock = tiles * columns;
-        return new LoopCounts(0, 0, 0, 0, 0, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0, 0, 0,
-                blocks * perBlock * wide, blocks * perBlock * narrow, 0);
+        return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                blocks * perBlock * wide, blocks * perBlock * narrow, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0, 0, 0);
     }
 }

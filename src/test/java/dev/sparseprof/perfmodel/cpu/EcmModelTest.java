@@ -76,13 +76,14 @@ class EcmModelTest {
         assertEquals(20, avx2.rowBlocks());
         // N = 40 at 16 lanes: a 2-vector block and a masked tail of 8 columns (a one-vector block)
         LoopCounts tail = LoopNests.rowBody(1, 1, 40, 16, 2);
-        assertEquals(1, tail.block2Entries());
-        assertEquals(1, tail.oneVectorEntries());
+        assertEquals(1, tail.split2Entries());
+        assertEquals(1, tail.split1Entries());
+        assertEquals(0, tail.block2Entries() + tail.oneVectorEntries());
         assertEquals(2, tail.rowBlocks());
         // N = 48 = 2 + 1 vectors: one 2-vector and one one-vector block of the general path
         LoopCounts three = LoopNests.rowBody(4, 8, 48, 16, 2);
-        assertEquals(8, three.block2Entries());
-        assertEquals(8, three.oneVectorEntries());
+        assertEquals(8, three.split2Entries());
+        assertEquals(8, three.split1Entries());
         assertEquals(8, three.rowBlocks());
         assertEquals(0, three.wholeRows());
         // N = one and two vectors: csr's tight all-rows loops, no block dispatch; coo has only the one-vector loop
@@ -91,7 +92,8 @@ class EcmModelTest {
         assertEquals(10, csr32.wholeRows());
         assertEquals(0, csr32.rowBlocks());
         LoopCounts coo32 = LoopNests.rowBody(10, 100, 32, 16, 1);
-        assertEquals(100, coo32.block2Entries());
+        assertEquals(100, coo32.split2Entries()); // the general path's 2-vector block, not csr's tight loop
+        assertEquals(0, coo32.block2Entries());
         assertEquals(10, coo32.rowBlocks());
         LoopCounts coo16 = LoopNests.of("coo", 10, 64, 16, 100, null, 0, 16);
         assertEquals(100, coo16.oneVectorEntries());
@@ -99,13 +101,35 @@ class EcmModelTest {
         assertEquals(100, coo16.cooEntries());
         // N:M has no tight loop
         LoopCounts nm16 = LoopNests.of("2:4", 10, 64, 16, 320, null, 0, 16);
-        assertEquals(320, nm16.oneVectorEntries());
+        assertEquals(320, nm16.split1Entries());
+        assertEquals(10, nm16.nmRows());
         assertEquals(10, nm16.rowBlocks());
         // BSR N = 80 at 16 lanes: one wide strip (64 columns) and one narrow
         LoopCounts bsr = LoopNests.bsr(dev.sparseprof.sparse.stats.BlockShape.B4X4, 8, 5, 80, 16);
         assertEquals(5, bsr.bsrWide());
         assertEquals(5, bsr.bsrNarrow());
         assertThrows(SparseprofException.class, () -> LoopNests.of("ell", 4, 4, 16, 4, null, 0, 16));
+    }
+
+    @Test
+    void aProbeFileWithoutTheSlopeKeysLoadsAndOneWithHalfOfThemIsRefused() {
+        // a probe before 4 Dec 2026: no bsrTile/nmRow/split keys; its per-block and per-slot rates carry the fixed parts
+        CpuSpec old = cpu(512, "0.5");
+        assertTrue(!old.inCore().fixedPartsApart() && old.inCore().split2Cycles() == 0);
+        assertEquals(old.inCore().block2Cycles(), old.inCore().generalBlock2Cycles());
+        LoopCounts bsr = LoopNests.bsr(dev.sparseprof.sparse.stats.BlockShape.B4X4, 8, 5, 80, 16);
+        assertEquals(5 * 60 + 5 * 20, bsr.cycles(old.inCore()), 1e-9); // no tile part beyond the blocks'
+        // this probe's: the fixed parts apart, the general path's blocks their own rates
+        String withSlopes = spec(512, "0.5").replace("    nmSlot: 3cycles\n",
+                "    nmSlot: 3cycles\n    bsrTile: 40cycles\n    nmRow: 30cycles\n    split2: 5cycles\n    split1: 2.5cycles\n");
+        CpuSpec now = (CpuSpec) HardwareSpecs.parse("now.yaml", withSlopes);
+        assertTrue(now.inCore().fixedPartsApart());
+        assertEquals(5 * 60 + 5 * 20 + 2 * 2 * 40, bsr.cycles(now.inCore()), 1e-9); // 2 block rows x 2 strips
+        assertEquals(100 * 5 + 10 * 20, LoopNests.rowBody(10, 100, 32, 16, 1).cycles(now.inCore()), 1e-9); // coo's 2-vector block
+        // bsrTile without nmRow: one line naming the key
+        String half = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    bsrTile: 40cycles\n");
+        Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("half.yaml", half));
+        assertTrue(e.getMessage().contains("bsrTile and nmRow come together"), e.getMessage());
     }
 
     @Test
