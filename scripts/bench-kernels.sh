@@ -54,6 +54,10 @@ for width in "${widths[@]}"; do
   done
 done
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cpus, $(grep -o -w -E 'avx2|avx512f|avx512_fp16|avx512_bf16|amx_tile|fma' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+# a VM may name its CPU only "AMD EPYC": the x86 family and model tell a Zen 4 (25/17) from a Zen 5 (26/2)
+lscpu_field() { lscpu | sed -n "s/^$1: *//p" | head -1; }
+echo "machine: $(lscpu_field 'Model name') (x86 family $(lscpu_field 'CPU family'), model $(lscpu_field 'Model')), $(nproc) cpus;" \
+  "L1d $(lscpu_field 'L1d cache'), L2 $(lscpu_field 'L2 cache'), L3 $(lscpu_field 'L3 cache');" \
+  "SIMD flags: $(grep -o -w -E 'fma|avx2|avx512f|avx512dq|avx512bw|avx512vl|avx512_bf16|avx512_fp16|amx_tile' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 echo "run: $started .. $(date -u +%FT%TZ); load average before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 scripts/bench_kernels.py report "$work"

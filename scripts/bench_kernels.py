@@ -14,6 +14,7 @@ import ctypes, glob, json, os, sys, time
 
 SHAPE = (3072, 768)
 SMALL = (1536, 384)
+LARGE = (3072, 3072)  # B at N = 128 is 1.5 MiB: past a 1-2 MiB L2, where csr runs column passes
 SPARSITIES = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95]
 WIDE = [16, 128]
 NARROW = [1, 4, 8]
@@ -30,6 +31,8 @@ def cases():
     m, k = SMALL
     for s in (0.5, 0.9):  # the smallest layer the 2-thread goal names
         out.append({"id": f"{m}x{k}_n128_s{s}", "m": m, "k": k, "n": 128, "sparsity": s})
+    m, k = LARGE
+    out.append({"id": f"{m}x{k}_n128_s0.9", "m": m, "k": k, "n": 128, "sparsity": 0.9})
     return out
 
 
@@ -272,6 +275,16 @@ def report(d):
         if r:
             rf = roof_gflops(roof, widths[0], csr_bytes_per_flop(128))
             print(f"{peer:>10} {128:>4} {'':>4} {csr_bytes_per_flop(128):6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}")
+
+    large = f"{LARGE[0]}x{LARGE[1]}"
+    cid = f"{large}_n128_s0.9"
+    if cid in scipy_r:
+        kb = LARGE[1] * 128 * 4 >> 10
+        row = f"\n== csr with B past L2: {large}, N=128, 90% (B {kb} KiB; L2 {roof['l2Bytes'] >> 10} KiB): scipy {gf(scipy_r[cid])} GF/s"
+        for b in widths:
+            ours, two = j(cid, "csr", 1, b), j(cid, "csr", 2, b)
+            row += f"; csr@{b} {gf(ours)} ({ratio(scipy_r[cid], ours).strip()}x scipy), 2 threads {gf(two)} ({ratio(ours, two).strip()}x)"
+        print(row)
 
     print("\n== 2 threads over 1, N=128 (goal >= 1.8x for dense and csr on 1536x384 and up; csr at 90%)")
     for shape in (big, small):

@@ -72,31 +72,65 @@ final class BroadcastRows {
     private BroadcastRows() {}
 
     static void compute(Operands<?> op, Slice s, float[] out, int outOffset) {
-        int n = op.n();
-        for (int c0 = 0; c0 < n; ) {
-            switch (ColumnBlocks.vectors(n - c0, L)) {
+        compute(op, s, out, outOffset, 0, op.n());
+    }
+
+    /**
+     * The row's columns {@code [colStart, colEnd)}, cut into blocks as {@link ColumnBlocks} cuts
+     * {@code colEnd - colStart} columns (one column pass of csr's, {@link CsrSpmm}).
+     */
+    static void compute(Operands<?> op, Slice s, float[] out, int outOffset, int colStart, int colEnd) {
+        for (int c0 = colStart; c0 < colEnd; ) {
+            switch (ColumnBlocks.vectors(colEnd - c0, L)) {
                 case 8 -> block8(op, s, c0, out, outOffset + c0);
                 case 4 -> block4(op, s, c0, out, outOffset + c0);
                 case 2 -> block2(op, s, c0, out, outOffset + c0);
                 case 1 -> block1(op, s, c0, out, outOffset + c0);
-                default -> blockMasked(op, s, c0, out, outOffset + c0);
+                default -> blockMasked(op, s, c0, colEnd - c0, out, outOffset + c0);
             }
-            c0 += ColumnBlocks.width(n - c0, L);
+            c0 += ColumnBlocks.width(colEnd - c0, L);
         }
+    }
+
+    /** The whole row in column passes of {@code passColumns} (the last one may be narrower), one after the other. */
+    static void computePasses(Operands<?> op, Slice s, float[] out, int outOffset, int passColumns) {
+        int n = op.n();
+        for (int p0 = 0; p0 < n; p0 += passColumns) compute(op, s, out, outOffset, p0, Math.min(n, p0 + passColumns));
+    }
+
+    /**
+     * Where the traced twin reads B: element (row, column c) at {@code values[base + row * stride + c - firstColumn]},
+     * pushed as a read of B ({@code packed} false: the heap B itself) or of the scratch (a packed panel of B).
+     */
+    record BRows(float[] values, int base, int stride, int firstColumn, boolean packed) {
+        /** The heap B of the call. */
+        static BRows of(Operands<?> op) {
+            return new BRows(op.b(), 0, op.n(), 0, false);
+        }
+    }
+
+    /** The traced twin of {@link #computePasses}, reading the heap B. */
+    static void tracePasses(Operands<?> op, Slice s, float[] out, int outOffset, float[] acc, Tracer tracer, int passColumns) {
+        int n = op.n();
+        for (int p0 = 0; p0 < n; p0 += passColumns) trace(op, s, out, outOffset, acc, tracer, p0, Math.min(n, p0 + passColumns), BRows.of(op));
     }
 
     /** The traced twin of {@link #compute}; {@code acc} holds {@link #TRACE_SCRATCH_FLOATS} floats. */
     static void trace(Operands<?> op, Slice s, float[] out, int outOffset, float[] acc, Tracer tracer) {
+        trace(op, s, out, outOffset, acc, tracer, 0, op.n(), BRows.of(op));
+    }
+
+    /** The traced twin of {@link #compute(Operands, Slice, float[], int, int, int)}, B read from {@code src}. */
+    static void trace(Operands<?> op, Slice s, float[] out, int outOffset, float[] acc, Tracer tracer, int colStart, int colEnd, BRows src) {
         boolean toCarry = out != op.c();
-        int n = op.n();
         float[] vals = s.values();
         int[] cols = s.columns();
-        float[] b = op.b();
+        float[] b = src.values();
         int from = s.from();
         int to = s.to();
         int vshift = s.valueShift();
-        for (int c0 = 0; c0 < n; ) {
-            int width = ColumnBlocks.width(n - c0, L);
+        for (int c0 = colStart; c0 < colEnd; ) {
+            int width = ColumnBlocks.width(colEnd - c0, L);
             int o = outOffset + c0;
             int unroll = width <= L ? UNROLL : width == 2 * L ? PAIR : 1;
             int grouped = unroll == 1 ? 0 : (to - from) / unroll * unroll;
@@ -107,11 +141,12 @@ final class BroadcastRows {
                 tracer.readValues(j, 1);
                 if (s.columnsStored()) tracer.readIndices(ArrayRole.COLUMN_INDICES, j, 1);
                 float value = vals[j - vshift];
-                int bRow = cols[j - s.shift()] * n + c0;
+                int bRow = src.base() + cols[j - s.shift()] * src.stride() + c0 - src.firstColumn();
                 int at = at0 + (j - from < grouped ? (j - from) % unroll : 0) * width;
                 for (int v0 = 0; v0 < width; v0 += L) {
                     int lanes = Math.min(L, width - v0);
-                    tracer.readFloats(ArrayRole.B_GATHER, bRow + v0, lanes);
+                    if (src.packed()) tracer.readScratch(ArrayRole.B_GATHER, bRow + v0, lanes);
+                    else tracer.readFloats(ArrayRole.B_GATHER, bRow + v0, lanes);
                     for (int i = v0; i < v0 + lanes; i++) sums[at + i] = Math.fma(b[bRow + i], value, sums[at + i]);
                 }
             }
@@ -137,8 +172,16 @@ final class BroadcastRows {
      * per-row dispatch as in their entries). The first row starts at {@code nzStart} at the earliest.
      */
     static void oneVectorRows(Operands<?> op, float[] vals, int[] cols, int[] starts, int rowStart, int rowEnd, int nzStart) {
-        MemorySegment b = op.bAligned();
-        float[] c = op.c();
+        oneVectorRows(op.bAligned(), op.c(), L, 0, vals, cols, starts, rowStart, rowEnd, nzStart);
+    }
+
+    /**
+     * {@link #oneVectorRows} over B rows of one vector in {@code b} (the aligned B when N is one
+     * vector, or csr's packed panel of one column pass), into C rows of {@code cStride} floats from
+     * column {@code cColumn}.
+     */
+    static void oneVectorRows(MemorySegment b, float[] c, int cStride, int cColumn, float[] vals, int[] cols, int[] starts,
+                              int rowStart, int rowEnd, int nzStart) {
         long rowBytes = (long) L * Float.BYTES;
         for (int r = rowStart; r < rowEnd; r++) {
             int from = Math.max(starts[r], nzStart);
@@ -152,7 +195,7 @@ final class BroadcastRows {
                 a3 = FloatVector.fromMemorySegment(S, b, cols[j + 3] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j + 3]), a3);
             }
             for (; j < to; j++) a0 = FloatVector.fromMemorySegment(S, b, cols[j] * rowBytes, ORDER).fma(FloatVector.broadcast(S, vals[j]), a0);
-            a0.add(a1).add(a2.add(a3)).intoArray(c, r * L);
+            a0.add(a1).add(a2.add(a3)).intoArray(c, r * cStride + cColumn);
         }
     }
 
@@ -162,8 +205,12 @@ final class BroadcastRows {
      * the same operations in the same order as {@link #block2}, so the traced twin is unchanged.
      */
     static void twoVectorRows(Operands<?> op, float[] vals, int[] cols, int[] starts, int rowStart, int rowEnd, int nzStart) {
-        MemorySegment b = op.bAligned();
-        float[] c = op.c();
+        twoVectorRows(op.bAligned(), op.c(), 2 * L, 0, vals, cols, starts, rowStart, rowEnd, nzStart);
+    }
+
+    /** {@link #twoVectorRows} over B rows of two vectors in {@code b}, into C rows of {@code cStride} floats from column {@code cColumn}. */
+    static void twoVectorRows(MemorySegment b, float[] c, int cStride, int cColumn, float[] vals, int[] cols, int[] starts,
+                              int rowStart, int rowEnd, int nzStart) {
         long rowBytes = 2L * L * Float.BYTES;
         for (int r = rowStart; r < rowEnd; r++) {
             FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
@@ -185,8 +232,8 @@ final class BroadcastRows {
                 a0 = FloatVector.fromMemorySegment(S, row, 0, ORDER).fma(v, a0);
                 a1 = FloatVector.fromMemorySegment(S, row, VECTOR_BYTES, ORDER).fma(v, a1);
             }
-            a0.add(a2).intoArray(c, r * 2 * L);
-            a1.add(a3).intoArray(c, r * 2 * L + L);
+            a0.add(a2).intoArray(c, r * cStride + cColumn);
+            a1.add(a3).intoArray(c, r * cStride + cColumn + L);
         }
     }
 
@@ -303,10 +350,10 @@ final class BroadcastRows {
     }
 
     /**
-     * The last {@code n - c0 < L} columns, masked. It reads the heap B: masked loads from a
+     * The last {@code columns < L} columns of a row or column pass, masked. It reads the heap B: masked loads from a
      * memory segment are not intrinsified (they run 20x slower), masked array loads are.
      */
-    private static void blockMasked(Operands<?> op, Slice s, int c0, float[] out, int o) {
+    private static void blockMasked(Operands<?> op, Slice s, int c0, int columns, float[] out, int o) {
         float[] vals = s.values();
         int[] cols = s.columns();
         int shift = s.shift();
@@ -315,7 +362,7 @@ final class BroadcastRows {
         int to = s.to();
         float[] b = op.b();
         int n = op.n();
-        VectorMask<Float> m = S.indexInRange(0, n - c0);
+        VectorMask<Float> m = S.indexInRange(0, columns);
         FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
         int j = from;
         for (int grouped = from + (to - from) / UNROLL * UNROLL; j < grouped; j += UNROLL) {

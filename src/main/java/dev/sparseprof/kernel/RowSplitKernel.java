@@ -34,6 +34,23 @@ abstract class RowSplitKernel<A> implements SpmmKernel<A> {
         for (int r = rowStart; r < rowEnd; r++) row(op, r, Math.max(ptr[r], nzStart), ptr[r + 1], ws);
     }
 
+    /**
+     * The traced twin of {@link #wholeRows}: by default each row's two row pointers (when stored)
+     * and {@link #traceRow}; a kernel that overrides {@link #wholeRows} with another loop order
+     * overrides this with the same order.
+     */
+    void traceWholeRows(Operands<A> op, int rowStart, int rowEnd, int nzStart, Workspace ws, Tracer tracer) {
+        int[] ptr = rowWork(op.a());
+        boolean pointers = rowPointersStored(op.a());
+        for (int r = rowStart; r < rowEnd; r++) {
+            if (pointers) {
+                tracer.readIndices(ArrayRole.ROW_POINTERS, r, 1);
+                tracer.readIndices(ArrayRole.ROW_POINTERS, r + 1, 1);
+            }
+            traceRow(op, r, Math.max(ptr[r], nzStart), ptr[r + 1], ws, tracer);
+        }
+    }
+
     /** The traced twin of {@link #row}. */
     abstract void traceRow(Operands<A> op, int r, int from, int to, Workspace ws, Tracer tracer);
 
@@ -69,13 +86,7 @@ abstract class RowSplitKernel<A> implements SpmmKernel<A> {
         boolean pointers = rowPointersStored(op.a());
         ws.setCarryRow(-1);
         traceBeginRange(op, ws, tracer);
-        for (int r = range.rowStart(); r < range.rowEnd(); r++) {
-            if (pointers) {
-                tracer.readIndices(ArrayRole.ROW_POINTERS, r, 1);
-                tracer.readIndices(ArrayRole.ROW_POINTERS, r + 1, 1);
-            }
-            traceRow(op, r, Math.max(ptr[r], range.nzStart()), ptr[r + 1], ws, tracer);
-        }
+        traceWholeRows(op, range.rowStart(), range.rowEnd(), range.nzStart(), ws, tracer);
         int last = range.rowEnd();
         if (last < rows(op.a())) {
             if (pointers) tracer.readIndices(ArrayRole.ROW_POINTERS, last, 1);

@@ -45,6 +45,36 @@ class KernelOracleTest {
         for (Case cs : CASES) check(Kernels.byName(kernel), Partitions.byName(partition), cs);
     }
 
+    /**
+     * csr's column passes (packed panels of one or two vectors, the tight loops over them, the rest
+     * in blocks, carried rows) on every partition: an L2 of 16 KiB forces one-vector passes on the
+     * wider cases, 64 KiB two-vector ones, whatever this machine's L2.
+     */
+    @ParameterizedTest(name = "csr passes, L2 {0} KiB")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {16, 64})
+    void csrColumnPassesMatchOracle(int l2KiB) {
+        CsrSpmm kernel = new CsrSpmm(SliceKernel.SliceFormat.CSR, (long) l2KiB << 10);
+        boolean passed = false;
+        for (String partition : Partitions.names()) {
+            for (Case cs : CASES) {
+                check(kernel, Partitions.byName(partition), cs);
+                passed |= CsrSpmm.passColumns(cs.k(), cs.n(), KernelVectors.FLOATS.length(), (long) l2KiB << 10) < cs.n();
+            }
+            check(kernel, Partitions.byName(partition), new Case(50, 256, 4 * KernelVectors.FLOATS.length() + 3, 0.2));
+        }
+        assertEquals(true, passed, "some case runs in passes");
+    }
+
+    @org.junit.jupiter.api.Test
+    void csrPassColumnsFollowL2() {
+        assertEquals(128, CsrSpmm.passColumns(768, 128, 16, 1L << 20), "B 384 KiB in half of 1 MiB: one pass");
+        assertEquals(32, CsrSpmm.passColumns(3072, 128, 16, 1L << 20), "B 1.5 MiB: two-vector passes");
+        assertEquals(16, CsrSpmm.passColumns(16384, 128, 16, 1L << 20), "a two-vector panel 2 MiB: one-vector passes");
+        assertEquals(32, CsrSpmm.passColumns(1 << 20, 32, 16, 1L << 20), "N of two vectors: its tight loop, no passes");
+        assertEquals(16, CsrSpmm.passColumns(3072, 128, 8, 512L << 10), "AVX2, 512 KiB L2");
+        assertEquals(128, CsrSpmm.passColumns(3072, 128, 16, 4L << 20), "a 4 MiB L2 holds B");
+    }
+
     private static <A> void check(SpmmKernel<A> kernel, Partition partition, Case cs) {
         String what = kernel.name() + "/" + partition.name() + " " + cs;
         float[] dense = RandomMatrices.sparse(cs.m(), cs.k(), cs.density(), cs.m() * 31L + cs.n());

@@ -40,8 +40,9 @@ public final class EcmModel {
         Traffic traffic = memory.traffic(w, plan, spec, features);
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
         int lanes = spec.simdBits() / (8 * plan.computeDType().sizeBytes());
+        long l2Bytes = spec.caches().size() > 1 ? spec.caches().get(1).sizeBytes() : Long.MAX_VALUE;
         LoopCounts counts = LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
-                plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes);
+                plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
         double core = counts.cycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance;
         List<CacheLevel> caches = spec.caches();
         int deepest = deepestLevel(plan, spec);

@@ -1,5 +1,6 @@
 package dev.sparseprof.perfmodel.cpu;
 
+import dev.sparseprof.kernel.CsrSpmm;
 import dev.sparseprof.sparse.stats.BlockDensity;
 import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.NmPattern;
@@ -18,7 +19,11 @@ import dev.sparseprof.util.SparseprofException;
  *     block, then a masked partial vector, run as a one-vector block), each row and block
  *     dispatched on its own: per entry of a block, a value broadcast, a column-index load and per
  *     vector a B load and an FMA, at the rate the probe measured for that block width; per row
- *     and block, the dispatch and the C stores;
+ *     and block, the dispatch and the C stores. When B is larger than half of L2
+ *     ({@code CsrSpmm.passColumns} on the spec's L2: {@link #csrBody}), N runs in column passes of
+ *     two vectors (one where a two-vector panel does not fit either): each pass counts every entry
+ *     and row at the tight loop's rate of its width, the columns past the last whole pass one more
+ *     row body in blocks (the packing of each pass's panel, K x pass floats, is not counted);
  * <li>{@code coo} ({@code CooSpmm}, row runs): a vector compare per lane group of row indices to
  *     find each row's run (counted per triple and per row), then the CSR body (its tight loop
  *     only when N is one vector);
@@ -77,14 +82,23 @@ public final class LoopNests {
         return columns;
     }
 
-    /** The counts of {@code format}'s kernel; {@code executedFlops}: the dense plan's (padded) FLOPs. */
+    /** {@link #of(String, int, int, long, long, BlockDensity, double, int, long)} with an L2 that holds any B (csr: no column passes). */
     public static LoopCounts of(String format, int rows, int cols, long n, long nnz, BlockDensity blocks, double executedFlops, int lanes) {
+        return of(format, rows, cols, n, nnz, blocks, executedFlops, lanes, Long.MAX_VALUE);
+    }
+
+    /**
+     * The counts of {@code format}'s kernel; {@code executedFlops}: the dense plan's (padded) FLOPs;
+     * {@code l2Bytes}: one core's L2, which sizes csr's column passes.
+     */
+    public static LoopCounts of(String format, int rows, int cols, long n, long nnz, BlockDensity blocks, double executedFlops, int lanes,
+                                long l2Bytes) {
         if (format.equals("dense")) {
             double fmas = executedFlops / (2.0 * lanes);
             double narrowShare = (double) denseNarrowColumns(n, lanes) / densePaddedColumns(n, lanes);
             return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
-        if (format.equals("csr")) return rowBody(rows, nnz, n, lanes, 2);
+        if (format.equals("csr")) return csrBody(rows, cols, nnz, n, lanes, l2Bytes);
         if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, 1).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0));
         if (format.startsWith("bsr")) {
             if (blocks == null) throw new SparseprofException(format + ": no block counts for this layer");
@@ -96,6 +110,20 @@ public final class LoopNests {
             return rowBody(rows, slots, n, lanes, 0).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0));
         }
         throw new SparseprofException("no CPU loop nest for format '" + format + "'");
+    }
+
+    /**
+     * csr's loops ({@code CsrSpmm}): one row body over all N while B fits its share of L2, else one
+     * tight row body per whole column pass and a row body in blocks over the columns left.
+     */
+    static LoopCounts csrBody(int rows, int cols, double entries, long n, int lanes, long l2Bytes) {
+        int pass = CsrSpmm.passColumns(cols, (int) n, lanes, l2Bytes);
+        if (pass >= n) return rowBody(rows, entries, n, lanes, 2);
+        LoopCounts counts = LoopCounts.ZERO;
+        long whole = n / pass;
+        for (long p = 0; p < whole; p++) counts = counts.plus(rowBody(rows, entries, pass, lanes, 2));
+        long rest = n - whole * pass;
+        return rest > 0 ? counts.plus(rowBody(rows, entries, rest, lanes, 0)) : counts;
     }
 
     /**
