@@ -84,6 +84,7 @@ public final class Cache implements MemoryLevel {
     private long victimLine = INVALID;
     private long victimDirty;
     private int victimRole;
+    private long extraPieces; // references past the first of accesses split at line boundaries
 
     public Cache(CacheConfig config, MemoryLevel next) {
         this.config = config;
@@ -159,6 +160,14 @@ public final class Cache implements MemoryLevel {
         return counters.snapshot();
     }
 
+    /**
+     * The accesses this level was given through {@link #access}, each once however many lines it
+     * spans: for a first level, the core's reads and writes.
+     */
+    long accessesTaken() {
+        return counters.fetchTotal() - extraPieces;
+    }
+
     /** A demand access from the core (or a reference from above), split at this level's line boundaries. */
     public void access(boolean write, long address, int sizeBytes, ArrayRole role) {
         int w = write ? 1 : 0;
@@ -176,6 +185,7 @@ public final class Cache implements MemoryLevel {
                 return;
             }
             reference(w, a, (int) (lineEnd - a), r);
+            extraPieces++;
             a = lineEnd;
         }
     }
