@@ -62,8 +62,8 @@ public final class Cache implements MemoryLevel {
     private final boolean mruFastPath;
     private final int[] mruWay;
 
-    // the common configuration's own path (see lruReference): LRU over use stamps, written here
-    // directly; null where any other feature is on
+    // the common configuration's own path (see lruReference): the LRU order packed a set to a
+    // long, written here directly; null where any other feature is on
     private final RecencyList lru;
     private boolean nextTakesClean;
     // only a level no cache feeds checks (and keeps) its MRU ways: below, the references are
@@ -84,6 +84,7 @@ public final class Cache implements MemoryLevel {
     private long victimLine = INVALID;
     private long victimDirty;
     private int victimRole;
+    private long extraPieces; // references past the first of accesses split at line boundaries
 
     public Cache(CacheConfig config, MemoryLevel next) {
         this.config = config;
@@ -129,7 +130,7 @@ public final class Cache implements MemoryLevel {
 
     /** The LRU order when this level is the plain case {@link #lruReference} serves, else null. */
     private RecencyList plainLruList(ReplacementPolicy p) {
-        if (!(p instanceof RecencyPolicy rp) || rp.lruList() == null || !rp.lruList().stampLayout()) return null;
+        if (!(p instanceof RecencyPolicy rp) || rp.lruList() == null || !rp.lruList().packed()) return null;
         boolean plain = !sectored && index == null && prefetcher == null && classifier == null && !exclusive && !inclusive
                 && writeBack && writeAllocate;
         return plain ? rp.lruList() : null;
@@ -159,6 +160,14 @@ public final class Cache implements MemoryLevel {
         return counters.snapshot();
     }
 
+    /**
+     * The accesses this level was given through {@link #access}, each once however many lines it
+     * spans: for a first level, the core's reads and writes.
+     */
+    long accessesTaken() {
+        return counters.fetchTotal() - extraPieces;
+    }
+
     /** A demand access from the core (or a reference from above), split at this level's line boundaries. */
     public void access(boolean write, long address, int sizeBytes, ArrayRole role) {
         int w = write ? 1 : 0;
@@ -176,6 +185,7 @@ public final class Cache implements MemoryLevel {
                 return;
             }
             reference(w, a, (int) (lineEnd - a), r);
+            extraPieces++;
             a = lineEnd;
         }
     }
@@ -322,9 +332,9 @@ public final class Cache implements MemoryLevel {
     /**
      * The common configuration (LRU up to {@value #HASH_THRESHOLD} ways, write-back +
      * write-allocate, whole lines, no prefetch, 3C or inclusion) in a few array operations: the
-     * set's MRU way (first level only), then one scan of its tags; a hit writes the way's use
-     * stamp; a miss fills the oldest way (an empty one first: its stamp is 0), so neither the policy
-     * nor the free list is called. The counts and the requests sent below, and their order, are
+     * set's MRU way (first level only), then one scan of its tags; a hit moves the way to the front
+     * of the set's packed order; a miss fills the way at its last position (an empty way if the set
+     * has one, else the least recent), so neither the policy nor the free list is called. The counts and the requests sent below, and their order, are
      * those of {@link #lookup}.
      */
     private void lruReference(int write, int sizeBytes, int role, long line, int set) {
@@ -348,7 +358,7 @@ public final class Cache implements MemoryLevel {
         }
         int slot = base + way;
         hitCounts[2 * role + write]++;
-        lru.touchSlot(slot);
+        lru.touch(set, way);
         if (lruMruCheck) {
             mruWay[set] = way;
             remember(line, set, slot);
@@ -375,14 +385,14 @@ public final class Cache implements MemoryLevel {
     private void lruMiss(int write, int sizeBytes, int role, long line, int set) {
         int base = set * ways;
         counters.blockMiss(write, role);
-        int way = lru.oldestWay(base);
+        int way = lru.lastWay(set);
         int slot = base + way;
         long victim = tags[slot];
         int victimMeta = meta[slot];
         if (victim == INVALID) freeCount[set]--; // the free list's ways go unused here; its count stays right for invalidate()
         tags[slot] = line;
         meta[slot] = (byte) (write != 0 ? role | DIRTY : role);
-        lru.touchSlot(slot);
+        lru.fillLast(set, victim == INVALID);
         if (lruMruCheck) {
             mruWay[set] = way;
             remember(line, set, slot); // before the fetch: a back-invalidation of this line during it clears the filter

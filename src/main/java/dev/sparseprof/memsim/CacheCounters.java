@@ -50,6 +50,13 @@ final class CacheCounters {
         blockMisses[write]++;
     }
 
+    /** All references counted so far, reads and writes. */
+    long fetchTotal() {
+        long n = 0;
+        for (long f : roleFetches) n += f;
+        return n;
+    }
+
     void writeBack(int role, int bytes) {
         writeBacks++;
         roleWriteBacks[role]++;

@@ -21,8 +21,13 @@ public final class Hierarchy implements TraceSink {
     private final CoreSink[] cores;
     private final CoreSink core0; // cores[0], one load nearer for the single-core push
     private boolean closed;
-    private long accesses;
+    // accesses are not counted one by one (a store per access on the hot path): they are the first
+    // levels' references less the extra pieces of split accesses, plus the records no first level
+    // counts; only while a warm-up window is open does each access count towards its end
+    private long otherRecords; // copy-back and invalidate records
     private long warmupAccesses = -1;
+    private boolean warmupOpen;
+    private long seen; // accesses so far, while warmupOpen
     private HierarchyStats warm;
 
     public Hierarchy(HierarchyConfig config) {
@@ -57,7 +62,19 @@ public final class Hierarchy implements TraceSink {
     public void setWarmup(long n) {
         if (n < 0) throw new IllegalArgumentException("warm-up " + n);
         warmupAccesses = n;
-        if (n == 0) warm = snapshot();
+        if (n == 0) {
+            warm = snapshot();
+            return;
+        }
+        seen = accesses();
+        warmupOpen = seen <= n;
+    }
+
+    /** The accesses so far, over all cores: each access once, however many lines it spans. */
+    private long accesses() {
+        long n = otherRecords;
+        for (Cache l1 : byLevel[0]) n += l1.accessesTaken();
+        return n;
     }
 
     /** The final counts less the warm-up window (all counts when there was none). */
@@ -90,14 +107,14 @@ public final class Hierarchy implements TraceSink {
     public void close() {
         if (closed) return;
         closed = true;
-        if (warm == null && warmupAccesses >= 0 && accesses >= warmupAccesses) warm = snapshot();
+        if (warm == null && warmupAccesses >= 0 && accesses() >= warmupAccesses) warm = snapshot();
         for (Cache[] level : byLevel) for (Cache c : level) c.flush();
     }
 
     public HierarchyStats snapshot() {
         List<LevelStats> levels = new ArrayList<>();
         for (Cache[] level : byLevel) for (Cache c : level) levels.add(c.snapshot());
-        return new HierarchyStats(accesses, levels, memory.snapshot());
+        return new HierarchyStats(accesses(), levels, memory.snapshot());
     }
 
     private void copyBack(long address, int sizeBytes) {
@@ -118,13 +135,24 @@ public final class Hierarchy implements TraceSink {
 
         @Override
         public void access(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
-            if (accesses == warmupAccesses) warm = snapshot();
-            accesses++;
+            if (warmupOpen) countTowardsWarmup();
             if (kind == AccessKind.READ) l1.access(false, address, sizeBytes, role);
             else if (kind == AccessKind.WRITE) l1.access(true, address, sizeBytes, role);
-            else if (kind == AccessKind.COPY_BACK) copyBack(address, sizeBytes);
-            else if (kind == AccessKind.INVALIDATE) invalidate(address, sizeBytes);
-            else l1.access(false, address, sizeBytes, role); // instruction fetch, misc: reads
+            else if (kind == AccessKind.COPY_BACK) {
+                otherRecords++;
+                copyBack(address, sizeBytes);
+            } else if (kind == AccessKind.INVALIDATE) {
+                otherRecords++;
+                invalidate(address, sizeBytes);
+            } else l1.access(false, address, sizeBytes, role); // instruction fetch, misc: reads
+        }
+
+        /** Before each access while the warm-up window is open: the snapshot when the window ends. */
+        private void countTowardsWarmup() {
+            if (seen++ == warmupAccesses) {
+                warm = snapshot();
+                warmupOpen = false;
+            }
         }
 
         @Override

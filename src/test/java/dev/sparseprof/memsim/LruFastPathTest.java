@@ -79,6 +79,9 @@ class LruFastPathTest {
         HierarchyStats a = fast.measured();
         HierarchyStats b = general.measured();
         assertEquals(b.accesses(), a.accesses());
+        // every access once, split or not, records included, less the warm-up window
+        assertEquals(accesses, fast.snapshot().accesses());
+        assertEquals(accesses - warmup, a.accesses());
         for (int l = 0; l < levels.size(); l++) {
             LevelStats x = a.levels().get(l);
             LevelStats y = b.levels().get(l);
