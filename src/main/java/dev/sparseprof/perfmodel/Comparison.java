@@ -7,6 +7,7 @@ import dev.sparseprof.util.Progress;
 import dev.sparseprof.sparse.prune.PruneScope;
 import dev.sparseprof.sparse.prune.PruneSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -121,6 +122,8 @@ public final class Comparison {
                 progress.update((long) si * gemms.size() + l + 1, (long) sparsities.size() * gemms.size());
             }
         }
+        // compare's reports show every estimate's check: made here, while the layers' matrices are open
+        for (LayerEstimate[][] bySc : est) for (LayerEstimate[] byF : bySc) PendingCheck.makeShown(Arrays.asList(byF));
         progress.finish();
         return new Comparison(names, formatNames, scenarios, est, why);
     }

@@ -47,7 +47,7 @@ public final class SimulatedTraffic implements TrafficModel {
     private final long accessBudget;
     private final Map<Workload, Map<String, Replay>> replays = new IdentityHashMap<>();
     private final Map<ShapeKey, Replay> byShape = new HashMap<>();
-    private final Map<CheckKey, TrafficCheck> checks = new HashMap<>();
+    private final Map<CheckKey, PendingCheck> checks = new HashMap<>();
 
     private final boolean checkOnly;
 
@@ -121,16 +121,19 @@ public final class SimulatedTraffic implements TrafficModel {
      * one check per format, shape, N and density to 1 %): on a GPU a replay of a row and N sample on
      * every SM ({@link GpuReplayCheck}), on a CPU this model's sampled replay of the layer, compared
      * at the levels below the innermost (whose arrivals the replay counts in lines, the model in bytes).
+     * The replay is made when the check is first read ({@link PendingCheck}), on the first layer of its key.
      */
     private Traffic checked(Workload w, KernelPlan plan, HardwareSpec spec, Features features) {
         Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
-        TrafficCheck check = null;
+        PendingCheck check = null;
         String format = plan.format();
         boolean traced = spec.isGpu() ? TRACED.contains(format) && w.matrix() != null : unsupported(w, plan, spec) == null;
         if (features.cacheMisses() && features.indexBytes() && traced) {
             CheckKey key = new CheckKey(format, w.rows(), w.cols(), w.denseColumns(), w.dtype(), spec,
                     format.equals("dense") ? 100 : Math.round(100 * (1 - w.sparsity())));
-            check = checks.computeIfAbsent(key, k -> spec instanceof GpuSpec g ? GpuReplayCheck.of(w, format, g, accessBudget) : cpuCheck(w, format, spec, t));
+            // The first layer of the key is the one sampled, whenever the check is read.
+            check = checks.computeIfAbsent(key, k -> new PendingCheck(
+                    () -> spec instanceof GpuSpec g ? GpuReplayCheck.of(w, format, g, accessBudget) : cpuCheck(w, format, spec, t)));
         }
         return t.withCheck(CHECKED_SOURCE, check);
     }

@@ -151,6 +151,7 @@ public final class Simulation {
             }
             progress.update(i + 1, workloads.size());
         }
+        PendingCheck.makeShown(out); // the reports show the chosen estimates' checks, not the ranked candidates'
         progress.finish();
         return new Result(model.spec(), o, out, sparse, said);
     }

@@ -10,11 +10,13 @@ import dev.sparseprof.perfmodel.Workloads;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.Units;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /** The {@code simulate} report: a per-layer text table with totals, and the same as JSON. */
 public final class SimulationReport {
@@ -148,20 +150,22 @@ public final class SimulationReport {
     /**
      * One line per distinct memsim check of the estimates' traffic (GPU: the analytical traffic
      * against a replayed sample, {@link TrafficCheck}): format, sample, each compared level's
-     * difference, and whether one is over the tolerance.
+     * difference, and whether one is over the tolerance; in the order of the layers (the first to
+     * show each check), the dense baseline's before the estimate's own.
      */
     static List<String> trafficChecks(List<LayerEstimate> estimates) {
-        Map<TrafficCheck, String> seen = new IdentityHashMap<>();
+        Set<TrafficCheck> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Prediction> first = new ArrayList<>();
         for (LayerEstimate e : estimates) {
             for (Prediction p : List.of(e.dense(), e.predicted())) {
                 TrafficCheck c = p.traffic().check();
-                if (c != null) seen.putIfAbsent(c, p.plan().format());
+                if (c != null && seen.add(c)) first.add(p);
             }
         }
         List<String> out = new ArrayList<>();
-        for (Map.Entry<TrafficCheck, String> entry : seen.entrySet()) {
-            TrafficCheck c = entry.getKey();
-            StringBuilder line = new StringBuilder(entry.getValue()).append(" on ").append(c.layer()).append(' ').append(c.sample()).append(':');
+        for (Prediction p : first) {
+            TrafficCheck c = p.traffic().check();
+            StringBuilder line = new StringBuilder(p.plan().format()).append(" on ").append(c.layer()).append(' ').append(c.sample()).append(':');
             for (int i = 0; i < c.levels().size(); i++) {
                 line.append(String.format(Locale.ROOT, " %s %+.1f%%", c.levels().get(i), 100 * c.relativeDifference(i)));
             }

@@ -91,4 +91,26 @@ class GpuSampledReplayTest {
         assertTrue(e.dense().traffic().check() != null, "dense check");
         assertEquals(null, new PerfModel(A100, sim).estimate(w, FormatModels.byName("coo")).predicted().traffic().check());
     }
+
+    @Test
+    void aSimulationMakesTheChecksItShowsAndNotTheRankedCandidatesOnes() {
+        Workload w = random(512, 512, 256, 0.3, 5, DType.F16);
+        SimulatedTraffic sim = SimulatedTraffic.checked(100_000);
+        PerfModel model = new PerfModel(A100, sim);
+        List<FormatModel> formats = List.of(FormatModels.byName("dense"), FormatModels.byName("csr"));
+        Simulation.Result r = Simulation.run(model, List.of(w), new Simulation.Options(256, DType.F16, Workloads.Pruning.NONE, 0, formats));
+        LayerEstimate shown = r.layers().get(0);
+        // Made before run returns (a report is written after the model's file is closed).
+        assertTrue(((PendingCheck) shown.dense().traffic().pendingCheck()).made(), "the dense baseline's check");
+        assertTrue(((PendingCheck) shown.predicted().traffic().pendingCheck()).made(), "the chosen estimate's check");
+        assertEquals("dense", shown.format(), "a 70%-dense layer: tensor-core dense wins over csr");
+        PendingCheck ranked = (PendingCheck) model.estimate(w, FormatModels.byName("csr")).predicted().traffic().pendingCheck();
+        assertTrue(!ranked.made(), "the ranked csr candidate's replay is not made until read");
+        // When it is read, it is the check an eager model makes: the replay of the same sample.
+        TrafficCheck late = ranked.get();
+        TrafficCheck eager = GpuReplayCheck.of(w, "csr", (GpuSpec) A100, 100_000);
+        assertArrayEquals(eager.replayBytes(), late.replayBytes());
+        assertArrayEquals(eager.analyticalBytes(), late.analyticalBytes());
+        assertEquals(eager.sample(), late.sample());
+    }
 }
