@@ -7,6 +7,7 @@
 #   cp -r SRC                                   (median of RUNS)
 #   sparseprof prune SRC --sparsity 0.5         (median of RUNS, JVM start included)
 #   sparseprof prune SRC --nm 2:4               (median of RUNS)
+#   sparseprof prune SRC --sparsity 0.5 --scope global   (median of RUNS: counting passes, then the write)
 # with -Xmx = the largest tensor's stored MiB (or XMX_MB) and GC logging, and prints the sizes,
 # times, GB/s, the prune/cp ratios, the peak heap the GC log saw, and the load average before and
 # after. Outputs go to a temporary folder under OUT_DIR (default /tmp) and are deleted.
@@ -50,7 +51,7 @@ stored_mb=$(( (stored_bytes + 1048575) / 1048576 ))
 cat "${files[@]}" > /dev/null
 now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-cp_times=(); un_times=(); nm_times=(); : > "$work/peaks"
+cp_times=(); un_times=(); nm_times=(); gl_times=(); : > "$work/peaks"
 prune() { # SPEC... : one timed prune run, its GC log read for the peak heap
   rm -rf "$work/$out_name" "$work/gc.log"
   local s e p
@@ -70,11 +71,13 @@ for i in $(seq "$runs"); do
   cp_times+=("$(echo "$e - $s" | bc -l)")
   un_times+=("$(prune --sparsity 0.5)")
   nm_times+=("$(prune --nm 2:4)")
+  gl_times+=("$(prune --sparsity 0.5 --scope global)")
 done
 peak=$(sort -n "$work/peaks" | tail -1)
 cp_med=$(printf '%s\n' "${cp_times[@]}" | median)
 un_med=$(printf '%s\n' "${un_times[@]}" | median)
 nm_med=$(printf '%s\n' "${nm_times[@]}" | median)
+gl_med=$(printf '%s\n' "${gl_times[@]}" | median)
 gbs() { echo "$bytes / $1 / 1000000000" | bc -l; }
 printf 'machine         %s, %s cpus\n' "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" "$(nproc)"
 printf 'source          %s (%s bytes in %d file(s))\n' "$src" "$bytes" "${#files[@]}"
@@ -82,6 +85,7 @@ printf 'largest tensor  %d MiB stored; prune ran at -Xmx%dm (the model is %d MiB
 printf 'cp -r           median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$cp_med" "$(gbs "$cp_med")" "${cp_times[*]}"
 printf 'prune 50%%       median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$un_med" "$(gbs "$un_med")" "${un_times[*]}"
 printf 'prune 2:4       median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$nm_med" "$(gbs "$nm_med")" "${nm_times[*]}"
-printf 'prune / cp      %.2fx (50%%)  %.2fx (2:4)  the time of cp, JVM start included\n' "$(echo "$un_med / $cp_med" | bc -l)" "$(echo "$nm_med / $cp_med" | bc -l)"
+printf 'prune global    median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$gl_med" "$(gbs "$gl_med")" "${gl_times[*]}"
+printf 'prune / cp      %.2fx (50%%)  %.2fx (2:4)  %.2fx (global 50%%)  the time of cp, JVM start included\n' "$(echo "$un_med / $cp_med" | bc -l)" "$(echo "$nm_med / $cp_med" | bc -l)" "$(echo "$gl_med / $cp_med" | bc -l)"
 printf 'peak heap       %d MiB (GC log: the most before a collection or at exit, over all prune runs)\n' "$peak"
 printf 'load average    %s before, %s after\n' "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -12,10 +12,13 @@ import dev.sparseprof.sparse.prune.PruneResult;
 import dev.sparseprof.sparse.prune.PruneScope;
 import dev.sparseprof.sparse.prune.PruneSpec;
 import dev.sparseprof.sparse.prune.Pruner;
+import dev.sparseprof.sparse.prune.StoredGlobalMagnitude;
 import dev.sparseprof.sparse.prune.StoredLayer;
 import dev.sparseprof.sparse.prune.StoredPruner;
 import dev.sparseprof.util.Checks;
+import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
+import dev.sparseprof.util.TerminalProgressBar;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
@@ -41,8 +44,11 @@ import picocli.CommandLine.Spec;
  * zeroed where pruned; a safetensors file (or a sharded folder, with its index) under the same
  * tensor names, dtypes and shapes. Only the pruned weights' stored zeros change: surviving weights
  * keep their stored bits. The metadata ({@code sparseprof.prune} holds the options, which parse
- * again) records what was done. Per-layer methods stream tensor by tensor (the heap holds one
- * layer's weights as floats); {@code --scope global} ranks all layers together, so it holds them all.
+ * again) records what was done. Every method streams tensor by tensor: a whole row-major fp16,
+ * bf16 or fp32 layer in its stored width, chunk by chunk; any other layer as one layer's floats.
+ * {@code --scope global} over stored layers first ranks them all in counting passes
+ * ({@link StoredGlobalMagnitude}); only a global prune with a layer that cannot stream holds every
+ * layer's floats. A terminal shows one progress bar over the bytes written.
  * Depthwise convolutions are left dense by N:M, which would run along K = kh·kw of one channel.
  */
 @Command(name = "prune", mixinStandardHelpOptions = true,
@@ -108,14 +114,20 @@ final class PruneCommand implements Callable<Integer> {
             }
             if (plan != null) checkRecipe(plan, byTensor);
             Map<GemmLayer, PruneResult> results = new ConcurrentHashMap<>();
-            Map<GemmLayer, float[]> global = globalPruning(how, byTensor, results);
+            Map<GemmLayer, StoredGlobalMagnitude.Cut> cuts = globalCuts(how, byTensor);
+            Map<GemmLayer, float[]> global = cuts == null ? globalPruning(how, byTensor, results) : null;
             Map<String, String> metadata = new LinkedHashMap<>();
             metadata.put("sparseprof.prune", describe(how));
             metadata.put("sparseprof.source", m.source());
             metadata.put("sparseprof.source_format", m.format());
             metadata.put("sparseprof.pruned_layers", Integer.toString(count));
             if (!skipped.isEmpty()) metadata.put("sparseprof.left_dense", skipped.size() + " depthwise layers (N:M along kh*kw)");
-            PrunedWriter.write(m, out, byTensor.keySet(), new LayerEditor(byTensor, how, plan, global, results), metadata);
+            Progress bar = new SerialProgress(TerminalProgressBar.forTerminal("prune"));
+            long bytes = 0;
+            for (String name : byTensor.keySet()) bytes += byTensor.get(name).get(0).tensor().data().byteSize();
+            WrittenBytes written = new WrittenBytes(bar, bytes);
+            PrunedWriter.write(m, out, byTensor.keySet(), new LayerEditor(byTensor, how, plan, global, cuts, results, written), metadata);
+            bar.finish();
             List<PruneResult> ordered = new ArrayList<>();
             for (List<GemmLayer> ls : byTensor.values()) for (GemmLayer l : ls) ordered.add(results.get(l));
             stdout.print(table(m, how, ordered));
@@ -130,8 +142,9 @@ final class PruneCommand implements Callable<Integer> {
      * scope) is decoded to floats, pruned by {@link Pruner} and written back with
      * {@link GemmLayer#writeZeros}. Both give the same survivors. Called from the writer's threads.
      */
-    private record LayerEditor(Map<String, List<GemmLayer>> byTensor, PruneSpec how, Recipe plan,
-                               Map<GemmLayer, float[]> global, Map<GemmLayer, PruneResult> results) implements PrunedWriter.Editor {
+    private record LayerEditor(Map<String, List<GemmLayer>> byTensor, PruneSpec how, Recipe plan, Map<GemmLayer, float[]> global,
+                               Map<GemmLayer, StoredGlobalMagnitude.Cut> cuts, Map<GemmLayer, PruneResult> results,
+                               WrittenBytes written) implements PrunedWriter.Editor {
         private PruneSpec specOf(GemmLayer l) {
             return plan == null ? how : plan.specFor(l.name());
         }
@@ -139,19 +152,22 @@ final class PruneCommand implements Callable<Integer> {
         @Override
         public boolean stream(Tensor tensor, PrunedWriter.ByteSink sink) throws IOException {
             List<GemmLayer> ls = byTensor.get(tensor.name());
-            StoredLayer.Width width = switch (tensor.dtype()) {
-                case F16 -> StoredLayer.Width.F16;
-                case BF16 -> StoredLayer.Width.BF16;
-                case F32 -> StoredLayer.Width.F32;
-                default -> null;
-            };
-            if (global != null || width == null || ls.size() != 1 || !ls.get(0).wholeRowMajorTensor()) return false;
+            StoredLayer stored = storedLayer(ls);
+            if (global != null || stored == null) return false;
             GemmLayer l = ls.get(0);
+            PrunedWriter.ByteSink counted = (offset, bytes) -> {
+                sink.write(offset, bytes);
+                written.add(bytes.byteSize());
+            };
+            if (cuts != null) {
+                results.put(l, cuts.get(l).write(counted::write));
+                return true;
+            }
             // Wanda's criterion (a recipe with activation norms) ranks floats: Recipe.apply in edit.
             if (plan != null && plan.needsFloats(l.name())) return false;
             PruneSpec spec = specOf(l);
             if (spec != null && !StoredPruner.streams(spec)) return false;
-            results.put(l, StoredPruner.prune(spec, new StoredLayer(l.name(), l.rows(), l.cols(), width, tensor.data()), sink::write));
+            results.put(l, StoredPruner.prune(spec, stored, counted::write));
             return true;
         }
 
@@ -167,6 +183,72 @@ final class PruneCommand implements Callable<Integer> {
                 }
                 l.writeZeros(values, target);
             }
+            written.add(target.byteSize());
+        }
+    }
+
+    /** The tensor's one layer in its stored width, when it is a whole row-major fp16, bf16 or fp32 layer (the streaming path); else null. */
+    private static StoredLayer storedLayer(List<GemmLayer> ls) {
+        if (ls.size() != 1 || !ls.get(0).wholeRowMajorTensor()) return null;
+        GemmLayer l = ls.get(0);
+        Tensor tensor = l.tensor();
+        StoredLayer.Width width = switch (tensor.dtype()) {
+            case F16 -> StoredLayer.Width.F16;
+            case BF16 -> StoredLayer.Width.BF16;
+            case F32 -> StoredLayer.Width.F32;
+            default -> null;
+        };
+        return width == null ? null : new StoredLayer(l.name(), l.rows(), l.cols(), width, tensor.data());
+    }
+
+    /**
+     * {@code --scope global} with every layer stored whole (the streaming path): each layer's share
+     * of the global cut, from counting passes; null for other methods, or when a layer cannot stream.
+     */
+    private static Map<GemmLayer, StoredGlobalMagnitude.Cut> globalCuts(PruneSpec how, Map<String, List<GemmLayer>> byTensor) {
+        if (!(how instanceof PruneSpec.Magnitude mag) || mag.scope() != PruneScope.GLOBAL) return null;
+        List<GemmLayer> layers = new ArrayList<>();
+        List<StoredLayer> stored = new ArrayList<>();
+        for (List<GemmLayer> ls : byTensor.values()) {
+            StoredLayer s = storedLayer(ls);
+            if (s == null) return null;
+            layers.add(ls.get(0));
+            stored.add(s);
+        }
+        Progress bar = TerminalProgressBar.forTerminal("prune: ranking");
+        List<StoredGlobalMagnitude.Cut> planned = StoredGlobalMagnitude.plan(stored, mag.sparsity(), bar);
+        bar.finish();
+        Map<GemmLayer, StoredGlobalMagnitude.Cut> out = new HashMap<>();
+        for (int i = 0; i < layers.size(); i++) out.put(layers.get(i), planned.get(i));
+        return out;
+    }
+
+    /** Bytes of the edited tensors written so far, shown as the progress bar's fraction; called from the writer's threads. */
+    private static final class WrittenBytes {
+        private final Progress bar;
+        private final long total;
+        private final java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+
+        WrittenBytes(Progress bar, long total) {
+            this.bar = bar;
+            this.total = total;
+        }
+
+        void add(long bytes) {
+            bar.update(done.addAndGet(bytes), total);
+        }
+    }
+
+    /** A progress display fed from several threads, one update at a time. */
+    private record SerialProgress(Progress display) implements Progress {
+        @Override
+        public synchronized void update(long done, long total) {
+            display.update(done, total);
+        }
+
+        @Override
+        public synchronized void finish() {
+            display.finish();
         }
     }
 
@@ -188,7 +270,7 @@ final class PruneCommand implements Callable<Integer> {
         return how != null ? how.describe() : "--recipe " + recipe.getFileName();
     }
 
-    /** {@code --scope global} ranks all layers together, so their weights are pruned in memory first; null for the streaming methods. */
+    /** {@code --scope global} over layers that cannot all stream: every layer's floats are pruned in memory first; null for the other methods. */
     private static Map<GemmLayer, float[]> globalPruning(PruneSpec how, Map<String, List<GemmLayer>> byTensor, Map<GemmLayer, PruneResult> results) {
         if (!(how instanceof PruneSpec.Magnitude mag) || mag.scope() != PruneScope.GLOBAL) return null;
         List<GemmLayer> layers = new ArrayList<>();

@@ -42,7 +42,9 @@ final class ModelFiles {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size == 0) return MemorySegment.ofArray(new byte[0]);
-            return ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            MemorySegment mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            PagePopulate.mapped(mapped);
+            return mapped;
         } catch (NoSuchFileException e) {
             throw ModelFormatException.in(file, "no such file");
         } catch (IOException e) {

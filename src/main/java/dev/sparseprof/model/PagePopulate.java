@@ -5,34 +5,48 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Locale;
 
 /**
- * Maps a file's pages into the process ahead of a scan with Linux's
- * {@code madvise(MADV_POPULATE_READ)} (Linux 5.14+, value 22 in {@code <linux/mman.h>}): one system
- * call installs the page-table entries of a whole chunk (reading it from disk when it is not
- * cached), where touching a fresh mapping takes one page fault per 16 pages; the next
- * {@value #READAHEAD_CHUNKS} chunks get {@code MADV_WILLNEED}, the kernel's asynchronous readahead,
- * so that a file not in the page cache is read while the current chunk is scanned. Measured on the build
- * VM (docs/models.md, "Scan speed"): about half the first-touch cost of a cached file. Advisory
- * only: where the call is missing or refused (another OS, an old kernel, no native access), it is
- * switched off and the scan faults pages in as before.
+ * How a mapped model file's pages come into the process, through Linux's {@code madvise}. Advisory
+ * only: where the call is missing or refused (another OS, no native access), nothing is done and
+ * the scan faults pages in as usual. Two ways, chosen by the system property
+ * {@code sparseprof.pages} ({@value #HUGE} by default):
+ * <ul>
+ *   <li>{@value #HUGE}: {@code MADV_HUGEPAGE} (14) over each whole mapping, once. The page cache
+ *       keeps large files partly in 2 MiB folios (written or read ahead that way); with the advice,
+ *       the kernel maps each such folio with one PMD entry instead of 512 PTEs, and a page not
+ *       cached is read ahead as a 2 MiB folio. Pages come in by ordinary faults, which map a whole
+ *       cached folio (or 16 pages around) at a time.</li>
+ *   <li>{@value #POPULATE}: as a scan enters each {@link #CHUNK_BYTES} chunk,
+ *       {@code MADV_POPULATE_READ} (22) installs the chunk's page-table entries in one call, and the
+ *       next {@value #READAHEAD_CHUNKS} chunks get {@code MADV_WILLNEED}.</li>
+ * </ul>
+ * Measured on the Zen 4 VM (docs/models.md, "Scan speed"): on a warm 13.5 GB checkpoint,
+ * {@value #HUGE} costs about 35% less kernel time than {@value #POPULATE}, whose
+ * {@code WILLNEED} walks over cached pages and per-page population cost more than the faults
+ * they replace on this kernel (6.18, with large folios); {@code none} does neither.
  */
 final class PagePopulate {
-    /** Bytes populated per call. */
+    static final String HUGE = "huge";
+    static final String POPULATE = "populate";
+    /** Bytes populated per call ({@value #POPULATE} only). */
     static final long CHUNK_BYTES = 4L << 20;
-    private static final int MADV_POPULATE_READ = 22;
     private static final int MADV_WILLNEED = 3;
-    /** Chunks past the populated one handed to the kernel's asynchronous readahead (matters when the file is not cached). */
+    private static final int MADV_HUGEPAGE = 14;
+    private static final int MADV_POPULATE_READ = 22;
+    /** Chunks past the populated one handed to the kernel's asynchronous readahead ({@value #POPULATE} only). */
     static final int READAHEAD_CHUNKS = 4;
     private static final long PAGE = 4096;
-    private static volatile boolean enabled = true;
+    private static final String MODE = System.getProperty("sparseprof.pages", HUGE).toLowerCase(Locale.ROOT);
+    private static volatile boolean populating = MODE.equals(POPULATE);
     private static final MethodHandle MADVISE = lookup();
 
     private PagePopulate() {}
 
     private static MethodHandle lookup() {
         try {
-            if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) return null;
+            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) return null;
             Linker linker = Linker.nativeLinker();
             return linker.defaultLookup().find("madvise").map(f -> linker.downcallHandle(f,
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT))).orElse(null);
@@ -41,30 +55,40 @@ final class PagePopulate {
         }
     }
 
+    /** Called once for each whole file just mapped. */
+    static void mapped(MemorySegment data) {
+        if (MADVISE == null || !MODE.equals(HUGE) || !data.isNative() || data.byteSize() == 0) return;
+        long aligned = data.address() & -PAGE;
+        advise(aligned, data.address() + data.byteSize() - aligned, MADV_HUGEPAGE);
+    }
+
     /**
-     * Called as a scan reaches bytes {@code [from, from + length)} of {@code data}: when that range
-     * enters a new {@link #CHUNK_BYTES} chunk of the segment, populates that chunk. Each chunk is
-     * populated by whichever thread enters it first in its own row order; the first chunk of a
-     * thread's range faults in as usual.
+     * Called as a scan reaches bytes {@code [from, from + length)} of {@code data}: in
+     * {@value #POPULATE} mode, when that range enters a new chunk of the segment, populates that
+     * chunk. Each chunk is populated by whichever thread enters it first in its own row order; the
+     * first chunk of a thread's range faults in as usual.
      */
     static void ahead(MemorySegment data, long from, long length) {
-        if (MADVISE == null || !enabled || !data.isNative() || from == 0) return;
+        if (!populating || MADVISE == null || !data.isNative() || from == 0) return;
         long chunk = (from + length - 1) / CHUNK_BYTES;
         if (chunk == (from - 1) / CHUNK_BYTES) return;
         long start = chunk * CHUNK_BYTES;
         long end = Math.min(data.byteSize(), start + CHUNK_BYTES);
         if (start >= end) return;
-        long address = data.address() + start;
-        long aligned = address & -PAGE;
+        long aligned = (data.address() + start) & -PAGE;
         long ahead = Math.min(data.byteSize(), end + READAHEAD_CHUNKS * CHUNK_BYTES);
+        if (ahead > end) {
+            long aheadStart = (data.address() + end) & -PAGE;
+            advise(aheadStart, data.address() + ahead - aheadStart, MADV_WILLNEED);
+        }
+        if (!advise(aligned, data.address() + end - aligned, MADV_POPULATE_READ)) populating = false;
+    }
+
+    private static boolean advise(long address, long length, int advice) {
         try {
-            if (ahead > end) {
-                int ignored = (int) MADVISE.invokeExact((data.address() + end) & -PAGE, data.address() + ahead - ((data.address() + end) & -PAGE), MADV_WILLNEED);
-            }
-            int rc = (int) MADVISE.invokeExact(aligned, data.address() + end - aligned, MADV_POPULATE_READ);
-            if (rc != 0) enabled = false;
+            return (int) MADVISE.invokeExact(address, length, advice) == 0;
         } catch (Throwable t) {
-            enabled = false;
+            return false;
         }
     }
 }

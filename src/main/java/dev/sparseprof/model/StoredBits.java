@@ -17,7 +17,7 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Start-up: until C2 compiles them, Vector API calls run their Java fallbacks, about 2000x slower
  * than the compiled loop (a 4096-column fp16 row: 670 us against 0.3 us on the build VM), and a
  * one-shot scan pays that for its first few thousand rows, about a second per thread. So the first
- * {@value #WARM_ROWS} rows of the process take their first {@code 2 x lanes} columns in vectors
+ * {@value #WARM_ROWS} rows of the process take their first 64 columns in vectors
  * (enough calls and loop trips for the JIT to compile the vector loop) and the rest with scalar SWAR
  * over 64-bit words, which the interpreter and C1 run at a tolerable speed; later rows go all in
  * vectors. The bits are the same either way; the row count is a shared counter updated without
@@ -45,44 +45,67 @@ final class StoredBits {
         return singlesVector(data, byteOffset, cols, words);
     }
 
+    /**
+     * Whole 64-column words are built in a register from {@code 64 / lanes} vectors (a constant trip
+     * count the JIT unrolls) and stored once, so no word is read back while a store to it is in
+     * flight; the word's bit count is summed on the way.
+     */
     private static int halvesVector(MemorySegment data, long byteOffset, int cols, long[] words) {
-        int nWords = (cols + 63) >>> 6;
-        for (int w = 0; w < nWords; w++) words[w] = 0L;
         int lanes = SHORTS.length();
-        int bound = cols - cols % lanes;
-        int c = 0;
-        for (; c < bound; c += lanes) {
-            long bits = ShortVector.fromMemorySegment(SHORTS, data, byteOffset + 2L * c, LE).and((short) 0x7fff)
-                    .compare(VectorOperators.NE, (short) 0).toLong();
-            words[c >>> 6] |= bits << (c & 63); // lanes divides 64: a vector never straddles two words
+        int fullWords = cols >>> 6;
+        int nnz = 0;
+        long at = byteOffset;
+        for (int w = 0; w < fullWords; w++) {
+            long word = 0;
+            for (int k = 0; k < 64; k += lanes) {
+                word |= ShortVector.fromMemorySegment(SHORTS, data, at + 2L * k, LE).and((short) 0x7fff)
+                        .compare(VectorOperators.NE, (short) 0).toLong() << k;
+            }
+            words[w] = word;
+            nnz += Long.bitCount(word);
+            at += 128;
         }
-        for (; c < cols; c++) {
-            if ((data.get(LittleEndian.I16, byteOffset + 2L * c) & 0x7fff) != 0) words[c >>> 6] |= 1L << c;
+        if ((cols & 63) != 0) {
+            long word = 0;
+            for (int c = fullWords << 6; c < cols; c++) {
+                if ((data.get(LittleEndian.I16, byteOffset + 2L * c) & 0x7fff) != 0) word |= 1L << c;
+            }
+            words[fullWords] = word;
+            nnz += Long.bitCount(word);
         }
-        return count(words, nWords);
+        return nnz;
     }
 
     private static int singlesVector(MemorySegment data, long byteOffset, int cols, long[] words) {
-        int nWords = (cols + 63) >>> 6;
-        for (int w = 0; w < nWords; w++) words[w] = 0L;
         int lanes = INTS.length();
-        int bound = cols - cols % lanes;
-        int c = 0;
-        for (; c < bound; c += lanes) {
-            long bits = IntVector.fromMemorySegment(INTS, data, byteOffset + 4L * c, LE).and(0x7fffffff)
-                    .compare(VectorOperators.NE, 0).toLong();
-            words[c >>> 6] |= bits << (c & 63);
+        int fullWords = cols >>> 6;
+        int nnz = 0;
+        long at = byteOffset;
+        for (int w = 0; w < fullWords; w++) {
+            long word = 0;
+            for (int k = 0; k < 64; k += lanes) {
+                word |= IntVector.fromMemorySegment(INTS, data, at + 4L * k, LE).and(0x7fffffff)
+                        .compare(VectorOperators.NE, 0).toLong() << k;
+            }
+            words[w] = word;
+            nnz += Long.bitCount(word);
+            at += 256;
         }
-        for (; c < cols; c++) {
-            if ((data.get(LittleEndian.I32, byteOffset + 4L * c) & 0x7fffffff) != 0) words[c >>> 6] |= 1L << c;
+        if ((cols & 63) != 0) {
+            long word = 0;
+            for (int c = fullWords << 6; c < cols; c++) {
+                if ((data.get(LittleEndian.I32, byteOffset + 4L * c) & 0x7fffffff) != 0) word |= 1L << c;
+            }
+            words[fullWords] = word;
+            nnz += Long.bitCount(word);
         }
-        return count(words, nWords);
+        return nnz;
     }
 
-    /** A start-up row: its first two vectors through the vector loop (so that it compiles), the rest in SWAR. */
+    /** A start-up row: its first 64 columns through the vector loop (so that it compiles), the rest in SWAR. */
     private static int warmingHalves(MemorySegment data, long byteOffset, int cols, long[] words) {
         rowsSeen++;
-        int head = Math.min(cols - cols % SHORTS.length(), 2 * SHORTS.length());
+        int head = Math.min(cols & ~63, 64);
         halvesVector(data, byteOffset, head, words);
         int nWords = (cols + 63) >>> 6;
         for (int w = (head + 63) >>> 6; w < nWords; w++) words[w] = 0L;
@@ -95,7 +118,7 @@ final class StoredBits {
 
     private static int warmingSingles(MemorySegment data, long byteOffset, int cols, long[] words) {
         rowsSeen++;
-        int head = Math.min(cols - cols % INTS.length(), 2 * INTS.length());
+        int head = Math.min(cols & ~63, 64);
         singlesVector(data, byteOffset, head, words);
         int nWords = (cols + 63) >>> 6;
         for (int w = (head + 63) >>> 6; w < nWords; w++) words[w] = 0L;

@@ -331,6 +331,34 @@ class PruneWriteBackTest {
         }
     }
 
+    /** The streamed global prune through the command: the in-memory global prune's survivors, in fp16, with exactly the requested count. */
+    @Test
+    void aGlobalPruneStreamsTheSurvivorsOfTheInMemoryGlobalPrune() throws IOException {
+        Path source = fp16Checkpoint();
+        Path pruned = dir.resolve("ckpt-global.safetensors");
+        Result p = run("prune", source.toString(), "--sparsity", "0.7", "--scope", "global", "--out", pruned.toString());
+        assertEquals(0, p.code(), p.err());
+        try (Model a = Models.open(source); Model b = Models.open(pruned)) {
+            List<dev.sparseprof.sparse.prune.LayerWeights> want = new java.util.ArrayList<>();
+            for (GemmLayer l : a.layers()) {
+                if (l.kind() != LayerKind.EMBEDDING_GATHER) want.add(new dev.sparseprof.sparse.prune.LayerWeights(l.name(), l.rows(), l.cols(), l.matrix().toDense()));
+            }
+            dev.sparseprof.sparse.prune.Pruner.apply(dev.sparseprof.sparse.prune.PruneSpec.parse("--sparsity 0.7 --scope global"), want);
+            long params = 0;
+            long kept = 0;
+            int i = 0;
+            for (GemmLayer l : b.layers()) {
+                if (l.kind() == LayerKind.EMBEDDING_GATHER) continue;
+                float[] got = l.matrix().toDense();
+                assertArrayEquals(want.get(i++).values(), got, l.name());
+                params += l.params();
+                kept += nonZeros(got);
+            }
+            assertEquals(params - (long) Math.floor(0.7 * params + 1e-9), kept, "N - floor(S*N) kept over all layers");
+            assertEquals("--sparsity 0.7 --scope global", b.metadata().get("sparseprof.prune"));
+        }
+    }
+
     @Test
     void aFolderOutputIsAShardedCheckpointWithItsIndex() throws IOException {
         Path source = fp16Checkpoint();

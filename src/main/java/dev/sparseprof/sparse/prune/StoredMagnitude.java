@@ -37,29 +37,37 @@ final class StoredMagnitude {
         boolean half = chunks.halves != null;
         Threshold t = half ? threshold16(chunks, keep) : threshold32(chunks, keep);
         long before = n - t.zeros();
-        long ties = t.ties();
-        long tiesLeft = t.atThreshold();
+        write(chunks, sink, t.key(), t.ties(), t.atThreshold());
+        // kept weights are non-zero unless T is 0 (then every non-zero weight is kept, and the kept zeros stay zeros)
+        long after = t.key() > 0 ? keep : before;
+        return new PruneResult(layer.name(), n, before, after);
+    }
+
+    /**
+     * The writing pass: keeps the weights whose key is above {@code key}, and the first {@code ties}
+     * of the {@code atThreshold} weights whose key equals it; the others become +0.
+     */
+    static void write(StoredChunks chunks, StoredPruner.Sink sink, int key, long ties, long atThreshold) throws IOException {
+        boolean half = chunks.halves != null;
+        long tiesLeft = atThreshold;
         for (int c = 0; c < chunks.count(); c++) {
             int len = chunks.load(c);
             if (ties == 0) {
-                keepAbove(chunks, len, t.key());
+                keepAbove(chunks, len, key);
             } else if (ties >= tiesLeft) {
-                keepAbove(chunks, len, t.key() - 1);
+                keepAbove(chunks, len, key - 1);
             } else {
-                int here = half ? countEqual(chunks.halves, len, (short) t.key()) : countEqual(chunks.singles, len, t.key());
+                int here = half ? countEqual(chunks.halves, len, (short) key) : countEqual(chunks.singles, len, key);
                 if (here <= ties) {
-                    keepAbove(chunks, len, t.key() - 1);
+                    keepAbove(chunks, len, key - 1);
                     ties -= here;
                 } else {
-                    ties = half ? keepTies(chunks.halves, len, (short) t.key(), ties) : keepTies(chunks.singles, len, t.key(), ties);
+                    ties = half ? keepTies(chunks.halves, len, (short) key, ties) : keepTies(chunks.singles, len, key, ties);
                 }
                 tiesLeft -= here;
             }
             chunks.store(c, len, sink);
         }
-        // kept weights are non-zero unless T is 0 (then every non-zero weight is kept, and the kept zeros stay zeros)
-        long after = t.key() > 0 ? keep : before;
-        return new PruneResult(layer.name(), n, before, after);
     }
 
     /** The threshold key T, the number of key-T weights to keep, all the key-T weights, and the zeros (key 0). */

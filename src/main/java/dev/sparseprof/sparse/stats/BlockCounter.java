@@ -22,6 +22,8 @@ final class BlockCounter {
     private final long fieldStarts;
     private final int[] perBand;
     private long nonEmptyBlocks;
+    /** Rows OR-ed into {@link #band} since the last band closed. */
+    private int bandRows;
     private long nonEmptyElements;
 
     BlockCounter(BlockShape shape, int rows, int cols) {
@@ -42,11 +44,11 @@ final class BlockCounter {
     void addRow(long[] words, int row) {
         long[] b = band;
         for (int w = 0; w < b.length; w++) b[w] |= words[w];
-        int r = shape.rows();
-        if (row % r == r - 1 || row == rows - 1) {
+        if (++bandRows == shape.rows() || row == rows - 1) {
             if (fold) foldRow(b); else scanRow(b);
             Arrays.fill(b, 0L);
-            closeBand(row / r, row % r + 1);
+            closeBand(row / shape.rows(), bandRows);
+            bandRows = 0;
         }
     }
 

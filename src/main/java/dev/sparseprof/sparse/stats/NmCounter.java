@@ -5,7 +5,8 @@ package dev.sparseprof.sparse.stats;
  * groups never straddle a word, and a SWAR popcount per M-bit field plus one add tests all groups of
  * a word at once: a field holds its count v (at most M) and {@code v + 2^(M-1) - N - 1} sets the
  * field's top bit exactly when {@code v > N}, without carrying into the next field. Other M go
- * group by group over the bitmap.
+ * group by group over the bitmap. {@link NmCounters} runs the patterns with M = 2, 4 and 8 in one
+ * loop that shares the field counts, and adds its totals here with {@link #addCounted}.
  */
 final class NmCounter {
     private final NmPattern pattern;
@@ -30,6 +31,27 @@ final class NmCounter {
         }
         this.addend = add;
         this.topBits = top;
+    }
+
+    /** True when M is 2, 4 or 8: {@link NmCounters} can count this pattern in its shared loop. */
+    boolean sharedLevel() {
+        int m = pattern.m();
+        return m == 2 || m == 4 || m == 8;
+    }
+
+    /** What {@link #swarViolations} adds to each M-bit field count: its top bit is then set exactly when the count exceeds N. */
+    long addend() {
+        return addend;
+    }
+
+    long topBits() {
+        return topBits;
+    }
+
+    /** Adds {@code rowCount} rows of {@code cols} whose violating groups were counted elsewhere. */
+    void addCounted(long rowCount, int cols, long violatingGroups) {
+        groups += rowCount * pattern.groupsPerRow(cols);
+        violations += violatingGroups;
     }
 
     void addRow(long[] words, int cols) {

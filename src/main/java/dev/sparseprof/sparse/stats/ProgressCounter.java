@@ -3,24 +3,22 @@ package dev.sparseprof.sparse.stats;
 import dev.sparseprof.util.Progress;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Rows done across scan threads, reported to a {@link Progress} every 1024 rows of a thread. */
+/** Rows done across scan threads, reported to a {@link Progress} by each thread every {@value #BATCH} rows it scans. */
 final class ProgressCounter {
     private final Progress progress;
     private final long totalRows;
     private final AtomicLong done = new AtomicLong();
-    private final ThreadLocal<int[]> pending = ThreadLocal.withInitial(() -> new int[1]);
+    /** Rows a scan thread counts on its own before it reports them. */
+    static final int BATCH = 1024;
 
     ProgressCounter(Progress progress, long totalRows) {
         this.progress = progress;
         this.totalRows = totalRows;
     }
 
-    void rowDone() {
-        if (progress == Progress.NONE) return;
-        int[] p = pending.get();
-        if (++p[0] == 1024) {
-            progress.update(done.addAndGet(p[0]), totalRows);
-            p[0] = 0;
-        }
+    /** {@code rows} more rows done by the calling thread. */
+    void rowsDone(int rows) {
+        if (progress == Progress.NONE || rows == 0) return;
+        progress.update(done.addAndGet(rows), totalRows);
     }
 }

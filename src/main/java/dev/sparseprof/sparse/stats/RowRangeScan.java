@@ -14,7 +14,7 @@ final class RowRangeScan {
     private final int cols;
     private final int[] rowLengths;
     private final int[] columnCounts;
-    private final NmCounter[] nm;
+    private final NmCounters nm;
     private final BlockCounter[] blocks;
     private long nnz;
 
@@ -23,8 +23,7 @@ final class RowRangeScan {
         this.cols = cols;
         this.rowLengths = rowLengths;
         this.columnCounts = options.columnCounts() ? new int[cols] : null;
-        this.nm = new NmCounter[options.patterns().size()];
-        for (int i = 0; i < nm.length; i++) nm[i] = new NmCounter(options.patterns().get(i));
+        this.nm = new NmCounters(options.patterns());
         this.blocks = new BlockCounter[options.blocks().size()];
         for (int i = 0; i < blocks.length; i++) blocks[i] = new BlockCounter(options.blocks().get(i), rows, cols);
     }
@@ -33,6 +32,7 @@ final class RowRangeScan {
         float[] row = null;
         long[] words = new long[RowBits.wordsFor(cols)];
         ColumnCounter fromBits = columnCounts == null ? null : new ColumnCounter(cols, columnCounts);
+        int pending = 0;
         for (int r = fromRow; r < toRow; r++) {
             int length = matrix.nonZeroBits(r, words);
             if (length >= 0) {
@@ -44,23 +44,28 @@ final class RowRangeScan {
             }
             rowLengths[r] = length;
             nnz += length;
-            for (NmCounter counter : nm) counter.addRow(words, cols);
+            nm.addRow(words, cols);
             for (BlockCounter counter : blocks) counter.addRow(words, r);
-            progress.rowDone();
+            if (++pending == ProgressCounter.BATCH) {
+                progress.rowsDone(pending);
+                pending = 0;
+            }
         }
+        progress.rowsDone(pending);
+        nm.flush();
         if (fromBits != null) fromBits.flush();
     }
 
     void merge(RowRangeScan other) {
         nnz += other.nnz;
         if (columnCounts != null) for (int c = 0; c < cols; c++) columnCounts[c] += other.columnCounts[c];
-        for (int i = 0; i < nm.length; i++) nm[i].merge(other.nm[i]);
+        nm.merge(other.nm);
         for (int i = 0; i < blocks.length; i++) blocks[i].merge(other.blocks[i]);
     }
 
     MatrixStats result(int rows) {
-        List<NmCompliance> nmResults = new ArrayList<>(nm.length);
-        for (NmCounter counter : nm) nmResults.add(counter.result());
+        List<NmCompliance> nmResults = new ArrayList<>(nm.size());
+        for (int i = 0; i < nm.size(); i++) nmResults.add(nm.result(i));
         List<BlockDensity> blockResults = new ArrayList<>(blocks.length);
         for (BlockCounter counter : blocks) blockResults.add(counter.result(nnz));
         return new MatrixStats(rows, cols, nnz, new Lengths(rowLengths),

@@ -91,4 +91,43 @@ class StoredPrunerTest {
         assertArrayEquals(expected, streamed, options + " on " + width);
         assertEquals(want, got, options + " on " + width);
     }
+
+    @ParameterizedTest
+    @CsvSource({"0.5", "0.29", "0", "1", "0.97", "0.01", "0.9"})
+    void globalCutsOfMixedWidthsEqualTheGlobalPrunedFloats(double sparsity) throws IOException {
+        // mixed widths with shared magnitudes, so ties at the threshold fall across layers of different widths
+        StoredLayer.Width[] widths = {StoredLayer.Width.BF16, StoredLayer.Width.F16, StoredLayer.Width.F32, StoredLayer.Width.BF16};
+        int[][] shapes = {{131, 1009}, {40, 77}, {129, 200}, {7, 4096}};
+        List<StoredLayer> layers = new java.util.ArrayList<>();
+        List<LayerWeights> floats = new java.util.ArrayList<>();
+        for (int k = 0; k < widths.length; k++) {
+            int rows = shapes[k][0];
+            int cols = shapes[k][1];
+            MemorySegment source = weights(widths[k], rows * cols, 11 + k);
+            layers.add(new StoredLayer("w" + k, rows, cols, widths[k], source));
+            float[] values = new float[rows * cols];
+            for (int i = 0; i < values.length; i++) values[i] = decode(widths[k], source, i);
+            floats.add(new LayerWeights("w" + k, rows, cols, values));
+        }
+        List<PruneResult> want = Pruner.apply(PruneSpec.parse("--sparsity " + sparsity + " --scope global"), floats);
+        List<StoredGlobalMagnitude.Cut> cuts = StoredGlobalMagnitude.plan(layers, sparsity, dev.sparseprof.util.Progress.NONE);
+        for (int k = cuts.size() - 1; k >= 0; k--) { // any order
+            StoredLayer layer = layers.get(k);
+            byte[] streamed = new byte[(int) layer.data().byteSize()];
+            PruneResult got = cuts.get(k).write((offset, bytes) -> MemorySegment.copy(bytes, 0, MemorySegment.ofArray(streamed), offset, bytes.byteSize()));
+            byte[] expected = layer.data().toArray(ValueLayout.JAVA_BYTE);
+            MemorySegment e = MemorySegment.ofArray(expected);
+            float[] values = floats.get(k).values();
+            for (int i = 0; i < values.length; i++) {
+                if (values[i] != 0.0f || Float.isNaN(values[i])) continue;
+                if (layer.width() == StoredLayer.Width.F32) {
+                    if ((e.getAtIndex(I32, i) & 0x7fffffff) != 0) e.setAtIndex(I32, i, 0);
+                } else if ((e.getAtIndex(I16, i) & 0x7fff) != 0) {
+                    e.setAtIndex(I16, i, (short) 0);
+                }
+            }
+            assertArrayEquals(expected, streamed, "layer " + k + " (" + layer.width() + ") at " + sparsity);
+            assertEquals(want.get(k), got, "layer " + k + " at " + sparsity);
+        }
+    }
 }

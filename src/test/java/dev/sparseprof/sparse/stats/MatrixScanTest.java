@@ -17,7 +17,8 @@ import java.util.Random;
 class MatrixScanTest {
     private static final ScanOptions WIDE = new ScanOptions(
             List.of(NmPattern.TWO_FOUR, NmPattern.ONE_TWO, NmPattern.FOUR_EIGHT, new NmPattern(3, 5),
-                    new NmPattern(8, 16), new NmPattern(40, 64), new NmPattern(0, 3), new NmPattern(50, 128)),
+                    new NmPattern(8, 16), new NmPattern(40, 64), new NmPattern(0, 3), new NmPattern(50, 128),
+                    new NmPattern(1, 4), new NmPattern(6, 8), new NmPattern(0, 2)), // a second pattern of M = 2, 4, 8: outside the shared loop
             List.of(BlockShape.B4X4, BlockShape.B8X8, BlockShape.B16X16, new BlockShape(3, 5),
                     new BlockShape(2, 128), new BlockShape(1, 1), new BlockShape(5, 64)),
             true, 1);
