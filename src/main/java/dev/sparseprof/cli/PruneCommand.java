@@ -31,6 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -227,7 +228,7 @@ final class PruneCommand implements Callable<Integer> {
     private static final class WrittenBytes {
         private final Progress bar;
         private final long total;
-        private final java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        private final AtomicLong done = new AtomicLong();
 
         WrittenBytes(Progress bar, long total) {
             this.bar = bar;

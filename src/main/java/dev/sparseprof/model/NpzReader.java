@@ -8,8 +8,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
@@ -45,7 +47,7 @@ final class NpzReader implements ModelReader {
         return ModelFiles.inArena(arena -> {
             try (ZipFile zip = new ZipFile(file.toFile())) {
                 List<Tensor> tensors = new ArrayList<>();
-                java.util.Set<String> seen = new java.util.HashSet<>();
+                Set<String> seen = new HashSet<>();
                 Enumeration<? extends ZipEntry> entries = zip.entries();
                 while (entries.hasMoreElements()) {
                     ZipEntry e = entries.nextElement();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.model.GgufFixtures;
+import dev.sparseprof.model.NpyFixtures;
 import dev.sparseprof.model.OnnxFiles;
 import dev.sparseprof.model.ProtoWriter;
 import dev.sparseprof.model.SafetensorsWriter;
@@ -97,7 +98,7 @@ class HostileInputTest {
     private void writeNpz(String name, String member) throws IOException {
         try (ZipOutputStream z = new ZipOutputStream(Files.newOutputStream(dir.resolve(name)))) {
             z.putNextEntry(new ZipEntry(member));
-            z.write(InputSubjects.npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", InputSubjects.le(new float[] {1, 2, 3, 4})));
+            z.write(NpyFixtures.npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", InputSubjects.le(new float[] {1, 2, 3, 4})));
             z.closeEntry();
         }
     }
@@ -141,7 +142,7 @@ class HostileInputTest {
         byte[] h = header.getBytes(StandardCharsets.UTF_8);
         write("huge.safetensors", ByteBuffer.allocate(8 + h.length + 16).order(ByteOrder.LITTLE_ENDIAN).putLong(h.length).put(h).array());
         refused("huge.safetensors", "huge.safetensors: ", "profile", dir.resolve("huge.safetensors").toString(), "--json", "OUT/p.json");
-        write("huge.npy", InputSubjects.npy("{'descr': '<f4', 'fortran_order': False, 'shape': (100000, 100000), }", new byte[16]));
+        write("huge.npy", NpyFixtures.npy("{'descr': '<f4', 'fortran_order': False, 'shape': (100000, 100000), }", new byte[16]));
         refused("huge.npy", "huge.npy: ", "profile", dir.resolve("huge.npy").toString(), "--json", "OUT/p.json");
         ProtoWriter g = new ProtoWriter().message(5, OnnxFiles.rawTensor("w", OnnxFiles.FLOAT, new byte[16], 1 << 20, 1 << 20))
                 .message(1, OnnxFiles.node("mm", "MatMul", new String[] {"x", "w"}, new String[] {"y"}));

@@ -2,6 +2,7 @@ package dev.sparseprof.cli;
 
 import dev.sparseprof.model.GgufFixtures;
 import dev.sparseprof.model.HfFixtures;
+import dev.sparseprof.model.NpyFixtures;
 import dev.sparseprof.model.OnnxFiles;
 import dev.sparseprof.model.ProtoWriter;
 import dev.sparseprof.model.SafetensorsWriter;
@@ -14,7 +15,6 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,7 +86,7 @@ final class InputSubjects {
         s.add(new Subject("tfjs-shard", InputSubjects::tfjs, "m.bin", false, false, List.of(), profile("m-weights_manifest.json")));
         s.add(new Subject("mtx", InputSubjects::mtx, "m.mtx", true, false, List.of(), profile("m.mtx")));
         s.add(new Subject("npz", InputSubjects::npz, "m.npz", false, false, List.of(), profile("m.npz")));
-        s.add(new Subject("npy", f -> Files.write(f.resolve("m.npy"), npy("{'descr': '<f4', 'fortran_order': False, 'shape': (8, 6), }",
+        s.add(new Subject("npy", f -> Files.write(f.resolve("m.npy"), NpyFixtures.npy("{'descr': '<f4', 'fortran_order': False, 'shape': (8, 6), }",
                 le(floats(48, 5)))), "m.npy", false, false, List.of(), profile("m.npy")));
         s.add(new Subject("din", InputSubjects::din, "t.din", true, false, List.of(),
                 (f, o) -> new String[] {"cachesim", "--trace", f.resolve("t.din").toString(), "--level", "L1:1KiB:2:64", "--json",
@@ -189,18 +189,10 @@ final class InputSubjects {
         Files.writeString(folder.resolve("m.mtx"), b.toString());
     }
 
-    static byte[] npy(String dict, byte[] data) {
-        byte[] text = dict.getBytes(StandardCharsets.US_ASCII);
-        int total = (10 + text.length + 1 + 63) / 64 * 64;
-        ByteBuffer b = ByteBuffer.allocate(total + data.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) (total - 10)).put(text);
-        while (b.position() < total - 1) b.put((byte) ' ');
-        return b.put((byte) '\n').put(data).array();
-    }
 
     static void npz(Path folder) throws IOException {
         try (ZipOutputStream z = new ZipOutputStream(Files.newOutputStream(folder.resolve("m.npz")))) {
-            byte[] a = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4, 6), }", le(floats(24, 8)));
+            byte[] a = NpyFixtures.npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4, 6), }", le(floats(24, 8)));
             ZipEntry stored = new ZipEntry("a.npy");
             stored.setMethod(ZipEntry.STORED);
             stored.setSize(a.length);
@@ -212,7 +204,7 @@ final class InputSubjects {
             z.write(a);
             z.closeEntry();
             z.putNextEntry(new ZipEntry("b.npy"));
-            z.write(npy("{'descr': '<f4', 'fortran_order': True, 'shape': (6, 4), }", le(floats(24, 9))));
+            z.write(NpyFixtures.npy("{'descr': '<f4', 'fortran_order': True, 'shape': (6, 4), }", le(floats(24, 9))));
             z.closeEntry();
         }
     }

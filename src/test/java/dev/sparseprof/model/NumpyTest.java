@@ -1,5 +1,6 @@
 package dev.sparseprof.model;
 
+import static dev.sparseprof.model.NpyFixtures.npy;
 import static dev.sparseprof.model.OnnxReaderTest.assertFault;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,23 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 class NumpyTest {
     @TempDir Path dir;
-
-    /** An .npy file: magic, version, header length (u16 v1, u32 v2/v3), padded dict, data. */
-    static byte[] npy(int version, String dict, byte[] data) {
-        byte[] text = dict.getBytes(StandardCharsets.UTF_8);
-        int prefix = version == 1 ? 10 : 12;
-        int total = (prefix + text.length + 1 + 63) / 64 * 64;
-        int headerLength = total - prefix;
-        ByteBuffer b = ByteBuffer.allocate(total + data.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', (byte) version, 0});
-        if (version == 1) b.putShort((short) headerLength);
-        else b.putInt(headerLength);
-        b.put(text);
-        for (int i = text.length; i < headerLength - 1; i++) b.put((byte) ' ');
-        b.put((byte) '\n');
-        b.put(data);
-        return b.array();
-    }
 
     static byte[] floats(float... v) {
         return ProtoWriter.floatsLE(v);
