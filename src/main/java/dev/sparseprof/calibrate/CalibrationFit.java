@@ -33,7 +33,8 @@ import org.apache.commons.math3.util.Pair;
  * fitted first and apart, to the threads' measured imbalance ({@link ImbalanceFit}). Parameters are fitted as
  * logarithms (they stay positive); the Jacobian is a forward difference in each. A parameter no
  * training run depends on is left as it was and reported as undetermined; an overhead driven
- * below a millionth of its start value is set to 0 (the runs do not support it). The clock is kept
+ * below a millionth of its start value is set to 0 (the runs do not support it), and a bandwidth
+ * driven above a million times its start keeps its start (probed) value, the others fitted again. The clock is kept
  * (the probe measures it; it only rescales the efficiency and the cycle counts). Faults: fewer training
  * runs than parameters, parameters the runs cannot tell apart (a rank-deficient Jacobian at the
  * optimum), a fit that does not converge, a spec a format cannot run on.
@@ -92,6 +93,38 @@ public final class CalibrationFit {
             throw new SparseprofException("calibrate: " + train.size() + " training runs for " + free.size()
                     + " parameters; measure more layers or formats");
         }
+        List<FitParameter> unbounded = new ArrayList<>();
+        Fit fit = optimize(pStart, free, train);
+        // A bandwidth the fit drives a million times above its start has no time term the runs
+        // support (its bytes cost nothing in the best fit): the measured (probed) value is kept, and
+        // the rest are fitted again without it, rather than writing an unphysical 1e20 B/s.
+        for (FitParameter f : List.copyOf(free)) {
+            if (f.isBandwidth() && fit.parameters().get(f) > UNBOUNDED * pStart.get(f)) {
+                free.remove(f);
+                unbounded.add(f);
+            }
+        }
+        if (!unbounded.isEmpty()) fit = optimize(pStart, free, train);
+        CpuParameters fitted = fit.parameters();
+        List<CasePrediction> predictions = new ArrayList<>(cases.size());
+        double[] before = predictAll(p0, cases);
+        double[] after = predictAll(fitted, cases);
+        for (int i = 0; i < cases.size(); i++) predictions.add(new CasePrediction(cases.get(i), before[i], after[i]));
+        List<FitParameter> all = new ArrayList<>(free);
+        all.addAll(fittedApart);
+        return new CalibrationResult(p0, fitted, all, undetermined, unbounded, predictions, fit.evaluations(), fit.iterations(), imbalance);
+    }
+
+    /** How far above its start a fitted bandwidth counts as driven without bound (see {@link #fit}). */
+    static final double UNBOUNDED = 1e6;
+
+    /**
+     * Levenberg-Marquardt over the logarithms of {@code free} from {@code pStart}; overheads driven
+     * below a millionth of their start become 0; any other parameter must end positive and finite.
+     */
+    private record Fit(CpuParameters parameters, int evaluations, int iterations) {}
+
+    private static Fit optimize(CpuParameters pStart, List<FitParameter> free, List<CalibrationCase> train) {
         double[] start0 = new double[free.size()];
         for (int j = 0; j < free.size(); j++) start0[j] = Math.log(pStart.get(free.get(j)));
         LeastSquaresProblem problem = new LeastSquaresBuilder()
@@ -118,14 +151,7 @@ public final class CalibrationFit {
             double v = fitted.get(f);
             if (!(v > 0) || Double.isInfinite(v)) throw new SparseprofException("calibrate: the fit drove " + f.label() + " to " + v + "; no spec written");
         }
-        List<CasePrediction> predictions = new ArrayList<>(cases.size());
-        double[] before = predictAll(p0, cases);
-        double[] after = predictAll(fitted, cases);
-        for (int i = 0; i < cases.size(); i++) predictions.add(new CasePrediction(cases.get(i), before[i], after[i]));
-        List<FitParameter> all = new ArrayList<>(free);
-        all.addAll(fittedApart);
-        return new CalibrationResult(p0, fitted, all, undetermined, predictions, optimum.getEvaluations(), optimum.getIterations(),
-                imbalance);
+        return new Fit(fitted, optimum.getEvaluations(), optimum.getIterations());
     }
 
     /** Relative singular value below which the Jacobian's columns count as dependent. */

@@ -4,15 +4,17 @@ import java.util.List;
 
 /**
  * The outcome of a fit: the parameters before and after, which were fitted and which the training
- * runs could not determine (no run bound by them), every case's predictions, the error
+ * runs could not determine (no run bound by them), the bandwidths it drove without bound (kept at
+ * their start), every case's predictions, the error
  * measures on each half, and the imbalance penalty's own fit to the measured thread imbalance.
  */
 public record CalibrationResult(CpuParameters before, CpuParameters after, List<FitParameter> fitted,
-                                List<FitParameter> undetermined, List<CasePrediction> predictions, int evaluations,
+                                List<FitParameter> undetermined, List<FitParameter> unbounded, List<CasePrediction> predictions, int evaluations,
                                 int iterations, ImbalanceFit imbalance) {
     public CalibrationResult {
         fitted = List.copyOf(fitted);
         undetermined = List.copyOf(undetermined);
+        unbounded = List.copyOf(unbounded);
         predictions = List.copyOf(predictions);
     }
 

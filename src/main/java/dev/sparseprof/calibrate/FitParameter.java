@@ -66,6 +66,12 @@ public record FitParameter(Kind kind, String format) {
      * The fixed costs and the imbalance penalty, which may fit to zero; the bandwidths, the clock and
      * the efficiency may not.
      */
+    /** A bandwidth (bytes/s): a cache level's, DRAM's or an in-core per-core L2/L3 read rate; its time term is bytes over it. */
+    boolean isBandwidth() {
+        return kind == Kind.L1_BANDWIDTH || kind == Kind.L2_BANDWIDTH || kind == Kind.L3_BANDWIDTH || kind == Kind.DRAM_BANDWIDTH
+                || (kind == Kind.IN_CORE && (format.equals("l2PerCore") || format.equals("l3PerCore")));
+    }
+
     boolean isOverhead() {
         return kind == Kind.PER_ROW_CYCLES || kind == Kind.PER_NNZ_CYCLES || kind == Kind.FORMAT_PER_NNZ_CYCLES
                 || kind == Kind.LAUNCH_SECONDS || kind == Kind.FORK_JOIN_SECONDS || kind == Kind.IMBALANCE_PENALTY

@@ -1,6 +1,7 @@
 package dev.sparseprof.calibrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -95,6 +96,22 @@ class CalibrationFitTest {
         assertTrue(after < before / 3, "before " + before + ", after " + after);
         assertEquals(20e-6, r.after().get(FitParameter.LAUNCH_SECONDS), 4e-6);
         assertTrue(r.fitted().contains(FitParameter.PER_ROW_CYCLES), r.fitted().toString());
+    }
+
+    @Test
+    void aBandwidthTheRunsDoNotBindKeepsItsStartInsteadOfGrowingWithoutBound() {
+        Model model = model();
+        // Runs timed as if the L2 cost nothing: the best fit would send the L2 bandwidth to its clamp.
+        CpuParameters free = truth().with(FitParameter.L2_BANDWIDTH, CpuParameters.of(PRESET).get(FitParameter.L2_BANDWIDTH) * 1e12);
+        List<CalibrationCase> cases = CalibrationCases.of(measured(model, free, 0.01), model);
+        CalibrationResult r = CalibrationFit.fit(PRESET, cases);
+        assertTrue(r.unbounded().contains(FitParameter.L2_BANDWIDTH), "unbounded " + r.unbounded() + ", fitted " + r.fitted());
+        assertFalse(r.fitted().contains(FitParameter.L2_BANDWIDTH), r.fitted().toString());
+        assertEquals(CpuParameters.of(PRESET).get(FitParameter.L2_BANDWIDTH), r.after().get(FitParameter.L2_BANDWIDTH), 1.0);
+        for (FitParameter f : r.fitted()) {
+            double ratio = r.after().get(f) / Math.max(1e-300, r.before().get(f));
+            assertTrue(r.after().get(f) == 0 || ratio < CalibrationFit.UNBOUNDED, f.label() + " moved by " + ratio);
+        }
     }
 
     @Test
