@@ -27,9 +27,11 @@ import dev.sparseprof.util.DType;
  *     Triton's pipeliner (the pass that makes a dot's loads cp.async copies into shared memory) does
  *     not run, so the loads are ld.global through the L1 into registers, then stored to shared
  *     memory, both passes through the SM's one L1/shared SRAM.</li>
- * <li>The programs resident on an SM overlap each other's phases, so an SM runs a step in the
- *     larger of that sum over its residents and its busiest resource (math, L2 copy, shared
- *     memory). Residents: the warps, one stage of shared memory, the block limit and the registers:
+ * <li>The programs resident on an SM overlap each other's latencies but queue for its resources
+ *     (the L2 copy, the SRAM, the dot's pipe, the FMA dot's FP64 pipe): {@link ResidentSharing},
+ *     mean value analysis of that closed network with fixed-length phases, gives the SM's time per
+ *     step; it lies above both the plain bounds (the busiest resource; the serial step over the
+ *     residents), most where they meet. Residents: the warps, one stage of shared memory, the block limit and the registers:
  *     the accumulator, the larger of the loaded tiles (global to registers before the shared store)
  *     and the dot's operand fragments (the whole block converted to the operand layout), plus
  *     {@link GpuGemm#FRAGMENT_REGISTERS} as the GEMM's threads carry.</li>
@@ -47,12 +49,10 @@ import dev.sparseprof.util.DType;
  *     during the dot.</li>
  * <li>A program waits before its first step for three dependent loads (row pointers, column
  *     index, block) and writes its C tile after the last. Programs are dealt to whichever SM frees
- *     first, in grid order. A program holds one of its SM's resident slots for its fill, its steps
- *     at its own serial pace and its drain, so it costs the SM the larger of that slot time over the
- *     residents and its steps at the SM's busiest resource: where the steps are latency-bound a
- *     fill costs 1/resident of its time whatever the residents' phases (before, a fill was free
- *     whenever two programs fitted an SM). No kernel is shorter than its longest program (fill, its
- *     block row's steps, drain).</li>
+ *     first, in grid order. A program costs its SM its steps at the shared pace and its fill and
+ *     drain (latencies waited out in one of the resident slots) over the residents. No kernel is
+ *     shorter than its longest program (fill, its block row's steps at its own pace among the
+ *     residents, drain).</li>
  * </ul>
  * Small blocks lose to dense by the step's fixed latency chain, which a small block's few FLOPs
  * cannot cover, and by the B slice each small block brings in: a 16 x 16 block does 1/8 of the math
@@ -145,17 +145,16 @@ public final class BlockTensorSpmm {
         // double, an F2F.F64.F32 and a DADD per output element per step on the FP64 pipe, after the dot.
         double accumulate = dot == Dot.FMA ? accumulateSeconds(g, (long) r * tile) : 0;
         double programStep = chain + copy + shared + math + accumulate + fixed;
-        double throughput = Math.max(Math.max(math, accumulate), Math.max(copy, shared));
         int resident = resident(g, dot, r, tile, aStep + bStep, operandBytes, threads);
-        double step = Math.max(throughput, programStep / resident);
+        // The residents share the SM's L2 port, its SRAM and the dot's pipes (and the FP64 pipe of
+        // the FMA dot's accumulate) while each waits alone on its dependent loads and fixed cycles.
+        double step = ResidentSharing.stepSeconds(resident, chain + fixed, copy, shared, math, accumulate);
         double fill = 3 * load;
         double drain = (l2Share > 0 ? (double) r * tile * elementBytes / l2Share : 0) + l2Latency;
         // Programs in grid order (block row major, then column tile), each to the SM that frees first.
-        // A program holds one of the SM's `resident` slots for its fill, its steps at its own serial pace
-        // and its drain; the SM runs `resident` slots at once unless a resource is busier: a program's
-        // share of the SM is the larger of its slot time over the residents and its steps at the SM's
-        // throughput. Where the steps are latency-bound (the one-stage programs), a program's fill and
-        // drain thus cost the SM 1/resident of their time, whether or not the residents are in phase.
+        // A program costs the SM its steps at the shared pace (`step`, ResidentSharing) and its fill and
+        // drain, latencies it waits out in one of the `resident` slots, over the residents: 1/resident
+        // of their time, whether or not the residents are in phase.
         int rows = blocksPerBlockRow.count();
         long programs = (long) rows * tiles;
         SmSchedule schedule = new SmSchedule(g.sms());
@@ -164,12 +163,14 @@ public final class BlockTensorSpmm {
         for (long p = 0; p < programs; p++) {
             int blocks = blocksPerBlockRow.get((int) (p / tiles));
             // An empty block row's program reads its two row pointers and returns (`if row_nnz == 0: return`).
-            schedule.deal(blocks == 0 ? load / resident : Math.max((fill + blocks * programStep + drain) / resident, blocks * throughput));
+            schedule.deal(blocks == 0 ? load / resident : (fill + drain) / resident + blocks * step);
         }
         Balance balance = schedule.balance(r + "x" + c + " blocks, " + r + "x" + tile + " programs (" + dot.name().toLowerCase(java.util.Locale.ROOT)
                 + " dot), " + resident + "/SM over " + g.sms() + " SMs", 0);
         double max = schedule.busiest();
-        return new Mapping(tile, tiles, step, programStep, fill + drain, resident, max, fill + most * programStep + drain, balance);
+        // A program's own pace among its residents (Little's law: residents / throughput), never under its pace alone.
+        double ownStep = Math.max(programStep, resident * step);
+        return new Mapping(tile, tiles, step, programStep, fill + drain, resident, max, fill + most * ownStep + drain, balance);
     }
 
     /**

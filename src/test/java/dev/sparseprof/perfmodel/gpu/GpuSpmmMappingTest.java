@@ -84,9 +84,12 @@ class GpuSpmmMappingTest {
         // tiles (16 KB / 128 / 4 = 32) and a warp's operand fragments (8 KB / 32 / 4 = 64), plus 64: 160;
         // 65536 / (160 x 128) = 3 programs per SM (warps would allow 16, one 16 KB stage 10).
         assertEquals(3, m.resident());
-        // num_stages=1: the SM's step is one program's serial step over its residents, unless a resource is busier.
+        // num_stages=1: the residents overlap their latencies but queue for the SM's SRAM, L2 port and tensor
+        // pipe, so the SM's step lies above one program's serial step over the three of them (and above the
+        // busiest resource: two SRAM passes and the operand reads, 64 KB at 128 B/clk = 512 clocks).
         assertTrue(m.programStepSeconds() > 2 * m.stepSeconds(), m.toString());
-        assertEquals(m.programStepSeconds() / 3, m.stepSeconds(), 1e-15 + 0.5 * m.stepSeconds(), m.toString());
+        assertTrue(m.stepSeconds() > m.programStepSeconds() / 3 * 1.05, m.toString());
+        assertTrue(m.stepSeconds() > 512 / A100.clockHertz(), m.toString());
         double chain = (2 * A100.l2().latencyCycles() / A100.clockHertz()) + A100.dram().latencySeconds();
         assertTrue(m.programStepSeconds() > chain + 2.0 * 64 * 64 * 64 / (peak / A100.sms()), "the loads' chain and the math in series");
         // A program's own steps are serial: the longest program takes its block row's steps at the program's pace.
@@ -108,7 +111,7 @@ class GpuSpmmMappingTest {
         // (3 x 16 fp32 = 48), plus 64: 118, so 65536 / (118 x 128) = 4 programs per SM, too few to cover one
         // program's serial step.
         assertEquals(4, fma.resident());
-        assertEquals(Math.max(shared, fma.programStepSeconds() / 4), fma.stepSeconds(), 1e-3 * shared, fma.toString());
+        assertTrue(fma.stepSeconds() > Math.max(shared, fma.programStepSeconds() / 4), "the residents queue for the SRAM: " + fma);
         assertEquals(1, BlockTensorSpmm.threadTile(2)[0]);
         assertEquals(2, BlockTensorSpmm.threadTile(2)[1]);
         assertEquals(4, BlockTensorSpmm.threadTile(32)[0]);
@@ -128,7 +131,7 @@ class GpuSpmmMappingTest {
         // over the residents (the steps latency-bound), not nothing because another program is resident.
         double peak = A100.peaks().flopsPerSecond(ComputeUnit.TENSOR, DType.F16);
         BlockTensorSpmm.Mapping sparse = BlockTensorSpmm.map(A100, BlockTensorSpmm.Dot.TENSOR, 16, 16, even(256, 1), 4096, 2, peak);
-        double slot = (sparse.fillDrainSeconds() + sparse.programStepSeconds()) / sparse.resident();
+        double slot = sparse.fillDrainSeconds() / sparse.resident() + sparse.stepSeconds();
         double programs = 256.0 * sparse.columnTiles();
         assertTrue(sparse.resident() >= 2);
         assertTrue(sparse.busiestSmSeconds() >= Math.floor(programs / A100.sms()) * slot, sparse.toString());
