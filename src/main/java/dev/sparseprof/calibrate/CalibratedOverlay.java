@@ -86,6 +86,11 @@ public final class CalibratedOverlay {
             if (k.split1Cycles() > 0) inCore.put("split1", Quantities.cycles(k.split1Cycles()));
             if (k.l3CoreBytesPerSecond() > 0) inCore.put("l3PerCore", Quantities.gigabytesPerSecond(k.l3CoreBytesPerSecond()));
             inCore.put("overlap", String.format(Locale.ROOT, "%.6f", k.overlap()));
+            if (k.l2Gather().present()) {
+                inCore.put("l2GatherPerCore", Quantities.gigabytesPerSecond(k.l2Gather().coreBytesPerSecond()));
+                inCore.put("l2GatherAll", Quantities.gigabytesPerSecond(k.l2Gather().allBytesPerSecond()));
+                inCore.put("gatherThreads", k.l2Gather().threads());
+            }
             cpu.put("inCore", inCore);
             notes.put("cpu.inCore", wasCore.toString());
         }

@@ -94,7 +94,8 @@ public final class ProbeOverlay {
                             + "CSR with B in L2 measured %.3g ns per entry, in-core %.3g + L2 %.3g ns (sum %.3g, max %.3g)",
                     Quantities.gigahertz(clock), k.vectorBits(), k.overlap(),
                     k.l2MeasuredSeconds() * 1e9, k.l2CoreSeconds() * 1e9, k.l2TransferSeconds() * 1e9,
-                    (k.l2CoreSeconds() + k.l2TransferSeconds()) * 1e9, Math.max(k.l2CoreSeconds(), k.l2TransferSeconds()) * 1e9));
+                    (k.l2CoreSeconds() + k.l2TransferSeconds()) * 1e9, Math.max(k.l2CoreSeconds(), k.l2TransferSeconds()) * 1e9)
+                    + gatherNote(k.gather()));
             Map<String, Object> overheads = new LinkedHashMap<>();
             overheads.put("launch", Quantities.microseconds(k.launchSeconds()));
             overheads.put("forkJoin", Quantities.microseconds(k.forkJoinSeconds()));
@@ -128,7 +129,20 @@ public final class ProbeOverlay {
         m.put("l2PerCore", Quantities.gigabytesPerSecond(l2CoreBytesPerSecond));
         m.put("l3PerCore", Quantities.gigabytesPerSecond(l3CoreBytesPerSecond));
         m.put("overlap", String.format(Locale.ROOT, "%.3f", k.overlap()));
+        if (k.gather() != null) {
+            m.put("l2GatherPerCore", Quantities.gigabytesPerSecond(k.gather().coreBytesPerSecond()));
+            m.put("l2GatherAll", Quantities.gigabytesPerSecond(k.gather().allBytesPerSecond()));
+            m.put("gatherThreads", k.gather().threads());
+        }
         return m;
+    }
+
+    /** What the sustained gather measured, for the spec's note. */
+    static String gatherNote(KernelRates.Gather g) {
+        if (g == null) return "";
+        return String.format(Locale.ROOT, "; l2Gather: one CSR call of %d random-column entries at 8 vectors, B in L2, took %.3g us on 1 thread "
+                        + "(in-core %.3g us, %.3g MB of B rows from L2) and %.3g us on %d threads", g.entries(), g.measuredSeconds() * 1e6,
+                g.coreSeconds() * 1e6, g.l2Bytes() / 1e6, g.allMeasuredSeconds() * 1e6, g.threads());
     }
 
     private static long roundMiB(long bytes) {

@@ -47,15 +47,20 @@ package dev.sparseprof.hw;
  *     this machine, from 0 (serial: {@code T = T_core + T_L1L2 + T_L2L3 + T_L3Mem}, Kerncraft's
  *     model for Intel cores, no transfer overlaps the loads that use it) to 1 (overlapped:
  *     {@code T = max(T_core, T_L1L2, ...)}, as on AMD Zen cores): {@code T = serial - overlap x
- *     (serial - overlapped)}. The probe measures it with the CSR micro-kernel with B in L2.
+ *     (serial - overlapped)}. The probe measures it with the CSR micro-kernel with B in L2;
+ * <li>{@code l2Gather}: the rate at which the cores gather B's rows from L2 in a sustained CSR call
+ *     ({@link GatherRates}; spec keys {@code l2GatherPerCore}, {@code l2GatherAll},
+ *     {@code gatherThreads}), which the model uses for the row gathers' L2 bytes in place of the
+ *     streaming {@code l2PerCore}.
  * </ul>
  * {@link #NONE} (vectorBits 0): not probed; the roofline model with fitted overheads applies.
  */
 public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNarrowFmaCycles, double block8Cycles, double block4Cycles,
                           double block2Cycles, double oneVectorCycles, double rowBlockCycles, double wholeRowCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
                           double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap,
-                          double bsrTileCycles, double nmRowCycles, boolean fixedPartsApart, double split2Cycles, double split1Cycles) {
-    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0);
+                          double bsrTileCycles, double nmRowCycles, boolean fixedPartsApart, double split2Cycles, double split1Cycles,
+                          GatherRates l2Gather) {
+    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, GatherRates.NONE);
 
     public InCoreRates {
         if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);
@@ -69,6 +74,7 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
             throw new SpecException("cpu.inCore: denseFma, block8, block4, block2 and oneVector cycles must be positive");
         }
         if (!(overlap >= 0 && overlap <= 1)) throw new SpecException("cpu.inCore.overlap must be in [0, 1], got " + overlap);
+        if (l2Gather == null) l2Gather = GatherRates.NONE;
     }
 
     /** Cycles per entry of the general path's 2-vector block: its own probed rate, else the tight loop's. */

@@ -23,7 +23,8 @@ final class SpecReader {
         "registersPerSm", "maxBlocksPerSm", "arch"};
     private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram", "model", "inCore"};
     private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "block8", "block4", "block2", "oneVector", "rowBlock", "wholeRow", "cooEntry", "cooRow",
-        "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap"};
+        "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap",
+        "l2GatherPerCore", "l2GatherAll", "gatherThreads"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -121,10 +122,21 @@ final class SpecReader {
                     m.has("l2PerCore") ? SpecValues.bytesPerSecond(m, "l2PerCore") : 0,
                     m.has("l3PerCore") ? SpecValues.bytesPerSecond(m, "l3PerCore") : 0, m.number("overlap"),
                     apart ? SpecValues.cycles(m, "bsrTile") : 0, apart ? SpecValues.cycles(m, "nmRow") : 0, apart,
-                    m.has("split2") ? SpecValues.cycles(m, "split2") : 0, m.has("split1") ? SpecValues.cycles(m, "split1") : 0);
+                    m.has("split2") ? SpecValues.cycles(m, "split2") : 0, m.has("split1") ? SpecValues.cycles(m, "split1") : 0,
+                    gather(m));
         } catch (SpecException e) {
             throw m.error(e.getMessage());
         }
+    }
+
+    /** The probed row-gather bandwidths ({@link GatherRates}); none in files written before 4 Dec 2026. */
+    private static GatherRates gather(ConfigMap m) {
+        if (!m.has("l2GatherPerCore")) {
+            if (m.has("l2GatherAll") || m.has("gatherThreads")) throw m.error("l2GatherAll and gatherThreads need l2GatherPerCore (a probe writes all three)");
+            return GatherRates.NONE;
+        }
+        return new GatherRates(SpecValues.bytesPerSecond(m, "l2GatherPerCore"), m.has("l2GatherAll") ? SpecValues.bytesPerSecond(m, "l2GatherAll") : 0,
+                m.has("gatherThreads") ? (int) m.number("gatherThreads") : 0);
     }
 
     private static CacheLevel gpuCache(ConfigMap m, String name, boolean shared, double clock) {

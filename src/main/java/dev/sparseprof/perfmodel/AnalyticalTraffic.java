@@ -14,7 +14,8 @@ import java.util.List;
  * probability h (uniformly spread reuse), but never passes on fewer bytes than its compulsory
  * misses (its footprint once per instance that touches it). With {@code cacheMisses} off every
  * array passes on only its compulsory bytes: the perfect-reuse floor against which the gap
- * breakdown measures gather/scatter misses.
+ * breakdown measures gather/scatter misses. Each level's share of row-gathered bytes
+ * ({@link DataStream#rowGather}) goes with the totals ({@link Traffic#gatherShares}).
  */
 public final class AnalyticalTraffic {
     private AnalyticalTraffic() {}
@@ -26,6 +27,7 @@ public final class AnalyticalTraffic {
         List<String> names = new ArrayList<>(levels + 1);
         double[] bytes = new double[levels + 1];
         double[] missRates = new double[levels + 1];
+        double[] gatherShares = new double[levels + 1];
         double[] arriving = new double[count];
         double[] hit = new double[count];
         int[] order = new int[count];
@@ -50,6 +52,7 @@ public final class AnalyticalTraffic {
             }
             double in = 0;
             double out = 0;
+            double gathered = 0;
             for (int s = 0; s < count; s++) {
                 DataStream d = streams.get(s);
                 if (skipL1 && d.bypassL1()) continue; // reaches the next level untouched
@@ -58,17 +61,24 @@ public final class AnalyticalTraffic {
                 double compulsory = Math.min(a, perInstance * instances);
                 double missed = features.cacheMisses() ? Math.max(compulsory, a * (1 - hit[s])) : compulsory;
                 in += a;
+                if (d.rowGather()) gathered += a;
                 out += missed;
                 arriving[s] = missed;
             }
             bytes[level] = in;
             missRates[level] = in > 0 ? out / in : 0;
+            gatherShares[level] = in > 0 ? gathered / in : 0;
         }
         names.add("DRAM");
         double dram = 0;
-        for (double a : arriving) dram += a;
+        double gatheredAtDram = 0;
+        for (int s = 0; s < count; s++) {
+            dram += arriving[s];
+            if (streams.get(s).rowGather()) gatheredAtDram += arriving[s];
+        }
         bytes[levels] = dram;
-        return new Traffic(names, bytes, missRates, "analytical", 0);
+        gatherShares[levels] = dram > 0 ? gatheredAtDram / dram : 0;
+        return new Traffic(names, bytes, missRates, "analytical", 0, gatherShares, null);
     }
 
     /** Insertion sort of stream indices by requests per distinct byte, descending (a handful of streams). */

@@ -72,7 +72,7 @@ final class BsrFormat implements FormatModel {
                 Machine.aArray("values", cost.valueBytes() + cost.paddingBytes(), tiles, false),
                 Machine.aArray("colidx", cost.indexBytes(), tiles, true),
                 Machine.aArray("rowptr", cost.metadataBytes(), tiles, true),
-                Machine.bGather(spec, w, nb * shape.cols()),
+                Machine.bGather(spec, w, nb * shape.cols(), false),
                 Machine.cWrite(w));
         double flops = 2.0 * nb * shape.area() * w.denseColumns();
         Balance balance = Machine.sparseBalance(spec, perBlockRow, tiles);

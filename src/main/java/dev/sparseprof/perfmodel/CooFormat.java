@@ -37,7 +37,7 @@ final class CooFormat implements FormatModel {
         List<DataStream> streams = List.of(
                 Machine.aArray("values", cost.valueBytes(), tiles, false),
                 Machine.aArray("indices", cost.indexBytes(), tiles, true),
-                Machine.bGather(spec, w, nnz),
+                Machine.bGather(spec, w, nnz, true),
                 c);
         double perUnit = nnz * tiles / spec.parallelUnits();
         Balance balance = Balance.of("nnz-split", Math.ceil(perUnit), perUnit);

@@ -51,7 +51,7 @@ final class CsrFormat implements FormatModel {
                 Machine.aArray("values", cost.valueBytes(), tiles, false),
                 Machine.aArray("colidx", cost.indexBytes(), tiles, true),
                 Machine.aArray("rowptr", cost.metadataBytes(), tiles, true),
-                Machine.bGather(spec, w, nnz),
+                Machine.bGather(spec, w, nnz, true),
                 Machine.cWrite(w));
         return KernelPlan.sparse(name, "CSR rows, SIMD", ComputeUnit.VECTOR,
                 Machine.vectorDType(w.dtype()), w.sparseFlops(), streams, Machine.sparseBalance(spec, w.rowLengths(), tiles),
@@ -66,7 +66,7 @@ final class CsrFormat implements FormatModel {
                 Machine.aArray("values", cost.valueBytes(), tiles, false),
                 Machine.aArray("colidx", cost.indexBytes(), tiles, true),
                 Machine.aArray("rowptr", cost.metadataBytes(), tiles, true),
-                DataStream.gathered("B", nnz * tiles * map.l1BytesPerGather(), (double) w.cols() * w.denseColumns() * w.dtype().sizeBytes()),
+                DataStream.gathered("B", nnz * tiles * map.l1BytesPerGather(), (double) w.cols() * w.denseColumns() * w.dtype().sizeBytes(), true),
                 Machine.cWrite(w)));
         if (map.l1BroadcastBytesPerNonZero() > 0) {
             // The warp-wide loads of each non-zero's value and index: L1 hits on lines the arrays above bring in.

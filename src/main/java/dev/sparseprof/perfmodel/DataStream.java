@@ -8,10 +8,18 @@ package dev.sparseprof.perfmodel;
  * {@code replicated} array is touched by every core/SM (the dense operand B), a partitioned one
  * splits across them (A's rows, C's rows). {@code index} marks indices and metadata, which the gap
  * breakdown takes out first. {@code bypassL1}: traffic that skips the L1 (atomics resolved in the
- * L2, {@code cp.async.cg} tile loads into shared memory).
+ * L2, {@code cp.async.cg} tile loads into shared memory). {@code rowGather}: B's rows fetched one
+ * at a time at random places (csr, coo, N:M: one row per stored index), which a CPU core moves at
+ * its probed gather rate ({@code hw.GatherRates}); a BSR block's rows come as one run of
+ * consecutive rows and a tiled GEMM's panels as streams, at the streaming rate.
  */
 public record DataStream(String role, double requestBytes, double footprintBytes, double workingSetBytes,
-                         boolean replicated, boolean index, boolean bypassL1) {
+                         boolean replicated, boolean index, boolean bypassL1, boolean rowGather) {
+    /** Not a row gather. */
+    public DataStream(String role, double requestBytes, double footprintBytes, double workingSetBytes, boolean replicated, boolean index, boolean bypassL1) {
+        this(role, requestBytes, footprintBytes, workingSetBytes, replicated, index, bypassL1, false);
+    }
+
     public DataStream {
         if (!(requestBytes >= 0) || !(footprintBytes >= 0) || !(workingSetBytes >= 0)) {
             throw new IllegalArgumentException(role + ": negative bytes");
@@ -23,9 +31,12 @@ public record DataStream(String role, double requestBytes, double footprintBytes
         return new DataStream(role, bytes, bytes, bytes, false, index, false);
     }
 
-    /** Gathered by every core/SM at random rows: its whole footprint is its working set. */
-    public static DataStream gathered(String role, double requestBytes, double footprintBytes) {
-        return new DataStream(role, requestBytes, footprintBytes, footprintBytes, true, false, false);
+    /**
+     * Gathered by every core/SM at random places: its whole footprint is its working set;
+     * {@code rowGather}: one B row per index (see the class comment).
+     */
+    public static DataStream gathered(String role, double requestBytes, double footprintBytes, boolean rowGather) {
+        return new DataStream(role, requestBytes, footprintBytes, footprintBytes, true, false, false, rowGather);
     }
 
     /** How often each distinct byte is requested. */

@@ -119,9 +119,12 @@ final class Machine {
                 : LoadBalance.nnzBalanced(rows, columnTiles, spec.parallelUnits());
     }
 
-    /** B's row slices gathered {@code gathers} times (one per stored index, times rows per index). */
-    static DataStream bGather(HardwareSpec spec, Workload w, double gathers) {
-        return DataStream.gathered("B", gathers * gatherBytesPerIndex(spec, w), (double) w.cols() * w.denseColumns() * w.dtype().sizeBytes());
+    /**
+     * B's row slices gathered {@code gathers} times (one per stored index, times rows per index);
+     * {@code oneRowEach}: each gather one B row (csr, coo, N:M), not a block's run of consecutive rows.
+     */
+    static DataStream bGather(HardwareSpec spec, Workload w, double gathers, boolean oneRowEach) {
+        return DataStream.gathered("B", gathers * gatherBytesPerIndex(spec, w), (double) w.cols() * w.denseColumns() * w.dtype().sizeBytes(), oneRowEach);
     }
 
     /** C written once. */

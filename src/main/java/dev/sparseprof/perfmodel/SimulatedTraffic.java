@@ -81,7 +81,7 @@ public final class SimulatedTraffic implements TrafficModel {
         String why = unsupported(w, plan, spec);
         if (why != null) {
             Traffic t = AnalyticalTraffic.estimate(plan.streams(), spec, features);
-            return new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (" + why + ")", 0);
+            return new Traffic(t.levels(), t.bytes(), t.missRates(), "analytical (" + why + ")", 0, t.gatherShares(), null);
         }
         Replay r = replayOf(w, plan.format(), spec);
         int n = r.levels().size();
@@ -96,11 +96,13 @@ public final class SimulatedTraffic implements TrafficModel {
             Traffic floor = AnalyticalTraffic.estimate(plan.streams(), spec, features);
             double[] fb = floor.bytes();
             if (fb.length == bytes.length) for (int i = 0; i < fb.length; i++) fb[i] = Math.min(fb[i], bytes[i]);
-            return new Traffic(floor.levels(), fb, floor.missRates(), floor.source(), 0);
+            return new Traffic(floor.levels(), fb, floor.missRates(), floor.source(), 0, floor.gatherShares(), null);
         }
         double[] miss = new double[n + 1];
         System.arraycopy(r.missRates(), 0, miss, 0, n);
-        return new Traffic(names, bytes, miss, r.label(), r.samplingError());
+        // The replay counts no arrays apart at every level: the row gathers' shares are the analytical model's.
+        double[] shares = AnalyticalTraffic.estimate(plan.streams(), spec, features).gatherShares();
+        return new Traffic(names, bytes, miss, r.label(), r.samplingError(), shares.length == n + 1 ? shares : new double[n + 1], null);
     }
 
     private Replay run(Workload w, String format, HardwareSpec spec) {

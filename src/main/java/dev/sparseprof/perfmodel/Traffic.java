@@ -10,20 +10,26 @@ import java.util.function.Supplier;
  * ({@code analytical} or {@code simulated, N of M rows sampled}); {@code samplingError} is the
  * relative standard error of a sampled estimate (0 when nothing was sampled); {@code pendingCheck}
  * makes, on its first read, the memsim replay of a sample held against these bytes where the
- * analytical model is the default ({@link #check}; null where none is made).
+ * analytical model is the default ({@link #check}; null where none is made). {@code gatherShares}:
+ * the share of each level's bytes that are B's rows gathered one row at a time
+ * ({@link DataStream#rowGather}), which a CPU core moves at its probed gather rate, not its
+ * streaming one (all 0 where unknown).
  */
 public record Traffic(List<String> levels, double[] bytes, double[] missRates, String source, double samplingError,
-                      Supplier<TrafficCheck> pendingCheck) {
-    /** Without a check. */
+                      double[] gatherShares, Supplier<TrafficCheck> pendingCheck) {
+    /** Without a check, no gathered share known. */
     public Traffic(List<String> levels, double[] bytes, double[] missRates, String source, double samplingError) {
-        this(levels, bytes, missRates, source, samplingError, null);
+        this(levels, bytes, missRates, source, samplingError, new double[bytes.length], null);
     }
 
     public Traffic {
         levels = List.copyOf(levels);
         bytes = bytes.clone();
         missRates = missRates.clone();
-        if (bytes.length != levels.size() || missRates.length != levels.size()) throw new IllegalArgumentException("one entry per level");
+        gatherShares = gatherShares.clone();
+        if (bytes.length != levels.size() || missRates.length != levels.size() || gatherShares.length != levels.size()) {
+            throw new IllegalArgumentException("one entry per level");
+        }
     }
 
     /** Whether the bytes came from a cache simulation (false for the analytical model and its fallbacks). */
@@ -33,7 +39,17 @@ public record Traffic(List<String> levels, double[] bytes, double[] missRates, S
 
     /** The same bytes with a check attached (made when first read) and another source label. */
     public Traffic withCheck(String label, Supplier<TrafficCheck> c) {
-        return new Traffic(levels, bytes, missRates, label, samplingError, c);
+        return new Traffic(levels, bytes, missRates, label, samplingError, gatherShares, c);
+    }
+
+    /** The same traffic with the gathered shares of another estimate of it (same levels). */
+    public Traffic withGatherShares(double[] shares) {
+        return new Traffic(levels, bytes, missRates, source, samplingError, shares, pendingCheck);
+    }
+
+    /** The bytes at a level that are gathered B rows. */
+    public double gatherBytesAt(int level) {
+        return bytes[level] * gatherShares[level];
     }
 
     /** The memsim check of these bytes, made now if it was not yet; null where none is made. */
@@ -56,6 +72,11 @@ public record Traffic(List<String> levels, double[] bytes, double[] missRates, S
     @Override
     public double[] bytes() {
         return bytes.clone();
+    }
+
+    @Override
+    public double[] gatherShares() {
+        return gatherShares.clone();
     }
 
     @Override

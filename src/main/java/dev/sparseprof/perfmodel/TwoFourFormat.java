@@ -64,7 +64,7 @@ final class TwoFourFormat implements FormatModel {
         List<DataStream> streams = List.of(
                 Machine.aArray("values", values, tiles, false),
                 Machine.aArray("metadata", cost.metadataBytes(), tiles, true),
-                Machine.bGather(spec, w, slots),
+                Machine.bGather(spec, w, slots, true),
                 Machine.cWrite(w));
         return KernelPlan.sparse(name(), name() + " SIMD kernel", ComputeUnit.VECTOR, Machine.vectorDType(w.dtype()), 2.0 * slots * w.denseColumns(),
                 streams, Machine.sparseBalance(spec, Lengths.of(perRow), tiles),

@@ -8,6 +8,7 @@ import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.measure.probe.BandwidthPoint;
 import dev.sparseprof.measure.probe.CacheSizes;
 import dev.sparseprof.measure.probe.FlopsPoint;
+import dev.sparseprof.measure.probe.KernelRates;
 import dev.sparseprof.measure.probe.MemoryLevel;
 import dev.sparseprof.measure.probe.ProbeResult;
 import dev.sparseprof.measure.probe.StreamKernel;
@@ -49,6 +50,19 @@ class ProbeOverlayTest {
         assertEquals(2.0e9, spec.clockHertz(), 1e6);
         assertEquals(base.caches().get(0).latencyCycles(), spec.caches().get(0).latencyCycles(), 1e-9, "latency kept");
         assertTrue(yaml.contains("name: \"Test CPU: model 1, 2 cores (probed)\""), yaml);
+    }
+
+    @Test
+    void theProbedGatherBandwidthsReachTheSpecAndItsNote() {
+        var gather = new KernelRates.Gather(50_000, 20e6, 90e-6, 200e-6, 110e-6, 2, 120e9, 210e9);
+        KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, gather, 30);
+        SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
+        CpuSpec spec = (CpuSpec) o.check();
+        assertEquals(120e9, spec.inCore().l2Gather().coreBytesPerSecond(), 1e6);
+        assertEquals(210e9, spec.inCore().l2Gather().allBytesPerSecond(), 1e6);
+        assertEquals(2, spec.inCore().l2Gather().threads());
+        assertTrue(o.toYaml().contains("l2Gather: one CSR call of 50000 random-column entries"), o.toYaml());
     }
 
     @Test

@@ -23,7 +23,7 @@ class AnalyticalTrafficTest {
     void aGatherThatFitsMissesOnlyCompulsorily() {
         // 16 KiB gathered 100 times over by both cores: fits every level; each private level misses it once per core.
         double f = 16 * 1024;
-        Traffic t = AnalyticalTraffic.estimate(List.of(DataStream.gathered("B", 100 * f, f)), ZEN5, Features.ALL);
+        Traffic t = AnalyticalTraffic.estimate(List.of(DataStream.gathered("B", 100 * f, f, true)), ZEN5, Features.ALL);
         assertEquals(100 * f, t.bytesAt(0), 1e-6);
         assertEquals(2 * f, t.bytesAt(1), 1e-6);
         assertEquals(2 * f, t.bytesAt(2), 1e-6);
@@ -33,9 +33,9 @@ class AnalyticalTrafficTest {
     @Test
     void aGatherTwiceTheL1HitsHalfTheTime() {
         double f = 96 * 1024; // 2 x 48 KiB
-        Traffic t = AnalyticalTraffic.estimate(List.of(DataStream.gathered("B", 1000 * f, f)), ZEN5, Features.ALL);
+        Traffic t = AnalyticalTraffic.estimate(List.of(DataStream.gathered("B", 1000 * f, f, true)), ZEN5, Features.ALL);
         assertEquals(0.5, t.missRate(0), 1e-12);
-        Traffic perfect = AnalyticalTraffic.estimate(List.of(DataStream.gathered("B", 1000 * f, f)), ZEN5,
+        Traffic perfect = AnalyticalTraffic.estimate(List.of(DataStream.gathered("B", 1000 * f, f, true)), ZEN5,
                 new Features(true, false, true, true));
         assertEquals(2 * f / (1000 * f), perfect.missRate(0), 1e-12);
     }
@@ -43,7 +43,7 @@ class AnalyticalTrafficTest {
     @Test
     void hotArraysGetTheCacheFirstAndIndexBytesCanBeLeftOut() {
         double f = 40 * 1024;
-        List<DataStream> streams = List.of(DataStream.gathered("B", 100 * f, f), DataStream.streamed("colidx", 10 * f, true));
+        List<DataStream> streams = List.of(DataStream.gathered("B", 100 * f, f, true), DataStream.streamed("colidx", 10 * f, true));
         Traffic t = AnalyticalTraffic.estimate(streams, ZEN5, Features.ALL);
         assertEquals(110 * f, t.bytesAt(0), 1e-6);
         assertEquals(2 * f + 10 * f, t.bytesAt(1), 1e-6); // B fits beside nothing else hot; the stream passes

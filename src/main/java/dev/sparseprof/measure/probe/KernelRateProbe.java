@@ -38,7 +38,10 @@ import java.util.Random;
  *     VM, the pack's K x N copy in it, against 1.16 from rows); A, packed B and C take 26 KiB.
  * </ul>
  * Then the same CSR kernel with B sized into L2 shows how much of the L2 transfer hides behind the
- * in-core time (the overlap). A tiny matrix on 1 thread and on all gives the call's fixed costs
+ * in-core time (the overlap), and a long call of it over random rows of such a B, on 1 thread and on
+ * all, how fast the cores gather B's rows from L2 when they do nothing else for a whole call
+ * ({@link #gather}): the short differential check ran at 2.96 ns per entry on the Zen 5 VM where
+ * long calls of the same rows took 4.8-7.3. A tiny matrix on 1 thread and on all gives the call's fixed costs
  * (launch, fork/join). Every rate is in seconds per unit.
  *
  * <p>Each call is timed in a warm-up pass (dropped) and {@link #ROUNDS} rounds; every call keeps its
@@ -65,6 +68,12 @@ public final class KernelRateProbe {
      * (16 rows of 16 did 128, and the check's time per entry moved 18% from probe to probe).
      */
     static final int CHECK_ROWS = 32, CHECK_MIN = 24, CHECK_MAX = 40;
+    /**
+     * The sustained gather: rows of 48..144 random columns (a pruned layer's rows at 60-90 % of
+     * 384-1536 columns), as many rows as fill a quarter of L2 with C (128..1024), so that B and C
+     * together take half the L2 as a layer's do.
+     */
+    static final int GATHER_MIN = 48, GATHER_MAX = 144;
     /** Dense K and rows of the larger matrix (8 row tiles of 4, 4 of 8; the smaller has half the rows). */
     static final int DENSE_K = 48;
     static final int DENSE_ROWS = 32;
@@ -112,7 +121,8 @@ public final class KernelRateProbe {
             Timer timed = (format, a, n, pool) -> best.keep(format, a, n, pool.threads(), callSeconds(format, a, n, pool, true));
             for (int i = 0; i < ROUNDS; i++) rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
-            return rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, true);
+            KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, true);
+            return r.withGather(gather(r, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all), (System.nanoTime() - t0) * 1e-9);
         }
     }
 
@@ -214,7 +224,64 @@ public final class KernelRateProbe {
         }
         return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
                 wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
-                launch, forkJoin, overlap, measured, core, transfer, (System.nanoTime() - t0) * 1e-9);
+                launch, forkJoin, overlap, measured, core, transfer, null, (System.nanoTime() - t0) * 1e-9);
+    }
+
+    /**
+     * The sustained row gather: one CSR call at 8 vectors over {@link #GATHER_MIN}.. random columns
+     * of a B of a quarter of L2, on 1 thread and on all, each the median of its calls over
+     * {@link #GATHER_ALLOCATIONS} fresh allocations of B and C (the median of those): unlike an
+     * in-core rate, a gather's speed depends on where B's pages land in the physically indexed L2,
+     * which each allocation draws anew, as each layer's does; the luckiest of them is no rate a layer
+     * sees (on the Zen 5 VM the same call ran 4.8-6.4 ns per entry from one JVM to the next). Less the
+     * call's fixed costs and B's private copies (read and written once at the streaming rate, as the
+     * model charges them), the time is what the ECM composition gives for the in-core time (the
+     * probed 8-vector rates) and the B rows' L2 bytes at the gather bandwidth, which is solved for
+     * ({@link #transferSeconds}), at most the streaming read's.
+     */
+    private KernelRates.Gather gather(KernelRates r, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, WorkerPool one, WorkerPool all) {
+        int n8 = 8 * lanes;
+        long rowBytes = (long) n8 * Float.BYTES;
+        int k = (int) Math.max(2L * GATHER_MAX, l2Bytes / 4 / rowBytes);
+        int rows = (int) Math.max(128, Math.min(1024, l2Bytes / 4 / rowBytes));
+        MatrixView a = randomRows(rows, k, GATHER_MIN, GATHER_MAX);
+        long entries = entries(a, 0, rows);
+        double bBytes = (double) k * rowBytes;
+        double l2 = entries * rowBytes * (1 - Math.min(1, l1dBytes / bBytes));
+        double copy = 2 * bBytes / l2ReadBytesPerSecond;
+        double core = r.rowBlockSeconds() * rows + r.block8Seconds() * entries;
+        double overlap = r.overlap();
+        double measured = Math.max(0, medianCallSeconds(a, n8, one) - r.launchSeconds() - copy);
+        double coreRate = Math.min(l2ReadBytesPerSecond, l2 / transferSeconds(core, measured, overlap));
+        int p = Math.max(1, threads);
+        double allMeasured = p > 1 ? Math.max(0, medianCallSeconds(a, n8, all) - r.launchSeconds() - r.forkJoinSeconds() * (p - 1) - copy) : measured;
+        // each thread its nnz-balanced share of the rows: its share of the in-core time and of the bytes
+        double allRate = Math.min(l2ReadBytesPerSecond * p, l2 / transferSeconds(core / p, allMeasured, overlap));
+        return new KernelRates.Gather(entries, l2, core, measured, allMeasured, p, coreRate, allRate);
+    }
+
+    /** Fresh allocations of B and C the gather is timed on. */
+    static final int GATHER_ALLOCATIONS = 5;
+
+    /** The median over {@link #GATHER_ALLOCATIONS} fresh plans of each one's median call, after its warm-up. */
+    private double medianCallSeconds(MatrixView a, int n, WorkerPool pool) {
+        double[] perPlan = new double[GATHER_ALLOCATIONS];
+        for (int i = 0; i < perPlan.length; i++) perPlan[i] = callSeconds("csr", a, n, pool, true, 0.5);
+        Arrays.sort(perPlan);
+        return perPlan[perPlan.length / 2];
+    }
+
+    /**
+     * The transfer time {@code T} for which the ECM composition of in-core {@code core} and
+     * {@code T} gives {@code measured}: {@code core + T - overlap x min(core, T)}, which grows with T
+     * (by {@code 1 - overlap} below {@code core}, by 1 above). A measured time at or under the in-core
+     * one leaves no time to the transfer: then the smallest positive one (the caller's cap, the
+     * streaming rate, applies).
+     */
+    static double transferSeconds(double core, double measured, double overlap) {
+        double atCore = core * (2 - overlap);
+        double transfer = measured >= atCore ? measured - core * (1 - overlap) : overlap < 1 ? (measured - core) / (1 - overlap) : 0;
+        return Math.max(transfer, 1e-15);
     }
 
     /** The block widths of {@link #rowRates}, in vectors. */
@@ -304,6 +371,11 @@ public final class KernelRateProbe {
      * always includes such time slices and measured the rates 3-10x too slow.
      */
     private double callSeconds(String format, MatrixView a, int n, WorkerPool pool, boolean timed) {
+        return callSeconds(format, a, n, pool, timed, 0.25);
+    }
+
+    /** {@link #callSeconds} at the {@code quantile} of the single calls. */
+    private double callSeconds(String format, MatrixView a, int n, WorkerPool pool, boolean timed, double quantile) {
         SpmmKernel<?> kernel = Kernels.byName(format);
         CpuRunner.Prepared<?> p = CpuRunner.prepare(kernel, a, new CpuRunner.Request("probe", n, pool.threads(), new NnzBalancedPartition(),
                 new TimingConfig(0, 0, 1)));
@@ -319,7 +391,7 @@ public final class KernelRateProbe {
             calls[count++] = System.nanoTime() - s;
         }
         Arrays.sort(calls, 0, count);
-        return calls[count / 4] * 1e-9;
+        return calls[(int) (count * quantile)] * 1e-9;
     }
 
     private static final int MIN_CALLS = 200;

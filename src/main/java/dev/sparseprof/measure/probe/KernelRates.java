@@ -8,16 +8,36 @@ package dev.sparseprof.measure.probe;
  * path's 2- and 1-vector column blocks per entry), the call's fixed costs, and how the CSR micro-kernel
  * with B in L2 composed its in-core time and its L2 transfer: {@code overlap}, the share of the
  * smaller of the two that the measured time hid ({@code (core + transfer - measured) / min(core,
- * transfer)}, clamped to [0, 1]: 0 serial, 1 overlapped); the three times in seconds per entry.
+ * transfer)}, clamped to [0, 1]: 0 serial, 1 overlapped); the three times in seconds per entry;
+ * {@code gather}: the sustained row-gather bandwidths ({@code hw.GatherRates}) with the calls they
+ * came from ({@link Gather}).
  */
 public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNarrowFmaSeconds, double block8Seconds, double block4Seconds,
                           double block2Seconds, double oneVectorSeconds, double rowBlockSeconds, double wholeRowSeconds, double cooEntrySeconds, double cooRowSeconds, double bsrWideSeconds, double bsrNarrowSeconds,
                           double nmSlotSeconds, double bsrTileSeconds, double nmRowSeconds, double split2Seconds, double split1Seconds, double launchSeconds, double forkJoinSeconds, double overlap,
-                          double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, double elapsedSeconds) {
+                          double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, Gather gather, double elapsedSeconds) {
+    /**
+     * The sustained gather: one CSR call of {@code entries} random-column entries at 8 vectors over
+     * a B in L2 took {@code measuredSeconds} (the call's fixed costs and B's private copies out) on 1
+     * thread and {@code allMeasuredSeconds} on {@code threads}; in-core {@code coreSeconds} (1
+     * thread); {@code l2Bytes} of B's rows missed L1; the bandwidths at which the ECM composition,
+     * with the probe's overlap, gives those times (at most the streaming read's).
+     */
+    public record Gather(long entries, double l2Bytes, double coreSeconds, double measuredSeconds, double allMeasuredSeconds, int threads,
+                         double coreBytesPerSecond, double allBytesPerSecond) {}
+
     public KernelRates {
         double[] all = {denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds, rowBlockSeconds, wholeRowSeconds,
             cooEntrySeconds, cooRowSeconds,
             bsrWideSeconds, bsrNarrowSeconds, nmSlotSeconds, bsrTileSeconds, nmRowSeconds, split2Seconds, split1Seconds, launchSeconds, forkJoinSeconds};
         for (double v : all) if (!(v >= 0) || Double.isInfinite(v)) throw new IllegalArgumentException("kernel rates must be finite and >= 0, got " + v);
+    }
+
+    /** These rates with the sustained gather measured after them, and the probe's whole time. */
+    public KernelRates withGather(Gather g, double elapsed) {
+        return new KernelRates(vectorBits, denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds,
+                rowBlockSeconds, wholeRowSeconds, cooEntrySeconds, cooRowSeconds, bsrWideSeconds, bsrNarrowSeconds, nmSlotSeconds, bsrTileSeconds,
+                nmRowSeconds, split2Seconds, split1Seconds, launchSeconds, forkJoinSeconds, overlap, l2MeasuredSeconds, l2CoreSeconds,
+                l2TransferSeconds, g, elapsed);
     }
 }

@@ -22,7 +22,9 @@ import java.util.List;
  *     level's probed read bandwidth (the L2: the 1-core figure times the cores running, stretched
  *     by the imbalance; the L3: its all-cores figure, at most the 1-core figure times the cores
  *     running; DRAM: the curve at the cores running). L1 traffic is part of T_core (the rates were probed with every
- *     operand in L1);
+ *     operand in L1). The L2 bytes of B's row gathers ({@link Traffic#gatherShares}) move at the
+ *     probed gather rate ({@code hw.GatherRates}: a sustained CSR call over random rows of a B in
+ *     L2), the rest at the streaming one;
  * <li>composed as the probe found this machine composes them: between serial,
  *     {@code T = T_core + sum T_i} (Kerncraft's Intel model), and overlapped,
  *     {@code T = max(T_core, max T_i)}, by the probed overlap: {@code T = serial - overlap x
@@ -64,7 +66,13 @@ public final class EcmModel {
             } else {
                 bandwidth = spec.dram().bandwidth().at(spec.cores());
             }
-            levelSeconds[i] = bandwidth > 0 && i <= deepest ? traffic.bytesAt(i) / bandwidth * stretch : 0;
+            double gatherBandwidth = i == 1 ? rates.l2Gather().perCoreBytesPerSecond(spec.cores()) * spec.cores() : 0;
+            double seconds = 0;
+            if (bandwidth > 0 && i <= deepest) {
+                double gathered = gatherBandwidth > 0 ? traffic.gatherBytesAt(i) : 0;
+                seconds = ((traffic.bytesAt(i) - gathered) / bandwidth + (gathered > 0 ? gathered / gatherBandwidth : 0)) * stretch;
+            }
+            levelSeconds[i] = seconds;
             serial += levelSeconds[i];
             slowest = Math.max(slowest, levelSeconds[i]);
             if (levelSeconds[i] > roof) {

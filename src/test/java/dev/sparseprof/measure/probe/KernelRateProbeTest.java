@@ -1,6 +1,7 @@
 package dev.sparseprof.measure.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -55,6 +56,34 @@ class KernelRateProbeTest {
             for (float v : row) if (v != 0) n++;
         }
         return n;
+    }
+
+    @Test
+    void theGatherBandwidthIsTheOneAtWhichTheEcmCompositionGivesTheMeasuredTime() {
+        // the composition core + T - overlap x min(core, T), inverted on both sides of T = core
+        for (double overlap : new double[] {0, 0.3, 0.84, 1}) {
+            for (double transfer : new double[] {0.5, 1, 2, 5}) {
+                double core = 1;
+                double measured = core + transfer - overlap * Math.min(core, transfer);
+                if (overlap == 1 && transfer < core) continue; // hidden entirely: no time tells it
+                assertEquals(transfer, KernelRateProbe.transferSeconds(core, measured, overlap), 1e-12, overlap + " " + transfer);
+            }
+        }
+        // a measured time under the in-core one leaves the transfer no time: the smallest positive (the caller caps the rate)
+        assertTrue(KernelRateProbe.transferSeconds(2, 1, 0.5) > 0);
+        assertTrue(KernelRateProbe.transferSeconds(2, 1, 0.5) < 1e-12);
+    }
+
+    @Test
+    void gatherRatesPerCoreFollowTheThreadsRunning() {
+        var g = new dev.sparseprof.hw.GatherRates(100e9, 150e9, 2);
+        assertEquals(100e9, g.perCoreBytesPerSecond(1));
+        assertEquals(75e9, g.perCoreBytesPerSecond(2)); // two threads drew 150 GB/s in all
+        assertEquals(75e9, g.perCoreBytesPerSecond(4));
+        assertEquals(100e9, new dev.sparseprof.hw.GatherRates(100e9, 300e9, 2).perCoreBytesPerSecond(2)); // never above one core's alone
+        assertFalse(dev.sparseprof.hw.GatherRates.NONE.present());
+        assertEquals(0, dev.sparseprof.hw.GatherRates.NONE.perCoreBytesPerSecond(2));
+        assertThrows(dev.sparseprof.hw.SpecException.class, () -> new dev.sparseprof.hw.GatherRates(1e9, 2e9, 0));
     }
 
     @Test

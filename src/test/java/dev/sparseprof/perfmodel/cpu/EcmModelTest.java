@@ -164,6 +164,42 @@ class EcmModelTest {
     }
 
     @Test
+    void rowGathersMoveAtTheProbedGatherRateAndBlocksAndPanelsAtTheStreamingOne() {
+        String gathering = spec(512, "0").replace("    overlap: 0\n",
+                "    overlap: 0\n    l2GatherPerCore: 25GB/s\n    l2GatherAll: 30GB/s\n    gatherThreads: 2\n");
+        CpuSpec streaming = cpu(512, "0");
+        CpuSpec probed = (CpuSpec) HardwareSpecs.parse("g.yaml", gathering);
+        assertEquals(25e9, probed.inCore().l2Gather().perCoreBytesPerSecond(1), 1);
+        assertEquals(15e9, probed.inCore().l2Gather().perCoreBytesPerSecond(2), 1); // two threads gather 30 GB/s in all
+        // N = 128 and a B of 196 KB, 4x the L1: csr's B rows come from L2
+        Workload w = Workload.uniformSparse("q", 384, 384, 128, DType.F32, 0.3, false);
+        Prediction before = new PerfModel(streaming, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        Prediction after = new PerfModel(probed, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        double gathered = after.traffic().gatherBytesAt(1);
+        assertTrue(gathered > 0.8 * after.traffic().bytesAt(1), after.traffic().toString()); // B's rows are most of the L2 bytes
+        double rest = after.traffic().bytesAt(1) - gathered;
+        // the spec's 2 cores: L2 at l2PerCore x 2 = 200 GB/s, the row gathers at 15 x 2 = 30 GB/s
+        assertEquals(rest / 200e9 + gathered / 30e9, after.levelSeconds()[1], 1e-12 * after.levelSeconds()[1] + 1e-15);
+        assertEquals(after.traffic().bytesAt(1) / 200e9, before.levelSeconds()[1], 1e-9 * before.levelSeconds()[1]);
+        assertTrue(after.seconds() > before.seconds());
+        // bsr4x4 reads each block's B rows as one run of consecutive rows, dense its packed panels: the streaming rate
+        Workload blocks = w;
+        for (String f : new String[] {"bsr4x4", "dense"}) {
+            Prediction s = new PerfModel(streaming, TrafficModel.ANALYTICAL).predict(blocks, FormatModels.byName(f), Features.ALL);
+            Prediction g = new PerfModel(probed, TrafficModel.ANALYTICAL).predict(blocks, FormatModels.byName(f), Features.ALL);
+            assertEquals(0, g.traffic().gatherBytesAt(1), f);
+            assertEquals(s.seconds(), g.seconds(), 1e-15, f);
+        }
+        // the simulated traffic carries the analytical shares
+        Prediction simulated = new PerfModel(probed, new dev.sparseprof.perfmodel.SimulatedTraffic(10_000_000)).predict(w, FormatModels.byName("csr"), Features.ALL);
+        assertEquals(after.traffic().gatherShares()[1], simulated.traffic().gatherShares()[1], 1e-12);
+        // a file with the bandwidths but no 1-thread figure is refused by name
+        String partial = spec(512, "0").replace("    overlap: 0\n", "    overlap: 0\n    l2GatherAll: 30GB/s\n");
+        Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("p.yaml", partial));
+        assertTrue(e.getMessage().contains("need l2GatherPerCore"), e.getMessage());
+    }
+
+    @Test
     void inCoreRatesAreCheckedWhenTheSpecLoads() {
         String wrongWidth = spec(512, "0").replace("vectorBits: 512bits", "vectorBits: 256bits");
         SparseprofException e = assertThrows(SparseprofException.class, () -> HardwareSpecs.parse("w.yaml", wrongWidth));
