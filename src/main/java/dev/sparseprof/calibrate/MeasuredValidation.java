@@ -39,14 +39,15 @@ public final class MeasuredValidation {
             }
             int[] best = PredictionErrors.bestFormatCounts(predictions, training, true);
             groups.add(new ValidationGroup(group, PredictionErrors.count(predictions, training),
-                    PredictionErrors.mape(predictions, training, true), best[0], best[1], "spec " + spec.source() + spread(predictions, training)));
+                    PredictionErrors.mape(predictions, training, true), best[0], best[1], "spec " + spec.source() + spread(predictions, training),
+                    PredictionErrors.relativeToDenseMape(predictions, training, true)));
             for (int threads : threadCounts(predictions)) {
                 List<CasePrediction> only = new ArrayList<>();
                 for (CasePrediction p : predictions) if (p.c().run().threads() == threads) only.add(p);
                 int[] b = PredictionErrors.bestFormatCounts(only, training, true);
                 groups.add(new ValidationGroup(group + " " + threads + "T", PredictionErrors.count(only, training),
                         PredictionErrors.mape(only, training, true), b[0], b[1], "runs on " + threads + (threads == 1 ? " thread" : " threads")
-                        + spread(only, training)));
+                        + spread(only, training), PredictionErrors.relativeToDenseMape(only, training, true)));
             }
         }
     }

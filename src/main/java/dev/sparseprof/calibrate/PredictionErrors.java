@@ -41,7 +41,7 @@ public final class PredictionErrors {
         for (CasePrediction p : predictions) {
             if (p.c().training() != training) continue;
             MeasuredRun r = p.c().run();
-            String g = r.layer() + "|" + r.batch() + "|" + r.threads() + (bySparsity ? "|" + r.sparsity() + "|" + p.c().pruning() : "");
+            String g = bySparsity ? groupKey(p) : r.layer() + "|" + r.batch() + "|" + r.threads();
             sizes.merge(g, 1, Integer::sum);
             CasePrediction[] b = best.computeIfAbsent(g, k -> new CasePrediction[2]);
             if (b[0] == null || p.measuredSeconds() < b[0].measuredSeconds()) b[0] = p;
@@ -55,5 +55,34 @@ public final class PredictionErrors {
             if (e.getValue()[0].c().run().format().equals(e.getValue()[1].c().run().format())) correct++;
         }
         return new int[] {correct, groups};
+    }
+
+    /**
+     * Mean absolute percentage error of each sparse format's time over dense's in its (layer, batch,
+     * threads, sparsity, pruning) group, predicted against measured ({@link ValidationGroup#relativeMape});
+     * NaN where no group has a dense run beside a sparse one.
+     */
+    public static double relativeToDenseMape(List<CasePrediction> predictions, boolean training, boolean after) {
+        Map<String, CasePrediction> dense = new HashMap<>();
+        for (CasePrediction p : predictions) {
+            if (p.c().training() == training && p.c().run().format().equals("dense")) dense.put(groupKey(p), p);
+        }
+        double sum = 0;
+        int n = 0;
+        for (CasePrediction p : predictions) {
+            if (p.c().training() != training || p.c().run().format().equals("dense")) continue;
+            CasePrediction d = dense.get(groupKey(p));
+            if (d == null || !(d.measuredSeconds() > 0) || !(d.predictedSeconds(after) > 0) || !(p.measuredSeconds() > 0)) continue;
+            double predicted = p.predictedSeconds(after) / d.predictedSeconds(after);
+            double measured = p.measuredSeconds() / d.measuredSeconds();
+            sum += Math.abs(100 * (predicted / measured - 1));
+            n++;
+        }
+        return n == 0 ? Double.NaN : sum / n;
+    }
+
+    private static String groupKey(CasePrediction p) {
+        MeasuredRun r = p.c().run();
+        return r.layer() + "|" + r.batch() + "|" + r.threads() + "|" + r.sparsity() + "|" + p.c().pruning();
     }
 }

@@ -100,9 +100,10 @@ final class ValidateCommand implements Callable<Integer> {
                         String.format(Locale.ROOT, c.unit().equals("sparsity") ? "%+.1f pt" : "%+.1f%%", c.errorPercent()));
             }
             out.print(t.render());
-            TextTable g = new TextTable("group", "cases", "MAPE", "best format", "note").rightAlign(1, 2, 3);
+            TextTable g = new TextTable("group", "cases", "MAPE", "vs dense", "best format", "note").rightAlign(1, 2, 3, 4);
             for (ValidationGroup v : report.groups()) {
                 g.row(v.name(), Integer.toString(v.cases()), String.format(Locale.ROOT, "%.1f%%", v.mape()),
+                        Double.isNaN(v.relativeMape()) ? "-" : String.format(Locale.ROOT, "%.1f%%", v.relativeMape()),
                         v.bestFormatGroups() == 0 ? "-" : String.format(Locale.ROOT, "%d/%d (%.0f%%)", v.bestFormatCorrect(),
                                 v.bestFormatGroups(), 100 * v.bestFormatAccuracy()), v.note());
             }
@@ -240,6 +241,7 @@ final class ValidateCommand implements Callable<Integer> {
                 w.field("bestFormatCorrect", g.bestFormatCorrect()).field("bestFormatGroups", g.bestFormatGroups())
                         .field("bestFormatAccuracy", g.bestFormatAccuracy());
             }
+            if (!Double.isNaN(g.relativeMape())) w.field("relativeToDenseMape", g.relativeMape());
             w.field("note", g.note()).endObject();
         }
         w.endArray().name("published").beginArray();
