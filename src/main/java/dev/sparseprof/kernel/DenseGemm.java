@@ -122,6 +122,15 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         return left >= NR ? NR : left > L ? 2 * L : L;
     }
 
+    /**
+     * Rows of the wide register tile on this machine (4 on 32 vector registers, 6 on 16): rows past
+     * the last multiple of it run one-row kernels, so a measurement of the tile's rate takes whole
+     * multiples of it.
+     */
+    public static int wideTileRows() {
+        return MR;
+    }
+
     /** Rows of the register tile that runs a panel of {@code width} columns. */
     static int tileRows(int width) {
         return width == NR ? MR : width == 2 * L ? MR_TWO : MR_NARROW;

@@ -1,5 +1,6 @@
 package dev.sparseprof.measure.probe;
 
+import dev.sparseprof.kernel.DenseGemm;
 import dev.sparseprof.kernel.KernelVectors;
 import dev.sparseprof.kernel.Kernels;
 import dev.sparseprof.kernel.NnzBalancedPartition;
@@ -74,9 +75,18 @@ public final class KernelRateProbe {
      * together take half the L2 as a layer's do.
      */
     static final int GATHER_MIN = 48, GATHER_MAX = 144;
-    /** Dense K and rows of the larger matrix (8 row tiles of 4, 4 of 8; the smaller has half the rows). */
+    /** Dense K. */
     static final int DENSE_K = 48;
-    static final int DENSE_ROWS = 32;
+    /**
+     * Row tiles of the larger dense matrix (the smaller has half as many): the rows are whole
+     * multiples of the wide tile's ({@link DenseGemm#wideTileRows}: 32 and 16 rows of 4-row tiles,
+     * 48 and 24 of 6-row ones), as rows past the last whole tile run one-row kernels with a
+     * quarter of the tile's accumulators. The 6-row AVX2 tile measured on 32 and 16 rows (5 tiles
+     * and 2 single rows against 2 tiles and 4 single rows) took the single rows' time out of the
+     * difference, and the Zen 5 VM's probe at 256 bits gave 0.43 cycles per vector FMA, below the 2
+     * FMA ports' 0.5, where its layers ran about 0.65.
+     */
+    static final int DENSE_TILES = 8;
     /** Rows of the dense one-vector measurement: its 8-row tiles and small C take twice as many (4 tiles apart, not 2). */
     static final int DENSE_NARROW_ROWS = 64;
     static final int COO_K = 128;
@@ -197,7 +207,7 @@ public final class KernelRateProbe {
         BlockRates narrow = bsrRates(t, lanes, one);
         double bsrTile = (wide.perTile() + narrow.perTile()) / 2;
         // dense: per vector FMA, wide (4 vectors) and narrow (1 vector) micro-kernels, from two K
-        double denseWide = perFma(t, wideVectors, DENSE_ROWS, one);
+        double denseWide = perFma(t, wideVectors, DENSE_TILES * DenseGemm.wideTileRows(), one);
         double denseNarrow = perFma(t, 1, DENSE_NARROW_ROWS, one);
         // the transfer check: 8 vectors, B of a quarter of L2, random columns (every B row from L2)
         int n8 = 8 * lanes;

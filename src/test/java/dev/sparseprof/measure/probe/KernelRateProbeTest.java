@@ -34,6 +34,19 @@ class KernelRateProbeTest {
     }
 
     @Test
+    void theDenseMatricesHoldWholeRegisterTiles() {
+        // rows past the last whole tile run one-row kernels: both matrices of a difference hold whole tiles
+        for (int tileRows : new int[] {4, 6, dev.sparseprof.kernel.DenseGemm.wideTileRows()}) {
+            int big = KernelRateProbe.DENSE_TILES * tileRows;
+            assertEquals(0, big % tileRows);
+            assertEquals(0, (big / 2) % tileRows, tileRows + "-row tiles");
+        }
+        int narrow = dev.sparseprof.kernel.DenseTiling.NARROW_ROWS;
+        assertEquals(0, KernelRateProbe.DENSE_NARROW_ROWS % narrow);
+        assertEquals(0, (KernelRateProbe.DENSE_NARROW_ROWS / 2) % narrow);
+    }
+
+    @Test
     void syntheticMatricesHoldWhatTheRatesAssume() {
         assertEquals(128 * 16, nonZeros(KernelRateProbe.rowsMatrix(128, 16, 16, 1)));
         assertEquals(64 * 2, nonZeros(KernelRateProbe.rowsMatrix(64, 16, 2, 1)));
