@@ -91,6 +91,7 @@ public final class CalibratedOverlay {
                 inCore.put("l2GatherAll", Quantities.gigabytesPerSecond(k.l2Gather().allBytesPerSecond()));
                 inCore.put("gatherThreads", k.l2Gather().threads());
             }
+            if (k.slowestCore() > 0) inCore.put("slowestCore", String.format(Locale.ROOT, "%.3f", k.slowestCore()));
             cpu.put("inCore", inCore);
             notes.put("cpu.inCore", wasCore.toString());
         }

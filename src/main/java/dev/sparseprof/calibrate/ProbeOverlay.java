@@ -3,6 +3,7 @@ package dev.sparseprof.calibrate;
 import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.measure.probe.BandwidthPoint;
+import dev.sparseprof.measure.probe.CoreSpeeds;
 import dev.sparseprof.measure.probe.FlopsPoint;
 import dev.sparseprof.measure.probe.KernelRates;
 import dev.sparseprof.measure.probe.MemoryLevel;
@@ -29,6 +30,14 @@ public final class ProbeOverlay {
     private ProbeOverlay() {}
 
     public static SpecOverlay of(ProbeResult probe, CpuSpec base, String preset, List<String> provenance) {
+        return of(probe, base, preset, provenance, null);
+    }
+
+    /**
+     * With each CPU's pinned FMA throughput ({@code speeds}, null where affinity could not be set):
+     * the spec's {@code cpu.inCore.slowestCore} and its note.
+     */
+    public static SpecOverlay of(ProbeResult probe, CpuSpec base, String preset, List<String> provenance, CoreSpeeds speeds) {
         int all = probe.cores();
         Map<String, Object> cpu = new LinkedHashMap<>();
         Map<String, String> notes = new LinkedHashMap<>();
@@ -87,15 +96,17 @@ public final class ProbeOverlay {
         overrides.put("cpu", cpu);
         KernelRates k = probe.kernels();
         if (k != null) {
-            cpu.put("inCore", inCore(k, clock, point(probe, MemoryLevel.L2, StreamKernel.READ, 1).bestBytesPerSecond(),
-                    point(probe, MemoryLevel.L3, StreamKernel.READ, 1).bestBytesPerSecond()));
+            Map<String, Object> rates = inCore(k, clock, point(probe, MemoryLevel.L2, StreamKernel.READ, 1).bestBytesPerSecond(),
+                    point(probe, MemoryLevel.L3, StreamKernel.READ, 1).bestBytesPerSecond());
+            if (speeds != null) rates.put("slowestCore", String.format(Locale.ROOT, "%.3f", speeds.slowestOverFirst()));
+            cpu.put("inCore", rates);
             notes.put("cpu.inCore", String.format(Locale.ROOT,
                     "probed: the project's kernels on in-L1 matrices, cycles at the %s effective clock, %d-bit vectors; overlap %.2f: "
                             + "CSR with B in L2 measured %.3g ns per entry, in-core %.3g + L2 %.3g ns (sum %.3g, max %.3g)",
                     Quantities.gigahertz(clock), k.vectorBits(), k.overlap(),
                     k.l2MeasuredSeconds() * 1e9, k.l2CoreSeconds() * 1e9, k.l2TransferSeconds() * 1e9,
                     (k.l2CoreSeconds() + k.l2TransferSeconds()) * 1e9, Math.max(k.l2CoreSeconds(), k.l2TransferSeconds()) * 1e9)
-                    + gatherNote(k.gather()));
+                    + gatherNote(k.gather()) + speedNote(speeds));
             Map<String, Object> overheads = new LinkedHashMap<>();
             overheads.put("launch", Quantities.microseconds(k.launchSeconds()));
             overheads.put("forkJoin", Quantities.microseconds(k.forkJoinSeconds()));
@@ -135,6 +146,16 @@ public final class ProbeOverlay {
             m.put("gatherThreads", k.gather().threads());
         }
         return m;
+    }
+
+    /** What the per-CPU FMA check measured, for the spec's note. */
+    static String speedNote(CoreSpeeds speeds) {
+        if (speeds == null) return "";
+        StringBuilder b = new StringBuilder("; slowestCore: fp32 FMA, one thread pinned to each CPU,");
+        for (int i = 0; i < speeds.cpus().length; i++) {
+            b.append(i == 0 ? " " : ", ").append("cpu ").append(speeds.cpus()[i]).append(' ').append(Quantities.gflops(speeds.flopsPerSecond()[i]));
+        }
+        return b.toString();
     }
 
     /** What the sustained gather measured, for the spec's note. */

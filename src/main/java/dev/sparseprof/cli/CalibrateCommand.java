@@ -25,6 +25,7 @@ import dev.sparseprof.measure.MeasurementsFile;
 import dev.sparseprof.measure.NoiseCriteria;
 import dev.sparseprof.measure.probe.BandwidthPoint;
 import dev.sparseprof.measure.probe.CacheSizes;
+import dev.sparseprof.measure.probe.CoreSpeeds;
 import dev.sparseprof.measure.probe.FlopsPoint;
 import dev.sparseprof.measure.probe.KernelRateProbe;
 import dev.sparseprof.measure.probe.KernelRates;
@@ -311,8 +312,10 @@ final class CalibrateCommand implements Callable<Integer> {
         ProbeResult r = new MachineProbe(ProbeSettings.DEFAULT, sizes).run();
         double l2Read = r.bandwidth(dev.sparseprof.measure.probe.MemoryLevel.L2, dev.sparseprof.measure.probe.StreamKernel.READ, 1)
                 .orElseThrow().bestBytesPerSecond();
+        CoreSpeeds speeds = CoreSpeeds.measure(ProbeSettings.DEFAULT.minTrialSeconds());
+        double slowest = speeds == null ? 1 : speeds.slowestOverFirst();
         r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds())
-                .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores()));
+                .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), slowest));
         TextTable t = new TextTable("level", "kernel", "threads", "working set", "median", "best").rightAlign(2, 4, 5);
         for (BandwidthPoint p : r.bandwidth()) {
             t.row(p.level().key(), p.kernel().key(), Integer.toString(p.threads()), Units.formatBytes(p.workingSetBytes()),
@@ -322,6 +325,17 @@ final class CalibrateCommand implements Callable<Integer> {
             t.row("fma", "fp" + f.bits(), Integer.toString(f.threads()), "-", gflops(f.medianFlopsPerSecond()), gflops(f.bestFlopsPerSecond()));
         }
         w.print(t.render());
+        if (speeds != null) {
+            StringBuilder each = new StringBuilder();
+            for (int i = 0; i < speeds.cpus().length; i++) {
+                each.append(i == 0 ? "" : ", ").append("cpu ").append(speeds.cpus()[i]).append(' ').append(gflops(speeds.flopsPerSecond()[i]));
+            }
+            w.printf(Locale.ROOT, "calibrate: fp32 FMA per CPU, one pinned thread each (median of %d rounds): %s%n", CoreSpeeds.ROUNDS, each);
+            if (speeds.spread() < CoreSpeeds.EQUAL) {
+                spec.commandLine().getErr().printf(Locale.ROOT, "calibrate: warning: the CPUs are not equal: the slowest runs FMA at %.2fx the fastest"
+                        + " (a VM whose host runs another tenant beside it?); runs on more than one thread go at the slowest one's pace%n", speeds.spread());
+            }
+        }
         KernelRates k = r.kernels();
         w.printf(Locale.ROOT, "calibrate: kernel in-core rates (ns): dense %.3g per vector FMA (narrow %.3g); row body per entry %.3g / %.3g / %.3g / %.3g"
                 + " at 8 / 4 / 2 / 1 vectors, %.3g per row and block, %.3g per row of the tight loops; coo %.3g per triple, %.3g per row; bsr4x4 %.3g per block-strip (narrow %.3g), %.3g per tile and strip; 2:4 %.3g per slot, %.3g per row; general-path 2- and 1-vector blocks %.3g / %.3g per entry;"
@@ -336,7 +350,7 @@ final class CalibrateCommand implements Callable<Integer> {
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + String.format(Locale.ROOT, ", probe took %.1f s", r.elapsedSeconds()),
                 "command: sparseprof calibrate --probe --preset " + preset + " --out " + out,
                 "Roofs are the best of " + ProbeSettings.DEFAULT.trials() + " short trials (read kernel, STREAM byte counting); the machine may be shared.");
-        SpecOverlay overlay = ProbeOverlay.of(r, cpu, presetFor(preset, out), provenance);
+        SpecOverlay overlay = ProbeOverlay.of(r, cpu, presetFor(preset, out), provenance, speeds);
         overlay.check(out.toAbsolutePath().getParent());
         AtomicFiles.writeString(out, overlay.toYaml());
         w.printf(Locale.ROOT, "calibrate: probe took %.1f s; wrote %s (preset %s + measured overrides)%n", r.elapsedSeconds(), out, preset);

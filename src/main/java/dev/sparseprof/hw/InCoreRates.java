@@ -52,6 +52,14 @@ package dev.sparseprof.hw;
  *     ({@link GatherRates}; spec keys {@code l2GatherPerCore}, {@code l2GatherAll},
  *     {@code gatherThreads}), which the model uses for the row gathers' L2 bytes in place of the
  *     streaming {@code l2PerCore}.
+ * <li>{@code slowestCore}: the slowest CPU's fp32 FMA throughput over the first's, each measured
+ *     alone with one thread pinned to it (spec key {@code slowestCore}; 1, or 0 in files written
+ *     before 4 Dec 2026: equal cores). The rates above come from the first CPU, where the pinned
+ *     pools run a single thread; a statically partitioned multi-threaded call waits for its slowest
+ *     thread, so its in-core time on more than one core is stretched by {@code 1 / slowestCore}
+ *     ({@link #coreStretch}). A VM's vCPUs need not be equal: the Zen 5 VM's second ran a dense
+ *     layer 1.3-1.6x slower than its first while another tenant (presumably on its SMT sibling)
+ *     was busy.
  * </ul>
  * {@link #NONE} (vectorBits 0): not probed; the roofline model with fitted overheads applies.
  */
@@ -59,8 +67,8 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
                           double block2Cycles, double oneVectorCycles, double rowBlockCycles, double wholeRowCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
                           double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap,
                           double bsrTileCycles, double nmRowCycles, boolean fixedPartsApart, double split2Cycles, double split1Cycles,
-                          GatherRates l2Gather) {
-    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, GatherRates.NONE);
+                          GatherRates l2Gather, double slowestCore) {
+    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, GatherRates.NONE, 0);
 
     public InCoreRates {
         if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);
@@ -75,6 +83,12 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
         }
         if (!(overlap >= 0 && overlap <= 1)) throw new SpecException("cpu.inCore.overlap must be in [0, 1], got " + overlap);
         if (l2Gather == null) l2Gather = GatherRates.NONE;
+        if (!(slowestCore >= 0 && slowestCore <= 1)) throw new SpecException("cpu.inCore.slowestCore must be in (0, 1], got " + slowestCore);
+    }
+
+    /** How much longer the in-core part of a call on {@code cores} cores takes than its share of the first CPU's time. */
+    public double coreStretch(int cores) {
+        return cores > 1 && slowestCore > 0 ? 1 / slowestCore : 1;
     }
 
     /** Cycles per entry of the general path's 2-vector block: its own probed rate, else the tight loop's. */

@@ -1,6 +1,7 @@
 package dev.sparseprof.kernel;
 
 import dev.sparseprof.util.Checks;
+import dev.sparseprof.util.CoreAffinity;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -15,6 +16,13 @@ import java.util.concurrent.locks.LockSupport;
  * (an executor) instead paid a futex wake of a halted vCPU on every call: 85-110 us per call on
  * the 2-vCPU build VM, more than a whole sparse layer's work (docs/kernels.md, fork/join cost).
  * {@code runAll} is for one calling thread at a time.
+ *
+ * <p>A {@link #pinned} pool (the measurements' and the probe's) runs part {@code t} on the
+ * {@code t}-th CPU this process may use ({@code util.CoreAffinity}): the workers are pinned as they
+ * start, the calling thread on its first call (its own mask comes back when it closes the pool), so
+ * a single-threaded run always takes the first CPU and a probe's rates and a measurement's runs
+ * come from the same cores; unpinned, the scheduler chose, and a VM's unequal vCPUs (the Zen 5 VM's
+ * second ran the same layer 1.3-1.6x slower) made one JVM's runs differ from the next.
  */
 public final class WorkerPool implements AutoCloseable {
     /** One thread's part of a parallel task. */
@@ -35,6 +43,11 @@ public final class WorkerPool implements AutoCloseable {
     private long[] taskNanos;
     private long generation;
     private volatile boolean closed;
+    /** The CPUs part t runs on ({@code cpus[t % length]}); empty: unpinned. */
+    private final int[] cpus;
+    /** The calling thread pinned by this pool, and the mask it had before. */
+    private Thread pinnedCaller;
+    private byte[] callerMask;
 
     public WorkerPool(int threads) {
         this(threads, DEFAULT_SPIN_NANOS);
@@ -42,15 +55,29 @@ public final class WorkerPool implements AutoCloseable {
 
     /** {@code spinNanos}: how long idle workers and the waiting caller spin before they park (0: park at once). */
     public WorkerPool(int threads, long spinNanos) {
+        this(threads, spinNanos, new int[0]);
+    }
+
+    /** A pool whose part t runs on the t-th CPU this process may use (see the class comment); unpinned where affinity cannot be set. */
+    public static WorkerPool pinned(int threads) {
+        int[] allowed = CoreAffinity.available() ? CoreAffinity.allowed() : new int[0];
+        return new WorkerPool(threads, DEFAULT_SPIN_NANOS, allowed.length > 1 ? allowed : new int[0]);
+    }
+
+    private WorkerPool(int threads, long spinNanos, int[] cpus) {
         this.threads = Checks.positive(threads, "threads");
         if (spinNanos < 0) throw new IllegalArgumentException("spinNanos must not be negative, got " + spinNanos);
         this.spinNanos = spinNanos;
+        this.cpus = cpus;
         this.slots = new Slot[threads];
         for (int t = 1; t < threads; t++) {
             Slot s = new Slot();
             slots[t] = s;
             final int thread = t;
-            s.thread = new Thread(() -> work(thread, s), "sparseprof-kernel-" + t);
+            s.thread = new Thread(() -> {
+                if (cpus.length > 0) CoreAffinity.pin(cpus[thread % cpus.length]);
+                work(thread, s);
+            }, "sparseprof-kernel-" + t);
             s.thread.setDaemon(true);
             s.thread.start();
         }
@@ -61,6 +88,7 @@ public final class WorkerPool implements AutoCloseable {
     /** Runs {@code part(0..threads-1)} in parallel and waits; {@code threadNanos[t]} gets part t's time. */
     public void runAll(Part part, long[] threadNanos) {
         if (closed) throw new IllegalStateException("worker pool closed");
+        if (cpus.length > 0 && pinnedCaller != Thread.currentThread()) pinCaller();
         if (threads == 1) {
             timed(part, 0, threadNanos);
             return;
@@ -144,8 +172,24 @@ public final class WorkerPool implements AutoCloseable {
         threadNanos[thread] = System.nanoTime() - start;
     }
 
+    /** Pins the calling thread to part 0's CPU, keeping its mask for {@link #close}. */
+    private void pinCaller() {
+        byte[] mask = CoreAffinity.current();
+        if (mask != null && CoreAffinity.pin(cpus[0])) {
+            pinnedCaller = Thread.currentThread();
+            callerMask = mask;
+        }
+    }
+
+    /** The CPUs the pool's parts run on, part t on {@code [t % length]}; empty when unpinned. */
+    public int[] cpus() {
+        return cpus.clone();
+    }
+
     @Override
     public void close() {
+        if (pinnedCaller == Thread.currentThread()) CoreAffinity.set(callerMask);
+        pinnedCaller = null;
         closed = true;
         for (int t = 1; t < threads; t++) LockSupport.unpark(slots[t].thread);
     }

@@ -16,7 +16,9 @@ import java.util.Random;
  * formats; the dense kernel is always measured and listed first on each layer, so that every
  * result carries its speedup over dense on the same layer. A partition
  * that cuts rows falls back to nnz-balanced for kernels that cannot carry a row out (the result
- * names the partition really used).
+ * names the partition really used). The kernels run on a pinned pool ({@code WorkerPool#pinned}):
+ * thread t on the t-th CPU, so a single-threaded run takes the first CPU, the one the probe's
+ * single-thread rates come from.
  */
 public final class CpuMeasureRun {
     /** One matrix to measure, under the name the results carry. */
@@ -84,7 +86,7 @@ public final class CpuMeasureRun {
         progress.update(0, total);
         int reps = settings.timing().repetitions();
         NoiseCriteria noise = settings.noise();
-        try (WorkerPool pool = new WorkerPool(settings.threads())) {
+        try (WorkerPool pool = WorkerPool.pinned(settings.threads())) {
             for (SpmmKernel<?> kernel : kernels) warmUpJit(kernel, settings, pool);
             for (Layer layer : layers) {
                 int count = kernels.size();

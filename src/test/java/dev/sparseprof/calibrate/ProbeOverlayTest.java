@@ -63,6 +63,14 @@ class ProbeOverlayTest {
         assertEquals(210e9, spec.inCore().l2Gather().allBytesPerSecond(), 1e6);
         assertEquals(2, spec.inCore().l2Gather().threads());
         assertTrue(o.toYaml().contains("l2Gather: one CSR call of 50000 random-column entries"), o.toYaml());
+        assertEquals(0, spec.inCore().slowestCore()); // no per-CPU check: equal cores
+        // unequal CPUs: the slowest over the first goes into the spec, each CPU's rate into the note
+        var speeds = new dev.sparseprof.measure.probe.CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 130e9});
+        SpecOverlay u = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"), speeds);
+        CpuSpec unequal = (CpuSpec) u.check();
+        assertEquals(0.65, unequal.inCore().slowestCore(), 1e-9);
+        assertEquals(1 / 0.65, unequal.inCore().coreStretch(2), 1e-9);
+        assertTrue(u.toYaml().contains("cpu 0 200.0 GFLOP/s, cpu 1 130.0 GFLOP/s"), u.toYaml());
     }
 
     @Test

@@ -68,4 +68,27 @@ class WorkerPoolTest {
         assertThrows(IllegalStateException.class, () -> pool.runAll(t -> { }, new long[2]));
         assertThrows(IllegalArgumentException.class, () -> new WorkerPool(2, -1));
     }
+
+    @Test
+    void aPinnedPoolRunsPartTOnTheTthCpuAndGivesTheCallerItsMaskBack() throws Exception {
+        int[] allowed = dev.sparseprof.util.CoreAffinity.allowed();
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.sparseprof.util.CoreAffinity.available() && allowed.length > 1, "one CPU or no affinity");
+        Thread caller = new Thread(() -> {
+            int[] cpus = new int[2];
+            try (WorkerPool pool = WorkerPool.pinned(2)) {
+                assertArrayEquals(allowed, pool.cpus());
+                pool.runAll(t -> cpus[t] = dev.sparseprof.util.CoreAffinity.allowed().length == 1 ? dev.sparseprof.util.CoreAffinity.allowed()[0] : -1, new long[2]);
+            }
+            assertArrayEquals(new int[] {allowed[0], allowed[1]}, cpus);
+            assertArrayEquals(allowed, dev.sparseprof.util.CoreAffinity.allowed()); // the caller's own mask is back
+        });
+        Throwable[] failure = new Throwable[1];
+        caller.setUncaughtExceptionHandler((th, e) -> failure[0] = e);
+        caller.start();
+        caller.join();
+        if (failure[0] != null) throw new AssertionError(failure[0]);
+        try (WorkerPool plain = new WorkerPool(2)) {
+            assertEquals(0, plain.cpus().length);
+        }
+    }
 }

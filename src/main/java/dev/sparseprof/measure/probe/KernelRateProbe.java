@@ -117,12 +117,21 @@ public final class KernelRateProbe {
      * @param threads             the all-cores thread count (fork/join)
      */
     public KernelRates run(long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads) {
+        return run(l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, 1);
+    }
+
+    /**
+     * As {@link #run(long, long, double, int)} on cores of unequal speed: {@code slowestCore}, the
+     * slowest CPU's FMA throughput over the first's ({@link CoreSpeeds}), stretches the in-core
+     * part of the all-threads gather call as the model stretches it.
+     */
+    public KernelRates run(long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, double slowestCore) {
         long t0 = System.nanoTime();
         BestTimes best = new BestTimes();
         // A first pass only warms every kernel and column-block variant up: a kernel's first
         // warm-up can settle on the JIT's first tier while the last is still compiling (on a loaded
         // machine the compiler threads wait for a core), and measure it 10x too slow.
-        try (WorkerPool one = new WorkerPool(1); WorkerPool all = new WorkerPool(Math.max(1, threads))) {
+        try (WorkerPool one = WorkerPool.pinned(1); WorkerPool all = WorkerPool.pinned(Math.max(1, threads))) {
             Timer warm = (format, a, n, pool) -> {
                 callSeconds(format, a, n, pool, false);
                 return 1e-9 * (1 + a.rows() + a.cols()); // any positive, growing with the matrix: the pass is dropped
@@ -132,7 +141,7 @@ public final class KernelRateProbe {
             for (int i = 0; i < ROUNDS; i++) rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
             KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, true);
-            return r.withGather(gather(r, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all), (System.nanoTime() - t0) * 1e-9);
+            return r.withGather(gather(r, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, one, all), (System.nanoTime() - t0) * 1e-9);
         }
     }
 
@@ -249,7 +258,8 @@ public final class KernelRateProbe {
      * probed 8-vector rates) and the B rows' L2 bytes at the gather bandwidth, which is solved for
      * ({@link #transferSeconds}), at most the streaming read's.
      */
-    private KernelRates.Gather gather(KernelRates r, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, WorkerPool one, WorkerPool all) {
+    private KernelRates.Gather gather(KernelRates r, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, double slowestCore,
+                                      WorkerPool one, WorkerPool all) {
         int n8 = 8 * lanes;
         long rowBytes = (long) n8 * Float.BYTES;
         int k = (int) Math.max(2L * GATHER_MAX, l2Bytes / 4 / rowBytes);
@@ -265,8 +275,10 @@ public final class KernelRateProbe {
         double coreRate = Math.min(l2ReadBytesPerSecond, l2 / transferSeconds(core, measured, overlap));
         int p = Math.max(1, threads);
         double allMeasured = p > 1 ? Math.max(0, medianCallSeconds(a, n8, all) - r.launchSeconds() - r.forkJoinSeconds() * (p - 1) - copy) : measured;
-        // each thread its nnz-balanced share of the rows: its share of the in-core time and of the bytes
-        double allRate = Math.min(l2ReadBytesPerSecond * p, l2 / transferSeconds(core / p, allMeasured, overlap));
+        // each thread its nnz-balanced share of the rows: its share of the in-core time (at the slowest
+        // core's pace, as the model has it) and of the bytes
+        double stretch = p > 1 && slowestCore > 0 ? 1 / Math.min(1, slowestCore) : 1;
+        double allRate = Math.min(l2ReadBytesPerSecond * p, l2 / transferSeconds(core / p * stretch, allMeasured, overlap));
         return new KernelRates.Gather(entries, l2, core, measured, allMeasured, p, coreRate, allRate);
     }
 

@@ -1,5 +1,6 @@
 package dev.sparseprof.measure.probe;
 
+import dev.sparseprof.util.CoreAffinity;
 import dev.sparseprof.util.SparseprofException;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
@@ -8,7 +9,9 @@ import java.util.function.IntFunction;
 /**
  * Runs a {@link ProbeWork} on {@code threads} platform threads in lock step: each trial starts at a
  * barrier and lasts from the first thread's start to the last thread's end, so the time of a trial is
- * the time the whole team needed.
+ * the time the whole team needed. Thread {@code t} is pinned to the {@code t}-th CPU this process may
+ * use (where affinity can be set), as the kernels' pinned pools run their parts, so the probe's
+ * 1-thread points come from the CPU that the 1-thread runs take.
  */
 final class ThreadTeam {
     private ThreadTeam() {}
@@ -21,10 +24,12 @@ final class ThreadTeam {
         CyclicBarrier barrier = new CyclicBarrier(threads);
         Throwable[] failure = new Throwable[1];
         Thread[] team = new Thread[threads];
+        int[] cpus = CoreAffinity.available() ? CoreAffinity.allowed() : new int[0];
         for (int t = 0; t < threads; t++) {
             final int id = t;
             team[t] = new Thread(() -> {
                 try {
+                    if (cpus.length > 1) CoreAffinity.pin(cpus[id % cpus.length]);
                     ProbeWork work = factory.apply(id);
                     double s = work.run(1);
                     for (int trial = 0; trial < trials; trial++) {

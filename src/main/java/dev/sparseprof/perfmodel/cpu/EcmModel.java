@@ -17,7 +17,8 @@ import java.util.List;
  * carries probed in-core rates ({@link InCoreRates}):
  * <ul>
  * <li>T_core: the kernel's loop counts at this SIMD width ({@link LoopNests}) times the probed
- *     cycles per unit, over the cores running, stretched by the schedule's imbalance;
+ *     cycles per unit, over the cores running, stretched by the schedule's imbalance and, on more
+ *     than one core, by the slowest core's pace ({@link InCoreRates#coreStretch});
  * <li>T_L1L2, T_L2L3, T_L3Mem: the bytes the traffic model puts at L2, L3 and DRAM over each
  *     level's probed read bandwidth (the L2: the 1-core figure times the cores running, stretched
  *     by the imbalance; the L3: its all-cores figure, at most the 1-core figure times the cores
@@ -45,7 +46,7 @@ public final class EcmModel {
         long l2Bytes = spec.caches().size() > 1 ? spec.caches().get(1).sizeBytes() : Long.MAX_VALUE;
         LoopCounts counts = LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
                 plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
-        double core = counts.cycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance;
+        double core = counts.cycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance * rates.coreStretch(spec.cores());
         List<CacheLevel> caches = spec.caches();
         int deepest = deepestLevel(plan, spec);
         double[] levelSeconds = new double[traffic.levels().size()];

@@ -200,6 +200,28 @@ class EcmModelTest {
     }
 
     @Test
+    void onUnequalCoresTheInCoreTimeOfASplitCallGoesAtTheSlowestCoresPace() {
+        Workload w = Workload.uniformSparse("ffn", 1536, 384, 128, DType.F32, 0.1, false);
+        String slow = spec(512, "1").replace("    overlap: 1\n", "    overlap: 1\n    slowestCore: 0.625\n");
+        for (String f : new String[] {"dense", "csr"}) {
+            Prediction equal2 = new PerfModel(cpu(512, "1"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName(f), Features.ALL);
+            Prediction slow2 = new PerfModel((CpuSpec) HardwareSpecs.parse("s.yaml", slow), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName(f), Features.ALL);
+            assertEquals(equal2.computeSeconds() / 0.625, slow2.computeSeconds(), 1e-12 * slow2.computeSeconds(), f);
+            // one thread runs on the first CPU, whose rates the spec holds
+            Prediction equal1 = new PerfModel((CpuSpec) HardwareSpecs.parse("e1.yaml", spec(512, "1").replace("cores: 2\n  clock", "cores: 1\n  clock")),
+                    TrafficModel.ANALYTICAL).predict(w, FormatModels.byName(f), Features.ALL);
+            Prediction slow1 = new PerfModel((CpuSpec) HardwareSpecs.parse("s1.yaml", slow.replace("cores: 2\n  clock", "cores: 1\n  clock")),
+                    TrafficModel.ANALYTICAL).predict(w, FormatModels.byName(f), Features.ALL);
+            assertEquals(equal1.seconds(), slow1.seconds(), 0, f);
+        }
+        assertEquals(1.6, ((CpuSpec) HardwareSpecs.parse("s.yaml", slow)).inCore().coreStretch(2), 1e-12);
+        assertEquals(1.0, cpu(512, "1").inCore().coreStretch(2)); // files without the key: equal cores
+        SparseprofException e = assertThrows(SparseprofException.class,
+                () -> HardwareSpecs.parse("b.yaml", slow.replace("slowestCore: 0.625", "slowestCore: 1.5")));
+        assertTrue(e.getMessage().contains("slowestCore must be in (0, 1]"), e.getMessage());
+    }
+
+    @Test
     void inCoreRatesAreCheckedWhenTheSpecLoads() {
         String wrongWidth = spec(512, "0").replace("vectorBits: 512bits", "vectorBits: 256bits");
         SparseprofException e = assertThrows(SparseprofException.class, () -> HardwareSpecs.parse("w.yaml", wrongWidth));
