@@ -2,6 +2,7 @@ package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.memsim.RowGatherReuse;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,7 +12,8 @@ import java.util.List;
  * capacity S per instance (private levels have one instance per core/SM), arrays are given cache
  * space hottest first (most requests per distinct byte, as LRU keeps a hot set), each up to its
  * working set; an array whose working set got the fraction h of the space it needs hits with
- * probability h (uniformly spread reuse), but never passes on fewer bytes than its compulsory
+ * probability h (uniformly spread reuse), a CPU kernel's row sweeps with LRU's share of their reuse
+ * distances ({@code memsim.RowGatherReuse}), but never passes on fewer bytes than its compulsory
  * misses (its footprint once per instance that touches it). With {@code cacheMisses} off every
  * array passes on only its compulsory bytes: the perfect-reuse floor against which the gap
  * breakdown measures gather/scatter misses. Each level's share of row-gathered bytes
@@ -47,7 +49,7 @@ public final class AnalyticalTraffic {
                 DataStream d = streams.get(s);
                 double ws = d.replicated() ? d.workingSetBytes() : d.workingSetBytes() / instances;
                 double given = Math.min(ws, left);
-                hit[s] = ws > 0 ? given / ws : 1;
+                hit[s] = ws > 0 ? RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare()) : 1;
                 left -= given;
             }
             double in = 0;

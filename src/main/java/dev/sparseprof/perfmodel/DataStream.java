@@ -11,18 +11,21 @@ package dev.sparseprof.perfmodel;
  * L2, {@code cp.async.cg} tile loads into shared memory). {@code rowGather}: B's rows fetched one
  * at a time at random places (csr, coo, N:M: one row per stored index), which a CPU core moves at
  * its probed gather rate ({@code hw.GatherRates}); a BSR block's rows come as one run of
- * consecutive rows and a tiled GEMM's panels as streams, at the streaming rate.
+ * consecutive rows and a tiled GEMM's panels as streams, at the streaming rate. {@code sweepBytes}
+ * and {@code touchShare} (a CPU kernel's row gathers, rows in ascending column order): one A row's
+ * B bytes and the share of the columns a row holds, from which the analytical traffic takes an LRU
+ * cache's hit share ({@code memsim.RowGatherReuse}); 0 and 0: the uniform share.
  */
 public record DataStream(String role, double requestBytes, double footprintBytes, double workingSetBytes,
-                         boolean replicated, boolean index, boolean bypassL1, boolean rowGather) {
+                         boolean replicated, boolean index, boolean bypassL1, boolean rowGather, double sweepBytes, double touchShare) {
     /** Not a row gather. */
     public DataStream(String role, double requestBytes, double footprintBytes, double workingSetBytes, boolean replicated, boolean index, boolean bypassL1) {
-        this(role, requestBytes, footprintBytes, workingSetBytes, replicated, index, bypassL1, false);
+        this(role, requestBytes, footprintBytes, workingSetBytes, replicated, index, bypassL1, false, 0, 0);
     }
 
     public DataStream {
-        if (!(requestBytes >= 0) || !(footprintBytes >= 0) || !(workingSetBytes >= 0)) {
-            throw new IllegalArgumentException(role + ": negative bytes");
+        if (!(requestBytes >= 0) || !(footprintBytes >= 0) || !(workingSetBytes >= 0) || !(sweepBytes >= 0) || !(touchShare >= 0 && touchShare <= 1)) {
+            throw new IllegalArgumentException(role + ": negative bytes or a touch share outside [0, 1]");
         }
     }
 
@@ -36,7 +39,12 @@ public record DataStream(String role, double requestBytes, double footprintBytes
      * {@code rowGather}: one B row per index (see the class comment).
      */
     public static DataStream gathered(String role, double requestBytes, double footprintBytes, boolean rowGather) {
-        return new DataStream(role, requestBytes, footprintBytes, footprintBytes, true, false, false, rowGather);
+        return new DataStream(role, requestBytes, footprintBytes, footprintBytes, true, false, false, rowGather, 0, 0);
+    }
+
+    /** {@link #gathered} row by row in ascending column order: one row's {@code sweepBytes}, a row's {@code touchShare} of the columns. */
+    public static DataStream rowSwept(String role, double requestBytes, double footprintBytes, double sweepBytes, double touchShare) {
+        return new DataStream(role, requestBytes, footprintBytes, footprintBytes, true, false, false, true, sweepBytes, touchShare);
     }
 
     /** How often each distinct byte is requested. */

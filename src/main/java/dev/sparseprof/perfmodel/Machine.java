@@ -121,10 +121,16 @@ final class Machine {
 
     /**
      * B's row slices gathered {@code gathers} times (one per stored index, times rows per index);
-     * {@code oneRowEach}: each gather one B row (csr, coo, N:M), not a block's run of consecutive rows.
+     * {@code oneRowEach}: each gather one B row (csr, coo, N:M), not a block's run of consecutive rows;
+     * on a CPU those rows are swept in ascending column order, row after row ({@link DataStream#rowSwept}).
      */
     static DataStream bGather(HardwareSpec spec, Workload w, double gathers, boolean oneRowEach) {
-        return DataStream.gathered("B", gathers * gatherBytesPerIndex(spec, w), (double) w.cols() * w.denseColumns() * w.dtype().sizeBytes(), oneRowEach);
+        double perIndex = gatherBytesPerIndex(spec, w);
+        double footprint = (double) w.cols() * w.denseColumns() * w.dtype().sizeBytes();
+        if (!oneRowEach || spec.isGpu() || w.rows() == 0 || w.cols() == 0) return DataStream.gathered("B", gathers * perIndex, footprint, oneRowEach);
+        // a CPU core walks its rows one after another, each in ascending column order: LRU's reuse of B
+        double meanRow = gathers / w.rows();
+        return DataStream.rowSwept("B", gathers * perIndex, footprint, meanRow * perIndex, Math.min(1, meanRow / w.cols()));
     }
 
     /** C written once. */

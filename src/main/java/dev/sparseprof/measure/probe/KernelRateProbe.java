@@ -9,6 +9,7 @@ import dev.sparseprof.kernel.WorkerPool;
 import dev.sparseprof.measure.CpuRunner;
 import dev.sparseprof.measure.TimingConfig;
 import dev.sparseprof.measure.TimingHarness;
+import dev.sparseprof.memsim.RowGatherReuse;
 import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.SparseprofException;
 import java.util.Arrays;
@@ -226,9 +227,11 @@ public final class KernelRateProbe {
         long checkEntries = entries(check, rows8 / 2, rows8);
         double measured = (t.seconds("csr", check, n8, one) - t.seconds("csr", firstRows(check, rows8 / 2), n8, one)) / checkEntries;
         double core = eight.perRow() * (rows8 / 2) / checkEntries + eight.perEntry();
-        // the B rows that miss L1: random rows of a B of a quarter of L2 hit L1 with the share of B it holds
+        // the B rows that miss L1: LRU's share of the rows' reuse, as the model takes it (memsim.RowGatherReuse)
         double bBytes = (double) kL2 * n8 * Float.BYTES;
-        double transfer = n8 * Float.BYTES * (1 - Math.min(1, l1dBytes / bBytes)) / l2ReadBytesPerSecond;
+        double meanRow = (double) checkEntries / (rows8 / 2);
+        double transfer = n8 * Float.BYTES * (1 - RowGatherReuse.hitShare(l1dBytes, bBytes, meanRow * n8 * Float.BYTES, meanRow / kL2))
+                / l2ReadBytesPerSecond;
         double overlap = overlap(core, transfer, measured);
         // fixed costs of a call: one row of one entry, N = one vector
         double launch = t.seconds("csr", rowsMatrix(1, K_L1, 1, 1), lanes, one);
@@ -267,7 +270,8 @@ public final class KernelRateProbe {
         MatrixView a = randomRows(rows, k, GATHER_MIN, GATHER_MAX);
         long entries = entries(a, 0, rows);
         double bBytes = (double) k * rowBytes;
-        double l2 = entries * rowBytes * (1 - Math.min(1, l1dBytes / bBytes));
+        double meanRow = (double) entries / rows;
+        double l2 = entries * rowBytes * (1 - RowGatherReuse.hitShare(l1dBytes, bBytes, meanRow * rowBytes, meanRow / k));
         double copy = 2 * bBytes / l2ReadBytesPerSecond;
         double core = r.rowBlockSeconds() * rows + r.block8Seconds() * entries;
         double overlap = r.overlap();
