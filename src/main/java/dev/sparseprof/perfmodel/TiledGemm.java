@@ -84,7 +84,9 @@ final class TiledGemm {
         Balance balance = LoadBalance.tileWaves(panels, cpu.parallelUnits());
         streams.add(DataStream.streamed("A", aValueBytes, false));
         if (aMetadataBytes > 0) streams.add(DataStream.streamed("metadata", aMetadataBytes, true));
-        streams.add(new DataStream("B", Math.max(bRequests, bBytes), bBytes, Math.min(bWorkingSet, bBytes), true, false, false));
+        // the block is swept whole by every row tile, in the same order: LRU keeps it only where it fits
+        double block = Math.min(bWorkingSet, bBytes);
+        streams.add(new DataStream("B", Math.max(bRequests, bBytes), bBytes, block, true, false, false, false, block, 1));
         streams.add(new DataStream("C", cBytes * (2 * kBlocks - 1), cBytes, cBytes, false, false, false));
         return new KernelPlan(format, kernel, unit, computeDType, executedFlops, streams, balance, Machine.launchSeconds(cpu),
                 cpu.overheads().denseEfficiency(), 0);
