@@ -34,6 +34,9 @@ public final class Cache extends WritePath implements MemoryLevel {
     // long, written here directly; null where any other feature is on
     private final RecencyList lru;
     private final long[] hitCounts; // counters' per (role, write) fetch counts, one load nearer
+    // the next level when it is a plain-LRU cache of the same line size: lruMiss fetches from it by
+    // lruFetchLine, what its fetch -> access -> reference would do, without the interface call
+    private final Cache nextLru;
     private long extraPieces; // references past the first of accesses split at line boundaries
 
     public Cache(CacheConfig config, MemoryLevel next) {
@@ -44,6 +47,7 @@ public final class Cache extends WritePath implements MemoryLevel {
         hitCounts = counters.fetchCounts();
         mruFastPath = prefetcher == null && classifier == null && policy.repeatedHitIsNoOp();
         lru = plainLruList(policy);
+        nextLru = lru != null && next instanceof Cache n && n.lru != null && n.lineBytes == lineBytes ? n : null;
     }
 
     /** The LRU order when this level is the plain case {@link #lruReference} serves, else null. */
@@ -167,6 +171,18 @@ public final class Cache extends WritePath implements MemoryLevel {
     }
 
     /**
+     * A plain-LRU level's {@link #fetch} of one whole line from a level above with the same line
+     * size: exactly what fetch, {@link #access} (one piece) and {@link #reference} do for it.
+     */
+    private void lruFetchLine(long line, int role) {
+        if (line == lastLine || line == prevLine) {
+            hitCounts[2 * role]++;
+            return;
+        }
+        lruReference(0, lineBytes, role, line, setOf(line));
+    }
+
+    /**
      * The common configuration (LRU up to {@value #HASH_THRESHOLD} ways, write-back +
      * write-allocate, whole lines, no prefetch, 3C or inclusion) in a few array operations: the
      * set's MRU way (first level only), then one scan of its tags; a hit moves the way to the front
@@ -221,7 +237,8 @@ public final class Cache extends WritePath implements MemoryLevel {
         }
         if (write == 0 || sizeBytes != lineBytes) {
             counters.bytesFromBelow += lineBytes;
-            if (next.fetch(line << lineShift, lineBytes, ROLES[role]) && tags[slot] == line) meta[slot] |= (byte) DIRTY;
+            if (nextLru != null) nextLru.lruFetchLine(line, role); // a plain-LRU level never returns dirty
+            else if (next.fetch(line << lineShift, lineBytes, ROLES[role]) && tags[slot] == line) meta[slot] |= (byte) DIRTY;
         }
         boolean victimDirty = (victimMeta & DIRTY) != 0;
         if (victim != INVALID && (victimDirty || nextTakesClean)) writeBackLine(victim, victimDirty ? 1L : 0L, victimMeta & ROLE_MASK);
