@@ -35,7 +35,8 @@ public final class Cache extends WritePath implements MemoryLevel {
     private final RecencyList lru;
     private final long[] hitCounts; // counters' per (role, write) fetch counts, one load nearer
     // the next level when it is a plain-LRU cache of the same line size: lruMiss fetches from it by
-    // lruFetchLine, what its fetch -> access -> reference would do, without the interface call
+    // lruFetchLine and writes its dirty victims to it by lruWriteLine, what its fetch (write) ->
+    // access -> reference would do, without the interface calls
     private final Cache nextLru;
     private long extraPieces; // references past the first of accesses split at line boundaries
 
@@ -182,6 +183,16 @@ public final class Cache extends WritePath implements MemoryLevel {
         lruReference(0, lineBytes, role, line, setOf(line));
     }
 
+    /** The same for {@link #write} of one whole (victim) line: what write, access and reference do for it. */
+    private void lruWriteLine(long line, int role) {
+        if (line == lastLine || line == prevLine) {
+            hitCounts[2 * role + 1]++;
+            meta[line == lastLine ? lastSlot : prevSlot] |= (byte) DIRTY;
+            return;
+        }
+        lruReference(1, lineBytes, role, line, setOf(line));
+    }
+
     /**
      * The common configuration (LRU up to {@value #HASH_THRESHOLD} ways, write-back +
      * write-allocate, whole lines, no prefetch, 3C or inclusion) in a few array operations: the
@@ -241,7 +252,11 @@ public final class Cache extends WritePath implements MemoryLevel {
             else if (next.fetch(line << lineShift, lineBytes, ROLES[role]) && tags[slot] == line) meta[slot] |= (byte) DIRTY;
         }
         boolean victimDirty = (victimMeta & DIRTY) != 0;
-        if (victim != INVALID && (victimDirty || nextTakesClean)) writeBackLine(victim, victimDirty ? 1L : 0L, victimMeta & ROLE_MASK);
+        if (victim == INVALID || !(victimDirty || nextTakesClean)) return;
+        if (nextLru != null) { // writeBackLine's one run of a whole dirty line, to a level that takes no clean victims
+            counters.writeBack(victimMeta & ROLE_MASK, lineBytes);
+            nextLru.lruWriteLine(victim, victimMeta & ROLE_MASK);
+        } else writeBackLine(victim, victimDirty ? 1L : 0L, victimMeta & ROLE_MASK);
     }
 
     /** The full path: tag lookup, then hit or {@link #handleMiss}, fetch, write-through, victim write-back, prefetch. */
