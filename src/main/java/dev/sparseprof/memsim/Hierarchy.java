@@ -20,6 +20,7 @@ public final class Hierarchy implements TraceSink {
     private final Cache[][] byLevel; // [level][instance]: private levels have one instance per core
     private final CoreSink[] cores;
     private final CoreSink core0; // cores[0], one load nearer for the single-core push
+    private final Cache l1First; // core0's first level: reads and writes outside a warm-up window go straight to it
     private boolean closed;
     // accesses are not counted one by one (a store per access on the hot path): they are the first
     // levels' references less the extra pieces of split accesses, plus the records no first level
@@ -53,6 +54,7 @@ public final class Hierarchy implements TraceSink {
         cores = new CoreSink[config.cores()];
         for (int i = 0; i < cores.length; i++) cores[i] = new CoreSink(byLevel[0][byLevel[0].length == 1 ? 0 : i]);
         core0 = cores[0];
+        l1First = core0.l1;
     }
 
     /**
@@ -94,6 +96,16 @@ public final class Hierarchy implements TraceSink {
 
     @Override
     public void access(AccessKind kind, long address, int sizeBytes, ArrayRole role) {
+        if (!warmupOpen) { // what core0.access does then, without its hop through the core and back
+            if (kind == AccessKind.READ) {
+                l1First.access(false, address, sizeBytes, role);
+                return;
+            }
+            if (kind == AccessKind.WRITE) {
+                l1First.access(true, address, sizeBytes, role);
+                return;
+            }
+        }
         core0.access(kind, address, sizeBytes, role);
     }
 
