@@ -19,8 +19,8 @@ abstract sealed class WritePath extends LineFill permits Cache {
 
     final boolean writeBack;
     final boolean writeAllocate;
-    MemoryLevel next;
-    boolean nextTakesClean;
+    final MemoryLevel next;
+    final boolean nextTakesClean;
     private final int[] orderScratch;
 
     WritePath(CacheConfig config, MemoryLevel next) {
@@ -30,11 +30,6 @@ abstract sealed class WritePath extends LineFill permits Cache {
         this.writeAllocate = config.writePolicy().writeAllocate();
         this.nextTakesClean = next.takesCleanVictims();
         this.orderScratch = new int[ways];
-    }
-
-    final void setNext(MemoryLevel next) {
-        this.next = next;
-        this.nextTakesClean = next.takesCleanVictims();
     }
 
     final void writeThrough(long address, int sizeBytes, int role) {
