@@ -35,7 +35,7 @@ public final class Cache extends WritePath implements MemoryLevel {
     private final RecencyList lru;
     private final long[] hitCounts; // counters' per (role, write) fetch counts, one load nearer
     // the next level when it is a plain-LRU cache of the same line size: lruMiss fetches from it by
-    // lruFetchLine and writes its dirty victims to it by lruWriteLine, what its fetch (write) ->
+    // lruLine(0, ...) and writes its dirty victims to it by lruLine(1, ...), what its fetch (write) ->
     // access -> reference would do, without the interface calls
     private final Cache nextLru;
     private long extraPieces; // references past the first of accesses split at line boundaries
@@ -172,25 +172,17 @@ public final class Cache extends WritePath implements MemoryLevel {
     }
 
     /**
-     * A plain-LRU level's {@link #fetch} of one whole line from a level above with the same line
-     * size: exactly what fetch, {@link #access} (one piece) and {@link #reference} do for it.
+     * A plain-LRU level's {@link #fetch} ({@code write} 0) or {@link #write} (1: a victim) of one
+     * whole line from a level above with the same line size: exactly what fetch or write,
+     * {@link #access} (one piece) and {@link #reference} do for it.
      */
-    private void lruFetchLine(long line, int role) {
+    private void lruLine(int write, long line, int role) {
         if (line == lastLine || line == prevLine) {
-            hitCounts[2 * role]++;
+            hitCounts[2 * role + write]++;
+            if (write != 0) meta[line == lastLine ? lastSlot : prevSlot] |= (byte) DIRTY;
             return;
         }
-        lruReference(0, lineBytes, role, line, setOf(line));
-    }
-
-    /** The same for {@link #write} of one whole (victim) line: what write, access and reference do for it. */
-    private void lruWriteLine(long line, int role) {
-        if (line == lastLine || line == prevLine) {
-            hitCounts[2 * role + 1]++;
-            meta[line == lastLine ? lastSlot : prevSlot] |= (byte) DIRTY;
-            return;
-        }
-        lruReference(1, lineBytes, role, line, setOf(line));
+        lruReference(write, lineBytes, role, line, setOf(line));
     }
 
     /**
@@ -248,14 +240,14 @@ public final class Cache extends WritePath implements MemoryLevel {
         }
         if (write == 0 || sizeBytes != lineBytes) {
             counters.bytesFromBelow += lineBytes;
-            if (nextLru != null) nextLru.lruFetchLine(line, role); // a plain-LRU level never returns dirty
+            if (nextLru != null) nextLru.lruLine(0, line, role); // a plain-LRU level never returns dirty
             else if (next.fetch(line << lineShift, lineBytes, ROLES[role]) && tags[slot] == line) meta[slot] |= (byte) DIRTY;
         }
         boolean victimDirty = (victimMeta & DIRTY) != 0;
         if (victim == INVALID || !(victimDirty || nextTakesClean)) return;
         if (nextLru != null) { // writeBackLine's one run of a whole dirty line, to a level that takes no clean victims
             counters.writeBack(victimMeta & ROLE_MASK, lineBytes);
-            nextLru.lruWriteLine(victim, victimMeta & ROLE_MASK);
+            nextLru.lruLine(1, victim, victimMeta & ROLE_MASK);
         } else writeBackLine(victim, victimDirty ? 1L : 0L, victimMeta & ROLE_MASK);
     }
 
