@@ -150,12 +150,7 @@ public final class ProbeOverlay {
 
     /** What the per-CPU FMA check measured, for the spec's note. */
     static String speedNote(CoreSpeeds speeds) {
-        if (speeds == null) return "";
-        StringBuilder b = new StringBuilder("; slowestCore: fp32 FMA, one thread pinned to each CPU,");
-        for (int i = 0; i < speeds.cpus().length; i++) {
-            b.append(i == 0 ? " " : ", ").append("cpu ").append(speeds.cpus()[i]).append(' ').append(Quantities.gflops(speeds.flopsPerSecond()[i]));
-        }
-        return b.toString();
+        return speeds == null ? "" : "; slowestCore: fp32 FMA, one thread pinned to each CPU, " + speeds.describe();
     }
 
     /** What the sustained gather measured, for the spec's note. */

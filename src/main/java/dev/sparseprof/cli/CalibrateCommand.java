@@ -326,11 +326,7 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         w.print(t.render());
         if (speeds != null) {
-            StringBuilder each = new StringBuilder();
-            for (int i = 0; i < speeds.cpus().length; i++) {
-                each.append(i == 0 ? "" : ", ").append("cpu ").append(speeds.cpus()[i]).append(' ').append(gflops(speeds.flopsPerSecond()[i]));
-            }
-            w.printf(Locale.ROOT, "calibrate: fp32 FMA per CPU, one pinned thread each (median of %d rounds): %s%n", CoreSpeeds.ROUNDS, each);
+            w.printf(Locale.ROOT, "calibrate: fp32 FMA per CPU, one pinned thread each (median of %d rounds): %s%n", CoreSpeeds.ROUNDS, speeds.describe());
             if (speeds.spread() < CoreSpeeds.EQUAL) {
                 spec.commandLine().getErr().printf(Locale.ROOT, "calibrate: warning: the CPUs are not equal: the slowest runs FMA at %.2fx the fastest"
                         + " (a VM whose host runs another tenant beside it?); runs on more than one thread go at the slowest one's pace%n", speeds.spread());

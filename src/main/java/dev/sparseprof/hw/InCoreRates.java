@@ -88,7 +88,12 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
 
     /** How much longer the in-core part of a call on {@code cores} cores takes than its share of the first CPU's time. */
     public double coreStretch(int cores) {
-        return cores > 1 && slowestCore > 0 ? 1 / slowestCore : 1;
+        return coreStretch(cores, slowestCore);
+    }
+
+    /** {@link #coreStretch(int)} for a {@code slowestCore} (0: equal cores) before it is in a spec. */
+    public static double coreStretch(int cores, double slowestCore) {
+        return cores > 1 && slowestCore > 0 ? 1 / Math.min(1, slowestCore) : 1;
     }
 
     /** Cycles per entry of the general path's 2-vector block: its own probed rate, else the tight loop's. */

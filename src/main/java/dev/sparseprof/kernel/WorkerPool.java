@@ -60,8 +60,7 @@ public final class WorkerPool implements AutoCloseable {
 
     /** A pool whose part t runs on the t-th CPU this process may use (see the class comment); unpinned where affinity cannot be set. */
     public static WorkerPool pinned(int threads) {
-        int[] allowed = CoreAffinity.available() ? CoreAffinity.allowed() : new int[0];
-        return new WorkerPool(threads, DEFAULT_SPIN_NANOS, allowed.length > 1 ? allowed : new int[0]);
+        return new WorkerPool(threads, DEFAULT_SPIN_NANOS, CoreAffinity.pinnable());
     }
 
     private WorkerPool(int threads, long spinNanos, int[] cpus) {

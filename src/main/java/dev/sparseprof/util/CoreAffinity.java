@@ -71,6 +71,13 @@ public final class CoreAffinity {
         return mask == null ? new int[0] : cpus(mask);
     }
 
+    /** The CPUs to pin a team's threads to, ascending: the allowed ones where affinity can be set and there are two or more, else none. */
+    public static int[] pinnable() {
+        if (!available()) return new int[0];
+        int[] cpus = allowed();
+        return cpus.length > 1 ? cpus : new int[0];
+    }
+
     /** Pins the calling thread to {@code cpu}; false where that was refused. */
     public static boolean pin(int cpu) {
         if (cpu < 0 || cpu >= MASK_BYTES * 8) return false;

@@ -2,6 +2,7 @@ package dev.sparseprof.measure.probe;
 
 import dev.sparseprof.util.CoreAffinity;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Each CPU's fp32 FMA throughput, one thread pinned to it at a time, in interleaved rounds (the
@@ -38,6 +39,15 @@ public record CoreSpeeds(int[] cpus, double[] flopsPerSecond) {
         return Arrays.stream(flopsPerSecond).min().orElseThrow() / Arrays.stream(flopsPerSecond).max().orElseThrow();
     }
 
+    /** {@code cpu 0 222.8 GFLOP/s, cpu 1 212.3 GFLOP/s}: each CPU's rate, as the probe prints it and the spec's note keeps it. */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < cpus.length; i++) {
+            b.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "cpu %d %.1f GFLOP/s", cpus[i], flopsPerSecond[i] / 1e9));
+        }
+        return b.toString();
+    }
+
     /** The slowest CPU's throughput over the first's, at most 1: the spec's {@code cpu.inCore.slowestCore}. */
     public double slowestOverFirst() {
         return Math.min(1, Arrays.stream(flopsPerSecond).min().orElseThrow() / flopsPerSecond[0]);
@@ -49,9 +59,8 @@ public record CoreSpeeds(int[] cpus, double[] flopsPerSecond) {
      * {@code minTrialSeconds}; the thread's own mask comes back at the end.
      */
     public static CoreSpeeds measure(double minTrialSeconds) {
-        if (!CoreAffinity.available()) return null;
-        int[] cpus = CoreAffinity.allowed();
-        if (cpus.length < 2) return null;
+        int[] cpus = CoreAffinity.pinnable();
+        if (cpus.length == 0) return null;
         byte[] mask = CoreAffinity.current();
         try {
             ProbeWork work = reps -> FmaLoops.fp32((long) ITERATIONS * reps);

@@ -1,5 +1,6 @@
 package dev.sparseprof.measure.probe;
 
+import dev.sparseprof.hw.InCoreRates;
 import dev.sparseprof.kernel.DenseGemm;
 import dev.sparseprof.kernel.KernelVectors;
 import dev.sparseprof.kernel.Kernels;
@@ -281,8 +282,7 @@ public final class KernelRateProbe {
         double allMeasured = p > 1 ? Math.max(0, medianCallSeconds(a, n8, all) - r.launchSeconds() - r.forkJoinSeconds() * (p - 1) - copy) : measured;
         // each thread its nnz-balanced share of the rows: its share of the in-core time (at the slowest
         // core's pace, as the model has it) and of the bytes
-        double stretch = p > 1 && slowestCore > 0 ? 1 / Math.min(1, slowestCore) : 1;
-        double allRate = Math.min(l2ReadBytesPerSecond * p, l2 / transferSeconds(core / p * stretch, allMeasured, overlap));
+        double allRate = Math.min(l2ReadBytesPerSecond * p, l2 / transferSeconds(core / p * InCoreRates.coreStretch(p, slowestCore), allMeasured, overlap));
         return new KernelRates.Gather(entries, l2, core, measured, allMeasured, p, coreRate, allRate);
     }
 

@@ -24,12 +24,12 @@ final class ThreadTeam {
         CyclicBarrier barrier = new CyclicBarrier(threads);
         Throwable[] failure = new Throwable[1];
         Thread[] team = new Thread[threads];
-        int[] cpus = CoreAffinity.available() ? CoreAffinity.allowed() : new int[0];
+        int[] cpus = CoreAffinity.pinnable();
         for (int t = 0; t < threads; t++) {
             final int id = t;
             team[t] = new Thread(() -> {
                 try {
-                    if (cpus.length > 1) CoreAffinity.pin(cpus[id % cpus.length]);
+                    if (cpus.length > 0) CoreAffinity.pin(cpus[id % cpus.length]);
                     ProbeWork work = factory.apply(id);
                     double s = work.run(1);
                     for (int trial = 0; trial < trials; trial++) {
