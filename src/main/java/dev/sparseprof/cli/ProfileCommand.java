@@ -18,6 +18,7 @@ import dev.sparseprof.util.AtomicFiles;
 import dev.sparseprof.util.Checks;
 import dev.sparseprof.util.Json;
 import dev.sparseprof.util.JsonWriter;
+import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
@@ -176,24 +177,17 @@ final class ProfileCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
-    /** Scans every layer of {@code m} once with the default statistics (all cores), with a progress bar over all rows. */
+    /** Scans every layer of {@code m} once with the default statistics (all cores, one team for the model), with a progress bar over all rows. */
     static List<MatrixStats> scan(Model m, String label) {
         return scan(m, label, ScanOptions.DEFAULT);
     }
 
     static List<MatrixStats> scan(Model m, String label, ScanOptions what) {
-        long totalRows = 0;
-        for (GemmLayer l : m.layers()) totalRows += l.rows();
         Progress bar = TerminalProgressBar.forTerminal(label);
         ScanOptions options = what.withThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
-        List<MatrixStats> stats = new ArrayList<>();
-        long base = 0;
-        for (GemmLayer l : m.layers()) {
-            long offset = base;
-            final long total = totalRows;
-            stats.add(MatrixScan.of(l.matrix(), options, (done, ignored) -> bar.update(offset + done, total)));
-            base += l.rows();
-        }
+        List<MatrixView> matrices = new ArrayList<>(m.layers().size());
+        for (GemmLayer l : m.layers()) matrices.add(l.matrix());
+        List<MatrixStats> stats = MatrixScan.ofAll(matrices, options, bar);
         bar.finish();
         return stats;
     }
