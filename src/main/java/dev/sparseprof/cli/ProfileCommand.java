@@ -31,7 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -50,7 +49,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "profile", mixinStandardHelpOptions = true,
         description = "Per-layer sparsity, FLOPs, N:M compliance, block density and row-length spread of a model.")
-final class ProfileCommand implements Callable<Integer> {
+final class ProfileCommand implements RunsDirect {
     static final double CRITICAL_MIN_MODEL_SPARSITY = 0.5;
     static final double CRITICAL_GAP = 0.25;
 
@@ -160,11 +159,15 @@ final class ProfileCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        return call(spec.commandLine().getOut());
+    }
+
+    @Override
+    public int call(PrintWriter out) {
         Checks.positive(batch, "--batch");
         ActivationDensity density = ActivationDensity.parse(activationDensity);
         Outputs.checkFolder("--json", json);
         Outputs.checkFolder("--csv", csv);
-        PrintWriter out = spec.commandLine().getOut();
         try (Model m = model.open()) {
             List<MatrixStats> stats = scan(m, "profile");
             List<LayerProfile> layers = profile(m.layers(), stats, batch, density.forLayers(m.layers()));

@@ -11,17 +11,44 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
-/** {@link DirectOptions} binds cachesim's arguments as picocli does, and leaves to picocli what it does not handle. */
+/** {@link DirectOptions} binds cachesim's and profile's arguments as picocli does, and leaves to picocli what it does not handle. */
 class DirectOptionsTest {
-    /** Every option field of the command and its mixins, as text, in declaration order. */
+    /** Every option and positional field of the command and its mixins, as text, in declaration order. */
     private static List<String> values(Object command) throws IllegalAccessException {
         List<String> out = new ArrayList<>();
         for (Field f : command.getClass().getDeclaredFields()) {
             f.setAccessible(true);
-            if (f.getType() == CommonOptions.class) out.addAll(values(f.get(command)));
-            if (f.isAnnotationPresent(Option.class)) out.add(f.getName() + "=" + f.get(command));
+            if (f.isAnnotationPresent(CommandLine.Mixin.class)) out.addAll(values(f.get(command)));
+            if (f.isAnnotationPresent(Option.class) || f.isAnnotationPresent(CommandLine.Parameters.class)) {
+                out.add(f.getName() + "=" + f.get(command));
+            }
         }
         return out;
+    }
+
+    @Test
+    void bindsProfileAsPicocliDoes() throws Exception {
+        String[][] cases = {
+            {"/tmp/model"}, {}, {"--model", "m.onnx"}, {"m.onnx", "--batch", "16", "--json", "-", "--wide"},
+            {"--csv=out.csv", "x", "--activation-density", "0.5", "-v"}, {"m", "--input-shape", "a=1x3", "--input-shape", "b=2", "--input-size", "4x4"},
+        };
+        for (String[] args : cases) {
+            ProfileCommand direct = new ProfileCommand();
+            String[] full = new String[args.length + 1];
+            full[0] = "profile";
+            System.arraycopy(args, 0, full, 1, args.length);
+            assertTrue(DirectOptions.bind(direct, full, 1), String.join(" ", args));
+            ProfileCommand viaPicocli = new ProfileCommand();
+            new CommandLine(viaPicocli).parseArgs(args);
+            assertEquals(values(viaPicocli), values(direct), String.join(" ", args));
+        }
+        String[][] toPicocli = {{"a", "b"}, {"@args.txt"}, {"-"}, {"--help"}, {"--batch", "1k"}, {"m", "--"}, {"--bogus"}};
+        for (String[] args : toPicocli) {
+            String[] full = new String[args.length + 1];
+            full[0] = "profile";
+            System.arraycopy(args, 0, full, 1, args.length);
+            assertFalse(DirectOptions.bind(new ProfileCommand(), full, 1), String.join(" ", args));
+        }
     }
 
     @Test
