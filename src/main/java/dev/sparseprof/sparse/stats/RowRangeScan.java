@@ -23,6 +23,7 @@ final class RowRangeScan {
     private final ColumnCounter fromBits;
     private float[] row;
     private long nnz;
+    private long rowsAdded;
 
     /** {@code rowLengths} is shared by all ranges; each writes only its own rows. */
     RowRangeScan(int rows, int cols, int[] rowLengths, ScanOptions options) {
@@ -40,6 +41,7 @@ final class RowRangeScan {
     void scan(MatrixView matrix, int fromRow, int toRow, ProgressCounter progress) {
         long[] words = this.words;
         ColumnCounter fromBits = this.fromBits;
+        rowsAdded += toRow - fromRow;
         int pending = 0;
         for (int r = fromRow; r < toRow; r++) {
             int length = matrix.nonZeroBits(r, words);
@@ -60,6 +62,11 @@ final class RowRangeScan {
             }
         }
         progress.rowsDone(pending);
+    }
+
+    /** Rows added by {@link #scan}, this part's own (not those merged into it). */
+    long rowsAdded() {
+        return rowsAdded;
     }
 
     /** Closes the counters; call once, after the last range and before {@link #merge} or {@link #result}. */

@@ -11,8 +11,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * started once for the whole list (starting a thread took about a millisecond on a 2-vCPU VM, and
  * the scan used to start two per matrix). Each thread claims the next {@link RowTasks} task until
  * none is left, adding its rows to its own part of the task's matrix; a thread that moves on to
- * another matrix finishes its part and merges it into the matrix's total. Parts merge by addition,
- * so the statistics do not depend on the thread count, the task size or which thread took which task.
+ * another matrix finishes its part and merges it into the matrix's total, and the thread whose
+ * part completes a matrix's rows turns the total into its statistics (row and column length
+ * summaries: 40-55 ms for a 7B checkpoint's 227 matrices when the calling thread made them all at
+ * the end, while the other cores idled). Parts merge by addition, so the statistics do not depend
+ * on the thread count, the task size or which thread took which task.
  */
 final class ScanTeam {
     private final List<? extends MatrixView> matrices;
@@ -21,6 +24,9 @@ final class ScanTeam {
     private final ProgressCounter progress;
     private final int[][] rowLengths;
     private final RowRangeScan[] totals;
+    /** Rows merged into each total so far (guarded by {@link #totals}). */
+    private final long[] merged;
+    private final MatrixStats[] results;
     private final AtomicInteger next = new AtomicInteger();
 
     ScanTeam(List<? extends MatrixView> matrices, ScanOptions options, RowTasks tasks, ProgressCounter progress) {
@@ -30,6 +36,8 @@ final class ScanTeam {
         this.progress = progress;
         this.rowLengths = new int[matrices.size()][];
         this.totals = new RowRangeScan[matrices.size()];
+        this.merged = new long[matrices.size()];
+        this.results = new MatrixStats[matrices.size()];
         for (int m = 0; m < rowLengths.length; m++) rowLengths[m] = new int[matrices.get(m).rows()];
     }
 
@@ -56,9 +64,8 @@ final class ScanTeam {
             if (failure instanceof Error err) throw err;
         }
         List<MatrixStats> out = new ArrayList<>(matrices.size());
-        for (int m = 0; m < totals.length; m++) {
-            if (totals[m] == null) totals[m] = empty(m); // no rows: no task
-            out.add(totals[m].result(matrices.get(m).rows()));
+        for (int m = 0; m < results.length; m++) {
+            out.add(results[m] != null ? results[m] : empty(m).result(0)); // no rows: no task
         }
         return out;
     }
@@ -88,10 +95,15 @@ final class ScanTeam {
 
     private void deposit(int m, RowRangeScan part) {
         part.finish();
+        int rows = matrices.get(m).rows();
+        boolean complete;
         synchronized (totals) {
             if (totals[m] == null) totals[m] = part;
             else totals[m].merge(part);
+            merged[m] += part.rowsAdded();
+            complete = merged[m] == rows;
         }
+        if (complete) results[m] = totals[m].result(rows); // every part is in: no thread touches the total again
     }
 
     private RowRangeScan empty(int m) {
