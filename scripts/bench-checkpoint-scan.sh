@@ -8,8 +8,10 @@
 # /proc/sys/vm/drop_caches (root), one more cat and one more profile each after dropping the page cache.
 # Prints GB/s and the ratios to cat, medians, the machine and the load average, and the CPU time
 # (user+sys) of each, which a shared machine's load disturbs far less than the wall time.
-# Usage: scripts/bench-checkpoint-scan.sh [MODEL (default /tmp/sparseprof-llama7b, generated: bf16, 32 blocks,
-#          sharded)] [REPEATS (3)] [--cold]
+# BEFORE=DIR (another checkout of sparseprof, built) adds its profile to each round, between cat and
+# this one's, and to the cold runs: before and after side by side in one run.
+# Usage: [BEFORE=DIR] scripts/bench-checkpoint-scan.sh [MODEL (default /tmp/sparseprof-llama7b, generated: bf16,
+#          32 blocks, sharded)] [REPEATS (3)] [--cold]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
@@ -27,13 +29,19 @@ median() { sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v
 gbps() { echo "$bytes / $1 / 1000000000" | bc -l; }
 export SPARSEPROF_JAVA_OPTS="-Xmx2g"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
+before="${BEFORE:-}"
+[[ -z "$before" || -x "$before/sparseprof" ]] || { echo "BEFORE=$before: no sparseprof launcher there" >&2; exit 2; }
 cat "${files[@]}" > /dev/null
 ./sparseprof profile "$model" > /dev/null
-cat_t=(); prof_t=(); cat_cpu=(); prof_cpu=()
+[[ -z "$before" ]] || "$before/sparseprof" profile "$model" > /dev/null
+cat_t=(); prof_t=(); cat_cpu=(); prof_cpu=(); before_t=(); before_cpu=()
 cpu() { /usr/bin/time -f '%U %S' -o "$tmp" "$@" > /dev/null; awk '{print $1 + $2}' "$tmp"; }
 tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
 for _ in $(seq "$repeats"); do
   t0=$(now); c=$(cpu cat "${files[@]}"); t1=$(now); cat_t+=("$(echo "$t1 - $t0" | bc -l)"); cat_cpu+=("$c")
+  if [[ -n "$before" ]]; then
+    t0=$(now); c=$(cpu "$before/sparseprof" profile "$model"); t1=$(now); before_t+=("$(echo "$t1 - $t0" | bc -l)"); before_cpu+=("$c")
+  fi
   t0=$(now); c=$(cpu ./sparseprof profile "$model"); t1=$(now); prof_t+=("$(echo "$t1 - $t0" | bc -l)"); prof_cpu+=("$c")
 done
 t0=$(now); ./sparseprof --version > /dev/null 2>&1 || ./sparseprof --help > /dev/null; t1=$(now); start_s=$(echo "$t1 - $t0" | bc -l)
@@ -49,6 +57,12 @@ echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //
 echo "load average before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'model: %s, %d files, %.2f GB; page cache warm\n' "$model" "${#files[@]}" "$(echo "$bytes / 1000000000" | bc -l)"
 printf 'cat FILES > /dev/null:           %6.2f GB/s (median of %d: %s s)\n' "$(gbps "$cat_s")" "$repeats" "${cat_t[*]}"
+if [[ -n "$before" ]]; then
+  before_s=$(printf '%s\n' "${before_t[@]}" | median)
+  before_c=$(printf '%s\n' "${before_cpu[@]}" | median)
+  printf 'before (%s) profile MODEL: %6.2f GB/s (median of %d: %s s), ratio to cat %.2f, CPU %.2f s\n' "$before" "$(gbps "$before_s")" \
+    "$repeats" "${before_t[*]}" "$(echo "$cat_s / $before_s" | bc -l)" "$before_c"
+fi
 printf 'sparseprof profile MODEL:        %6.2f GB/s (median of %d: %s s; JVM start alone %.2f s)\n' "$(gbps "$prof_s")" "$repeats" "${prof_t[*]}" "$start_s"
 echo "$jvm" | grep -v '_SECONDS='
 printf 'ratio to cat: profile command %.2f, in-JVM first pass %.2f, in-JVM steady %.2f\n' \
@@ -58,6 +72,10 @@ printf 'CPU time (user+sys, medians): cat %.2f s, profile %.2f s (%d cores): pro
 if [[ "$cold" == "--cold" ]]; then
   if [[ -w /proc/sys/vm/drop_caches ]]; then
     sync; echo 3 > /proc/sys/vm/drop_caches; t0=$(now); cat "${files[@]}" > /dev/null; t1=$(now); ccat=$(echo "$t1 - $t0" | bc -l)
+    if [[ -n "$before" ]]; then
+      sync; echo 3 > /proc/sys/vm/drop_caches; t0=$(now); "$before/sparseprof" profile "$model" > /dev/null; t1=$(now); cbefore=$(echo "$t1 - $t0" | bc -l)
+      printf 'page cache cold, before: profile %.2f GB/s (%.2f s), ratio to cold cat %.2f\n' "$(gbps "$cbefore")" "$cbefore" "$(echo "$ccat / $cbefore" | bc -l)"
+    fi
     sync; echo 3 > /proc/sys/vm/drop_caches; t0=$(now); ./sparseprof profile "$model" > /dev/null; t1=$(now); cprof=$(echo "$t1 - $t0" | bc -l)
     printf 'page cache cold (dropped before each): cat %.2f GB/s (%.2f s), profile %.2f GB/s (%.2f s), ratio %.2f\n' \
       "$(gbps "$ccat")" "$ccat" "$(gbps "$cprof")" "$cprof" "$(echo "$ccat / $cprof" | bc -l)"

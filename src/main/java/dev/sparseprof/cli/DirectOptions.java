@@ -23,18 +23,22 @@ import picocli.CommandLine.Spec;
  * <p>Contract: {@link #bind} either binds every argument the way picocli would and returns true, or
  * returns false, and then the caller runs picocli on a fresh command object, which gives the same
  * result or its own message for the fault. Handled: {@code --name value}, {@code --name=value},
- * flags, repeated list options (with {@code split}), decimal integers, {@code defaultValue}, mixins.
+ * flags, repeated list options (with {@code split}), decimal integers, {@code defaultValue}, mixins,
+ * and one optional positional string ({@code index = "0", arity = "0..1"}: profile's MODEL).
  * Everything else (a help or version request, an unknown or repeated single option, a value that is
- * an option name or not a plain number, positional parameters, argument groups, arity, converters,
- * required options) returns false.
+ * an option name or not a plain number, a second positional, {@code @file} arguments, other
+ * positional parameters, argument groups, arity, converters, required options) returns false.
  */
 final class DirectOptions {
     private static final String NO_DEFAULT = "__no_default_value__"; // picocli's "no defaultValue" marker
 
     private DirectOptions() {}
 
-    /** One option: the field it sets and the object that holds it. */
+    /** One option (or, with a null option, the positional parameter): the field it sets and the object that holds it. */
     private record Target(Object holder, Field field, Option option) {}
+
+    /** The key under which {@link #collect} files the positional parameter, a name no option can have. */
+    private static final String POSITIONAL = "";
 
     /** Binds {@code args[from..]} to {@code command}'s options; false where picocli must decide (see the class comment). */
     static boolean bind(Object command, String[] args, int from) {
@@ -46,11 +50,17 @@ final class DirectOptions {
             for (int i = from; i < args.length; i++) {
                 String a = args[i];
                 String value = null;
-                Target t = byName.get(a);
+                Target t = a.isEmpty() ? null : byName.get(a);
                 int eq = a.indexOf('=');
                 if (t == null && a.startsWith("--") && eq > 2) {
                     t = byName.get(a.substring(0, eq));
                     value = a.substring(eq + 1);
+                }
+                if (t == null && !a.isEmpty() && a.charAt(0) != '-' && a.charAt(0) != '@' && byName.get(POSITIONAL) != null) {
+                    Target p = byName.get(POSITIONAL);
+                    if (seen.put(p.field, true) != null) return false;
+                    p.field.set(p.holder, a);
+                    continue;
                 }
                 if (t == null) return false;
                 Class<?> type = t.field.getType();
@@ -93,7 +103,15 @@ final class DirectOptions {
 
     private static boolean collect(Object holder, Map<String, Target> byName, List<Target> all) throws ReflectiveOperationException {
         for (Field f : holder.getClass().getDeclaredFields()) {
-            if (f.isAnnotationPresent(Parameters.class) || f.isAnnotationPresent(ArgGroup.class) || f.isAnnotationPresent(ParentCommand.class)) return false;
+            if (f.isAnnotationPresent(ArgGroup.class) || f.isAnnotationPresent(ParentCommand.class)) return false;
+            Parameters p = f.getAnnotation(Parameters.class);
+            if (p != null) {
+                if (!p.index().equals("0") || !p.arity().equals("0..1") || f.getType() != String.class || p.converter().length > 0
+                        || !p.defaultValue().equals(NO_DEFAULT) || byName.containsKey(POSITIONAL)) return false;
+                f.setAccessible(true);
+                byName.put(POSITIONAL, new Target(holder, f, null));
+                continue;
+            }
             if (f.isAnnotationPresent(Spec.class)) continue;
             if (f.isAnnotationPresent(Mixin.class)) {
                 f.setAccessible(true);

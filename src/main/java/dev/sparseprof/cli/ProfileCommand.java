@@ -18,6 +18,7 @@ import dev.sparseprof.util.AtomicFiles;
 import dev.sparseprof.util.Checks;
 import dev.sparseprof.util.Json;
 import dev.sparseprof.util.JsonWriter;
+import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
@@ -30,7 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,7 +49,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "profile", mixinStandardHelpOptions = true,
         description = "Per-layer sparsity, FLOPs, N:M compliance, block density and row-length spread of a model.")
-final class ProfileCommand implements Callable<Integer> {
+final class ProfileCommand implements RunsDirect {
     static final double CRITICAL_MIN_MODEL_SPARSITY = 0.5;
     static final double CRITICAL_GAP = 0.25;
 
@@ -159,11 +159,15 @@ final class ProfileCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        return call(spec.commandLine().getOut());
+    }
+
+    @Override
+    public int call(PrintWriter out) {
         Checks.positive(batch, "--batch");
         ActivationDensity density = ActivationDensity.parse(activationDensity);
         Outputs.checkFolder("--json", json);
         Outputs.checkFolder("--csv", csv);
-        PrintWriter out = spec.commandLine().getOut();
         try (Model m = model.open()) {
             List<MatrixStats> stats = scan(m, "profile");
             List<LayerProfile> layers = profile(m.layers(), stats, batch, density.forLayers(m.layers()));
@@ -176,24 +180,17 @@ final class ProfileCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
-    /** Scans every layer of {@code m} once with the default statistics (all cores), with a progress bar over all rows. */
+    /** Scans every layer of {@code m} once with the default statistics (all cores, one team for the model), with a progress bar over all rows. */
     static List<MatrixStats> scan(Model m, String label) {
         return scan(m, label, ScanOptions.DEFAULT);
     }
 
     static List<MatrixStats> scan(Model m, String label, ScanOptions what) {
-        long totalRows = 0;
-        for (GemmLayer l : m.layers()) totalRows += l.rows();
         Progress bar = TerminalProgressBar.forTerminal(label);
         ScanOptions options = what.withThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
-        List<MatrixStats> stats = new ArrayList<>();
-        long base = 0;
-        for (GemmLayer l : m.layers()) {
-            long offset = base;
-            final long total = totalRows;
-            stats.add(MatrixScan.of(l.matrix(), options, (done, ignored) -> bar.update(offset + done, total)));
-            base += l.rows();
-        }
+        List<MatrixView> matrices = new ArrayList<>(m.layers().size());
+        for (GemmLayer l : m.layers()) matrices.add(l.matrix());
+        List<MatrixStats> stats = MatrixScan.ofAll(matrices, options, bar);
         bar.finish();
         return stats;
     }

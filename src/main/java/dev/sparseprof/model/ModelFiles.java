@@ -44,6 +44,7 @@ final class ModelFiles {
             if (size == 0) return MemorySegment.ofArray(new byte[0]);
             MemorySegment mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
             PagePopulate.mapped(mapped);
+            if (PagePopulate.readsFiles()) FileWindows.register(file, mapped, arena);
             return mapped;
         } catch (NoSuchFileException e) {
             throw ModelFormatException.in(file, "no such file");

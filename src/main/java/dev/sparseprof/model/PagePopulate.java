@@ -10,9 +10,11 @@ import java.util.Locale;
 /**
  * How a mapped model file's pages come into the process, through Linux's {@code madvise}. Advisory
  * only: where the call is missing or refused (another OS, no native access), nothing is done and
- * the scan faults pages in as usual. Two ways, chosen by the system property
- * {@code sparseprof.pages} ({@value #HUGE} by default):
+ * the scan faults pages in as usual. The ways, chosen by the system property
+ * {@code sparseprof.pages} ({@value #READ} by default):
  * <ul>
+ *   <li>{@value #READ}: {@value #HUGE}'s advice, and the scan of fp16, bf16 and fp32 rows reads
+ *       the file through {@link FileWindows} instead of touching the mapping.</li>
  *   <li>{@value #HUGE}: {@code MADV_HUGEPAGE} (14) over each whole mapping, once. The page cache
  *       keeps large files partly in 2 MiB folios (written or read ahead that way); with the advice,
  *       the kernel maps each such folio with one PMD entry instead of 512 PTEs, and a page not
@@ -28,6 +30,7 @@ import java.util.Locale;
  * they replace on this kernel (6.18, with large folios); {@code none} does neither.
  */
 final class PagePopulate {
+    static final String READ = "read";
     static final String HUGE = "huge";
     static final String POPULATE = "populate";
     /** Bytes populated per call ({@value #POPULATE} only). */
@@ -38,7 +41,7 @@ final class PagePopulate {
     /** Chunks past the populated one handed to the kernel's asynchronous readahead ({@value #POPULATE} only). */
     static final int READAHEAD_CHUNKS = 4;
     private static final long PAGE = 4096;
-    private static final String MODE = System.getProperty("sparseprof.pages", HUGE).toLowerCase(Locale.ROOT);
+    private static final String MODE = System.getProperty("sparseprof.pages", READ).toLowerCase(Locale.ROOT);
     private static volatile boolean populating = MODE.equals(POPULATE);
     private static final MethodHandle MADVISE = lookup();
 
@@ -55,9 +58,14 @@ final class PagePopulate {
         }
     }
 
+    /** Whether scans read rows of mapped files through {@link FileWindows}. */
+    static boolean readsFiles() {
+        return MODE.equals(READ);
+    }
+
     /** Called once for each whole file just mapped. */
     static void mapped(MemorySegment data) {
-        if (MADVISE == null || !MODE.equals(HUGE) || !data.isNative() || data.byteSize() == 0) return;
+        if (MADVISE == null || !(MODE.equals(HUGE) || MODE.equals(READ)) || !data.isNative() || data.byteSize() == 0) return;
         long aligned = data.address() & -PAGE;
         advise(aligned, data.address() + data.byteSize() - aligned, MADV_HUGEPAGE);
     }

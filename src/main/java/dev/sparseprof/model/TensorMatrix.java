@@ -33,6 +33,10 @@ final class TensorMatrix implements MatrixView {
     private final long[] colDims;
     private final long[] colStrides;
     private final RowQuantization rowQuantization;
+    /** The file under {@link #data} read in windows, or null: rows are read from the segment. */
+    private final FileWindows windows;
+    /** Where {@link #data} starts in the windows' file. */
+    private final long fileOffset;
 
     private TensorMatrix(Tensor tensor, int rows, int cols, long base, long rowStride, int rowsPerGroup, long groupStride,
                          long[] colDims, long[] colStrides, RowQuantization rowQuantization) {
@@ -61,6 +65,8 @@ final class TensorMatrix implements MatrixView {
             throw new IllegalArgumentException(tensor + ": " + rowQuantization.rows() + " row scales for " + rows + " rows");
         }
         this.rowQuantization = rowQuantization;
+        this.windows = FileWindows.of(data);
+        this.fileOffset = windows == null ? 0 : windows.fileOffset(data);
     }
 
     /** Row r is elements {@code [r*cols, (r+1)*cols)}: PyTorch's {@code [out, in]}, conv {@code [out, in, kh, kw]}. */
@@ -252,10 +258,18 @@ final class TensorMatrix implements MatrixView {
         long base = rowBase(row);
         return switch (tensor.dtype()) {
             case F16, BF16 -> {
+                if (windows != null && cols * 2L <= FileWindows.WINDOW_BYTES) {
+                    FileWindows.Window w = windows.window(fileOffset + base * 2, cols * 2L, fileOffset + data.byteSize());
+                    yield StoredBits.halves(w.bytes, fileOffset + base * 2 - w.start, cols, words);
+                }
                 PagePopulate.ahead(data, base * 2, cols * 2L);
                 yield StoredBits.halves(data, base * 2, cols, words);
             }
             case F32, TF32 -> {
+                if (windows != null && cols * 4L <= FileWindows.WINDOW_BYTES) {
+                    FileWindows.Window w = windows.window(fileOffset + base * 4, cols * 4L, fileOffset + data.byteSize());
+                    yield StoredBits.singles(w.bytes, fileOffset + base * 4 - w.start, cols, words);
+                }
                 PagePopulate.ahead(data, base * 4, cols * 4L);
                 yield StoredBits.singles(data, base * 4, cols, words);
             }

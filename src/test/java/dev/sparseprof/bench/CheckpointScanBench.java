@@ -4,18 +4,23 @@ import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
 import dev.sparseprof.sparse.stats.MatrixScan;
+import dev.sparseprof.sparse.stats.MatrixStats;
 import dev.sparseprof.sparse.stats.ScanOptions;
+import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.Progress;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
  * profile's scan of a checkpoint, timed inside one JVM (run by scripts/bench-checkpoint-scan.sh):
  * {@code MODEL REPEATS} opens the model (a file or a Hugging Face folder) and scans every layer
- * with profile's statistics on all cores ({@link MatrixScan}, {@link ScanOptions#DEFAULT}), REPEATS
+ * with profile's statistics on all cores (one {@link MatrixScan#ofAll} team, {@link ScanOptions#DEFAULT}), REPEATS
  * times after a first pass (timed apart: it is what one {@code profile} run does, with the JIT
  * cold), and prints each time, the median, and the GB/s over the
  * bytes of the model's files (every regular file in a folder). Prints {@code SCAN_SECONDS=median}.
@@ -35,7 +40,9 @@ public final class CheckpointScanBench {
             long t0 = System.nanoTime();
             nnz = 0;
             try (Model m = Models.open(model)) {
-                for (GemmLayer l : m.layers()) nnz += MatrixScan.of(l.matrix(), options).nnz();
+                List<MatrixView> matrices = new ArrayList<>();
+                for (GemmLayer l : m.layers()) matrices.add(l.matrix());
+                for (MatrixStats s : MatrixScan.ofAll(matrices, options, Progress.NONE)) nnz += s.nnz();
             }
             if (i >= 0) seconds[i] = (System.nanoTime() - t0) / 1e9;
             else first = (System.nanoTime() - t0) / 1e9;

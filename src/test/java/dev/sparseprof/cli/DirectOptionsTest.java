@@ -7,26 +7,64 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
-/** {@link DirectOptions} binds cachesim's arguments as picocli does, and leaves to picocli what it does not handle. */
+/** {@link DirectOptions} binds cachesim's and profile's arguments as picocli does, and leaves to picocli what it does not handle. */
 class DirectOptionsTest {
-    /** Every option field of the command and its mixins, as text, in declaration order. */
+    /** Every option and positional field of the command and its mixins, as text, in declaration order. */
     private static List<String> values(Object command) throws IllegalAccessException {
         List<String> out = new ArrayList<>();
         for (Field f : command.getClass().getDeclaredFields()) {
             f.setAccessible(true);
-            if (f.getType() == CommonOptions.class) out.addAll(values(f.get(command)));
-            if (f.isAnnotationPresent(Option.class)) out.add(f.getName() + "=" + f.get(command));
+            if (f.isAnnotationPresent(CommandLine.Mixin.class)) out.addAll(values(f.get(command)));
+            if (f.isAnnotationPresent(Option.class) || f.isAnnotationPresent(CommandLine.Parameters.class)) {
+                out.add(f.getName() + "=" + f.get(command));
+            }
         }
         return out;
     }
 
+    /** {@code name} followed by {@code args}: a whole command line, as Main hands it to {@link DirectOptions#bind}. */
+    private static String[] line(String name, String[] args) {
+        String[] full = new String[args.length + 1];
+        full[0] = name;
+        System.arraycopy(args, 0, full, 1, args.length);
+        return full;
+    }
+
+    /** Each case binds directly, to the values picocli gives a fresh command. */
+    private static void bindsAsPicocli(String name, Supplier<Object> command, String[][] cases) throws IllegalAccessException {
+        for (String[] args : cases) {
+            Object direct = command.get();
+            assertTrue(DirectOptions.bind(direct, line(name, args), 1), String.join(" ", args));
+            Object viaPicocli = command.get();
+            new CommandLine(viaPicocli).parseArgs(args);
+            assertEquals(values(viaPicocli), values(direct), String.join(" ", args));
+        }
+    }
+
+    /** No case binds directly. */
+    private static void leftToPicocli(String name, Supplier<Object> command, String[][] cases) {
+        for (String[] args : cases) assertFalse(DirectOptions.bind(command.get(), line(name, args), 1), String.join(" ", args));
+    }
+
+    @Test
+    void bindsProfileAsPicocliDoes() throws Exception {
+        bindsAsPicocli("profile", ProfileCommand::new, new String[][] {
+            {"/tmp/model"}, {}, {"--model", "m.onnx"}, {"m.onnx", "--batch", "16", "--json", "-", "--wide"},
+            {"--csv=out.csv", "x", "--activation-density", "0.5", "-v"}, {"m", "--input-shape", "a=1x3", "--input-shape", "b=2", "--input-size", "4x4"},
+        });
+        leftToPicocli("profile", ProfileCommand::new, new String[][] {
+            {"a", "b"}, {"@args.txt"}, {"-"}, {"--help"}, {"--batch", "1k"}, {"m", "--"}, {"--bogus"},
+        });
+    }
+
     @Test
     void bindsAsPicocliDoes() throws Exception {
-        String[][] cases = {
+        bindsAsPicocli("cachesim", CachesimCommand::new, new String[][] {
             {"--trace", "a.din"},
             {"--trace", "a.din", "--trace=b.din.gz", "--level", "L1:32k:8:64", "--level", "L2:1m:16:64", "--warmup", "1000"},
             {"--hw", "a100", "--trace", "t", "--3c", "--mrc", "--mrc-line", "32,64,128", "-v", "--json", "-"},
@@ -35,32 +73,16 @@ class DirectOptionsTest {
             {"--list"},
             {"--warmup", "-5", "--trace", "t"},
             {},
-        };
-        for (String[] args : cases) {
-            CachesimCommand direct = new CachesimCommand();
-            String[] full = new String[args.length + 1];
-            full[0] = "cachesim";
-            System.arraycopy(args, 0, full, 1, args.length);
-            assertTrue(DirectOptions.bind(direct, full, 1), String.join(" ", args));
-            CachesimCommand viaPicocli = new CachesimCommand();
-            new CommandLine(viaPicocli).parseArgs(args);
-            assertEquals(values(viaPicocli), values(direct), String.join(" ", args));
-        }
+        });
     }
 
     @Test
     void leavesTheRestToPicocli() {
-        String[][] cases = {
+        leftToPicocli("cachesim", CachesimCommand::new, new String[][] {
             {"--help"}, {"-h"}, {"--version"}, {"--trace"}, {"--bogus"}, {"positional"}, {"--hw", "a", "--hw", "b"},
             {"--warmup", "0x10"}, {"--warmup", "1e3"}, {"--quantum", "99999999999"}, {"--3c=true"}, {"--3c", "--3c"},
             {"--trace", "--level"}, {"--", "--trace"},
-        };
-        for (String[] args : cases) {
-            String[] full = new String[args.length + 1];
-            full[0] = "cachesim";
-            System.arraycopy(args, 0, full, 1, args.length);
-            assertFalse(DirectOptions.bind(new CachesimCommand(), full, 1), String.join(" ", args));
-        }
+        });
     }
 
     @Test

@@ -123,6 +123,10 @@ class LauncherTest {
         Result profile = run("profile", "--help");
         assertTrue(profile.out.contains("--add-modules jdk.incubator.vector"), profile.out);
         assertTrue(profile.out.contains("target/cds/run-profile.jsa"), profile.out);
+        Path thp = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        boolean offered = Files.isReadable(thp) && Files.readString(thp).matches("(?s).*\\[(always|madvise)\\].*");
+        assertEquals(offered, profile.out.contains("-XX:+UseTransparentHugePages"), "profile's heap on huge pages where the kernel offers them: " + profile.out);
+        assertFalse(cachesim.out.contains("UseTransparentHugePages"), cachesim.out);
         assertTrue(run("help", "cachesim").out.contains("target/cds/run-help.jsa"), "help COMMAND loads the command in full");
     }
 

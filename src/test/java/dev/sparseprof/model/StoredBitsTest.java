@@ -3,11 +3,14 @@ package dev.sparseprof.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sparseprof.sparse.stats.MatrixScan;
+import dev.sparseprof.sparse.stats.MatrixStats;
 import dev.sparseprof.sparse.stats.ScanOptions;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.Progress;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,7 +22,7 @@ class StoredBitsTest {
     private static final int[] SPECIAL32 = {0, 0x80000000, 0x7fc00000, 0x7f800000, 0x00000001, 0x80000001, 0x3f800000};
 
     @ParameterizedTest
-    @CsvSource({"F16, 37, 1", "F16, 37, 31", "F16, 20, 64", "BF16, 33, 100", "BF16, 9, 4100", "F32, 37, 17", "F32, 16, 64", "F32, 5, 1000", "BF16, 140000, 2"})
+    @CsvSource({"F16, 37, 1", "F16, 37, 31", "F16, 20, 64", "BF16, 33, 100", "BF16, 9, 4100", "F32, 37, 17", "F32, 16, 64", "F32, 5, 1000", "BF16, 140000, 2", "BF16, 300, 4100", "F16, 40, 30000"})
     void theBitmapOfStoredBitsIsTheBitmapOfTheDecodedRow(DType dtype, int rows, int cols) {
         SplittableRandom r = new SplittableRandom(rows * 31L + cols);
         int size = dtype.sizeBytes();
@@ -53,7 +56,10 @@ class StoredBitsTest {
                 assertEquals(want, n);
             }
             ScanOptions two = ScanOptions.DEFAULT.withThreads(2);
-            assertEquals(MatrixScan.of(MatrixView.of(rows, cols, view.toDense()), two), MatrixScan.of(view, two), "same statistics either way");
+            MatrixStats decoded = MatrixScan.of(MatrixView.of(rows, cols, view.toDense()), ScanOptions.DEFAULT);
+            assertEquals(decoded, MatrixScan.of(view, two), "same statistics either way");
+            List<MatrixStats> team = MatrixScan.ofAll(List.of(view, MatrixView.of(rows, cols, view.toDense()), view), two, Progress.NONE);
+            assertEquals(List.of(decoded, decoded, decoded), team, "one team over both paths");
             if (cols > 1) assertEquals(-1, TensorMatrix.transposed(t, cols, rows).nonZeroBits(0, words), "strided views decline");
         }
     }

@@ -90,6 +90,10 @@ class MatrixScanTest {
         MatrixStats one = MatrixScan.of(MatrixView.of(rows, cols, a), WIDE);
         for (int threads : new int[] {2, 3, 8, 1000}) {
             assertEquals(one, MatrixScan.of(MatrixView.of(rows, cols, a), WIDE.withThreads(threads)), threads + " threads");
+            for (long taskElements : new long[] {1, 97 * 16, 97 * 50, 97 * 300}) {
+                assertEquals(one, MatrixScan.ofAll(List.of(MatrixView.of(rows, cols, a)), WIDE.withThreads(threads), Progress.NONE, taskElements).get(0),
+                        threads + " threads, tasks of " + taskElements + " elements");
+            }
         }
     }
 
@@ -101,6 +105,64 @@ class MatrixScanTest {
         ScanOptions options = new ScanOptions(List.of(NmPattern.TWO_FOUR), List.of(BlockShape.B4X4, new BlockShape(2, 3)), true, 1);
         MatrixStats one = MatrixScan.of(MatrixView.of(rows, cols, a), options);
         assertEquals(one, MatrixScan.of(MatrixView.of(rows, cols, a), options.withThreads(7)));
+        assertEquals(one, MatrixScan.ofAll(List.of(MatrixView.of(rows, cols, a)), options.withThreads(7), Progress.NONE, 1).get(0), "one band a task");
+    }
+
+    /**
+     * One team over many matrices (empty ones, one row, shapes that straddle words), with tasks of
+     * a few bands, each thread holding parts of several matrices in turn: every matrix's statistics
+     * are its own scan's, with bitmaps from the view or from float rows.
+     */
+    @Test
+    void oneTeamOverManyMatricesGivesEachItsOwnStatistics() {
+        int[][] shapes = {{301, 97}, {0, 5}, {1, 200}, {64, 64}, {5, 0}, {1000, 3}, {130, 130}, {17, 65}};
+        List<MatrixView> views = new java.util.ArrayList<>();
+        List<MatrixStats> alone = new java.util.ArrayList<>();
+        for (int i = 0; i < shapes.length; i++) {
+            int rows = shapes[i][0];
+            int cols = shapes[i][1];
+            float[] a = random(rows, cols, 0.05 + 0.1 * i, new Random(i));
+            views.add(i % 2 == 0 ? MatrixView.of(rows, cols, a) : withBits(rows, cols, a));
+            alone.add(MatrixScan.of(MatrixView.of(rows, cols, a), WIDE));
+        }
+        for (int threads : new int[] {1, 2, 5}) {
+            for (long taskElements : new long[] {1, 2000, RowTasks.TASK_ELEMENTS}) {
+                assertEquals(alone, MatrixScan.ofAll(views, WIDE.withThreads(threads), Progress.NONE, taskElements),
+                        threads + " threads, tasks of " + taskElements + " elements");
+            }
+        }
+    }
+
+    @Test
+    void aFailingRowStopsTheTeamAndReachesTheCaller() {
+        MatrixView failing = new MatrixView() {
+            @Override public int rows() { return 4000; }
+            @Override public int cols() { return 8; }
+            @Override public void copyRow(int row, float[] dst, int offset) {
+                if (row == 2500) throw new SparseprofException("row 2500 unreadable");
+            }
+        };
+        SparseprofException e = assertThrows(SparseprofException.class,
+                () -> MatrixScan.ofAll(List.of(MatrixView.of(3, 3, new float[9]), failing), ScanOptions.DEFAULT.withThreads(2), Progress.NONE, 64));
+        assertEquals("row 2500 unreadable", e.getMessage());
+    }
+
+    /** A view that gives its rows' bitmaps itself, as stored fp16/bf16/fp32 tensors do. */
+    private static MatrixView withBits(int rows, int cols, float[] a) {
+        MatrixView plain = MatrixView.of(rows, cols, a);
+        return new MatrixView() {
+            @Override public int rows() { return rows; }
+            @Override public int cols() { return cols; }
+            @Override public void copyRow(int row, float[] dst, int offset) { plain.copyRow(row, dst, offset); }
+            @Override public int nonZeroBits(int row, long[] words) {
+                java.util.Arrays.fill(words, 0, RowBits.wordsFor(cols), 0L);
+                int n = 0;
+                for (int c = 0; c < cols; c++) {
+                    if (a[row * cols + c] != 0f) { words[c >>> 6] |= 1L << c; n++; }
+                }
+                return n;
+            }
+        };
     }
 
     @Test
@@ -115,6 +177,10 @@ class MatrixScanTest {
         assertEquals(3000, last[0]);
         assertEquals(3000, last[1]);
         assertEquals(false, finished[0]);
+        MatrixScan.ofAll(List.of(MatrixView.of(3000, 2, new float[6000]), MatrixView.of(500, 3, new float[1500])),
+                ScanOptions.DEFAULT.withThreads(2), p, 64);
+        assertEquals(3500, last[0], "rows over every matrix");
+        assertEquals(3500, last[1]);
     }
 
     @Test
