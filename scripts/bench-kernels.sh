@@ -6,8 +6,10 @@
 # (ejml-csc) and sparseprof's kernels at the Vector API's preferred width and again at 256 bits
 # with AVX2 instructions only (-XX:UseAVX=2 -Dsparseprof.vectorBits=256: the tiles an AVX2 machine
 # gets), then each format's fraction of its roof from the probe's 1-thread L2 bandwidth and FMA peak.
-# Prints the CPU (lscpu model and SIMD flags) and the load average before and after: on a shared
-# machine every figure is under contention, so quote medians and the load.
+# sparseprof's thread pools are pinned as `measure` pins them (part t on the t-th allowed CPU) and the
+# 1-thread peers run under taskset on the same first CPU. Prints the CPU (lscpu model and SIMD flags)
+# and the load average before and after: on a shared machine every figure is under contention, so
+# quote medians and the load.
 # OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, when this machine sets them, slow a current numpy: they are
 # unset for the numpy runs alone, and the OpenBLAS core it then picks is printed.
 # Usage: scripts/bench-kernels.sh [WIDTH...]   (default: preferred 256; e.g. `preferred` alone)
@@ -23,22 +25,26 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 started="$(date -u +%FT%TZ)"
 
 python3 scripts/bench_kernels.py gen "$work"
-OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py scipy "$work" > "$work/scipy.json"
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy1.json"
+# the 1-thread peers run on the first CPU this process may use, where sparseprof's 1-thread pool pins
+# its thread (WorkerPool.pinned): a VM's vCPUs may run SIMD code at different speeds for minutes
+first_cpu="$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')"
+on_first_cpu() { if command -v taskset >/dev/null; then taskset -c "$first_cpu" "$@"; else "$@"; fi; }
+OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 on_first_cpu python3 scripts/bench_kernels.py scipy "$work" > "$work/scipy.json"
+on_first_cpu env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy1.json"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy2.json"
 # the AVX2 peer of the 256-bit column: OpenBLAS's Haswell kernels (what it runs on an AVX2-only CPU)
-env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=Haswell OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy1-avx2.json"
+on_first_cpu env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=Haswell OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy1-avx2.json"
 env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=Haswell OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 python3 scripts/bench_kernels.py numpy "$work" > "$work/numpy2-avx2.json"
 torch_path="$here/.bench/py"
 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH="$torch_path${PYTHONPATH:+:$PYTHONPATH}" \
-  python3 scripts/bench_kernels.py torch "$work" > "$work/torch.json" 2> "$work/torch.err" \
+  on_first_cpu python3 scripts/bench_kernels.py torch "$work" > "$work/torch.json" 2> "$work/torch.err" \
   || echo "{\"skipped\": \"torch run failed: $(tail -1 "$work/torch.err" | tr -d '"\\')\"}" > "$work/torch.json"
 
 mvn -q -B -ntp -o test-compile >&2
 [[ -f target/bench-classpath.txt && target/bench-classpath.txt -nt pom.xml ]] \
   || mvn -q -B -ntp -o dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt >&2
 cp="target/classes:target/test-classes:$(cat target/bench-classpath.txt)"
-java_run() { "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -Xmx3g "$@" 2> >(grep -v '^WARNING: Using incubator modules' >&2); }
+java_run() { "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx3g "$@" 2> >(grep -v '^WARNING: Using incubator modules' >&2); }
 
 java_run -cp "$cp" dev.sparseprof.bench.KernelRoofProbe > "$work/roof.json"
 for width in "${widths[@]}"; do

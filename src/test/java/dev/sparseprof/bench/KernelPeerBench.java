@@ -46,7 +46,9 @@ public final class KernelPeerBench {
         String sell = sellName();
         System.out.println(configLine());
         Set<String> warmed = new HashSet<>();
-        try (WorkerPool one = new WorkerPool(1); WorkerPool two = new WorkerPool(2)) {
+        // pinned as `measure` pins (part t on the t-th allowed CPU): unpinned, a JVM that met the VM's slower
+        // vCPU moved a figure by up to 40 % between two runs of the script on the Zen 5 VM (docs/kernels.md)
+        try (WorkerPool one = WorkerPool.pinned(1); WorkerPool two = WorkerPool.pinned(2)) {
             for (Object o : cases) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> c = (Map<String, Object>) o;
