@@ -69,6 +69,15 @@ final class TensorMatrix implements MatrixView {
         this.fileOffset = windows == null ? 0 : windows.fileOffset(data);
     }
 
+    /**
+     * The calling thread's window holding bytes {@code [at, at + rowBytes)} of {@link #data}, or null
+     * where rows are read from the segment (no windows, or a row longer than a window).
+     */
+    private FileWindows.Window window(long at, long rowBytes) {
+        if (windows == null || rowBytes > FileWindows.WINDOW_BYTES) return null;
+        return windows.window(fileOffset + at, rowBytes, fileOffset + data.byteSize());
+    }
+
     /** Row r is elements {@code [r*cols, (r+1)*cols)}: PyTorch's {@code [out, in]}, conv {@code [out, in, kh, kw]}. */
     static TensorMatrix rowMajor(Tensor t, int rows, int cols) {
         return new TensorMatrix(t, rows, cols, 0, cols, rows, 0, new long[] {cols}, new long[] {1}, null);
@@ -258,18 +267,14 @@ final class TensorMatrix implements MatrixView {
         long base = rowBase(row);
         return switch (tensor.dtype()) {
             case F16, BF16 -> {
-                if (windows != null && cols * 2L <= FileWindows.WINDOW_BYTES) {
-                    FileWindows.Window w = windows.window(fileOffset + base * 2, cols * 2L, fileOffset + data.byteSize());
-                    yield StoredBits.halves(w.bytes, fileOffset + base * 2 - w.start, cols, words);
-                }
+                FileWindows.Window w = window(base * 2, cols * 2L);
+                if (w != null) yield StoredBits.halves(w.bytes, fileOffset + base * 2 - w.start, cols, words);
                 PagePopulate.ahead(data, base * 2, cols * 2L);
                 yield StoredBits.halves(data, base * 2, cols, words);
             }
             case F32, TF32 -> {
-                if (windows != null && cols * 4L <= FileWindows.WINDOW_BYTES) {
-                    FileWindows.Window w = windows.window(fileOffset + base * 4, cols * 4L, fileOffset + data.byteSize());
-                    yield StoredBits.singles(w.bytes, fileOffset + base * 4 - w.start, cols, words);
-                }
+                FileWindows.Window w = window(base * 4, cols * 4L);
+                if (w != null) yield StoredBits.singles(w.bytes, fileOffset + base * 4 - w.start, cols, words);
                 PagePopulate.ahead(data, base * 4, cols * 4L);
                 yield StoredBits.singles(data, base * 4, cols, words);
             }
