@@ -127,6 +127,7 @@ class LauncherTest {
         boolean offered = Files.isReadable(thp) && Files.readString(thp).matches("(?s).*\\[(always|madvise)\\].*");
         assertEquals(offered, profile.out.contains("-XX:+UseTransparentHugePages"), "profile's heap on huge pages where the kernel offers them: " + profile.out);
         assertEquals(offered, cachesim.out.contains("-XX:+UseTransparentHugePages"), "a long trace's heap on huge pages too: " + cachesim.out);
+        assertEquals(offered, run("simulate", "--help").out.contains("-XX:+UseTransparentHugePages"), "simulate scans checkpoints as profile does");
         assertFalse(small.out.contains("UseTransparentHugePages"), "a short trace keeps small pages: " + small.out);
         assertTrue(run("help", "cachesim").out.contains("target/cds/run-help.jsa"), "help COMMAND loads the command in full");
     }
