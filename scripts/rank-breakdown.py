@@ -21,7 +21,8 @@ import sys
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    cases = json.load(open(sys.argv[1]))["cases"]
+    with open(sys.argv[1]) as f:
+        cases = json.load(f)["cases"]
     pattern, half = sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "held-out"
     layers = collections.defaultdict(dict)
     errors = collections.defaultdict(list)
