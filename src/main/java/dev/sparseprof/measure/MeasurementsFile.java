@@ -31,8 +31,13 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
                 .field("model", header.model()).field("machine", header.machine()).field("date", header.date())
                 .field("javaVersion", header.javaVersion()).field("command", header.command())
                 .field("cpuModel", header.identity().cpuModel()).field("cpus", header.identity().cpus())
-                .field("vectorBits", header.identity().vectorBits())
-                .name("results").beginArray();
+                .field("vectorBits", header.identity().vectorBits());
+        if (header.pinnedCpus() != null) {
+            w.name("pinnedCpus").beginArray();
+            for (int cpu : header.pinnedCpus()) w.value(cpu);
+            w.endArray();
+        }
+        w.name("results").beginArray();
         for (Measurement m : results) {
             Timing t = m.timing();
             w.beginObject().field("layer", m.layer()).field("format", m.format()).field("batch", m.batch())
@@ -80,7 +85,7 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
             MachineIdentity identity = root.containsKey("cpuModel")
                     ? new MachineIdentity(top.string("cpuModel"), top.int32("cpus"), top.int32("vectorBits")) : null;
             header = new MeasurementsHeader(top.string("model"), top.string("machine"), top.string("date"),
-                    top.string("javaVersion"), top.string("command"), identity);
+                    top.string("javaVersion"), top.string("command"), identity, pinnedCpus(top));
         } catch (IllegalArgumentException e) {
             throw SparseprofException.in(source, e.getMessage());
         }
@@ -101,6 +106,20 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
             }
         }
         return new MeasurementsFile(header, results);
+    }
+
+    /** The header's {@code pinnedCpus}: null for files written before it was recorded. */
+    private static List<Integer> pinnedCpus(Fields top) {
+        if (!top.map().containsKey("pinnedCpus")) return null;
+        List<Integer> cpus = new ArrayList<>();
+        List<Object> list = top.list("pinnedCpus");
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof Long cpu) || cpu < 0 || cpu > Integer.MAX_VALUE) {
+                throw SparseprofException.in(top.where(), "pinnedCpus[" + i + "] must be a CPU number");
+            }
+            cpus.add(cpu.intValue());
+        }
+        return cpus;
     }
 
     /** A result's {@link Stability}; {@link Stability#UNKNOWN} for files written before it was recorded. */

@@ -1,15 +1,18 @@
 package dev.sparseprof.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.kernel.StaticRowsPartition;
+import dev.sparseprof.util.CoreAffinity;
 import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,6 +51,20 @@ class MeasurementsFileTest {
         assertEquals(file.header(), back.header());
         assertEquals(file.results(), back.results());
         assertTrue(file.header().machine().endsWith("CPUs"));
+    }
+
+    @Test
+    void theHeaderSaysWhichCpusTheKernelsWerePinnedToOrThatItIsNotKnown(@TempDir Path dir) throws Exception {
+        MeasurementsHeader now = MeasurementsHeader.now("m", "c");
+        assertEquals(Arrays.stream(CoreAffinity.pinnable()).boxed().toList(), now.pinnedCpus());
+        MeasurementsHeader pinned = new MeasurementsHeader("m", "AMD EPYC, 2 CPUs", "2026-12-05T00:00:00Z", "25", "c", null, List.of(0, 1));
+        String json = new MeasurementsFile(pinned, run()).toJson();
+        assertEquals(List.of(0, 1), MeasurementsFile.parse("p.json", json).header().pinnedCpus());
+        String before = json.replaceFirst(",\\s*\"pinnedCpus\": \\[[^\\]]*]", "");
+        assertNull(MeasurementsFile.parse("old.json", before).header().pinnedCpus(), "a file written before the field: not known");
+        String lying = json.replaceFirst("\"pinnedCpus\": \\[[^\\]]*]", "\"pinnedCpus\": [0, -3]");
+        SparseprofException e = assertThrows(SparseprofException.class, () -> MeasurementsFile.parse("lying.json", lying));
+        assertEquals("lying.json: pinnedCpus[1] must be a CPU number", e.getMessage());
     }
 
     @Test

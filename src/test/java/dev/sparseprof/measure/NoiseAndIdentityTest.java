@@ -52,7 +52,7 @@ class NoiseAndIdentityTest {
         Measurement m = new Measurement("fc1", "csr", 32, 1, "nnz", 24, 40, 320, 0.66, t, 1.0, 2.0, 1.5,
                 new Stability(true, 50, 3, true, "IQR 25% of median"));
         MeasurementsHeader h = new MeasurementsHeader("m.onnx", "AMD EPYC, 2 CPUs", "2026-12-03T13:00:00Z", "25", "sparseprof measure",
-                new MachineIdentity("AMD EPYC", 2, 256));
+                new MachineIdentity("AMD EPYC", 2, 256), List.of());
         MeasurementsFile back = MeasurementsFile.parse("x.json", new MeasurementsFile(h, List.of(m)).toJson());
         assertEquals(h, back.header());
         assertEquals(List.of(m), back.results());

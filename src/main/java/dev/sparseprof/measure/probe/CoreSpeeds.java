@@ -27,13 +27,6 @@ public record CoreSpeeds(int[] cpus, double[] flopsPerSecond) {
         for (double f : flopsPerSecond) if (!(f > 0)) throw new IllegalArgumentException("rates must be positive");
     }
 
-    /** Each CPU's throughput over the first's. */
-    public double[] relative() {
-        double[] r = new double[flopsPerSecond.length];
-        for (int i = 0; i < r.length; i++) r[i] = flopsPerSecond[i] / flopsPerSecond[0];
-        return r;
-    }
-
     /** The slowest CPU's throughput over the fastest's (1: equal cores). */
     public double spread() {
         return Arrays.stream(flopsPerSecond).min().orElseThrow() / Arrays.stream(flopsPerSecond).max().orElseThrow();
