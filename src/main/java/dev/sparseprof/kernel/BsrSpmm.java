@@ -78,8 +78,7 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
         int rb = shape.rows();
         ws.setCarryRow(-1);
         for (int br = range.rowStart(); br < range.rowEnd(); br++) {
-            tracer.readIndices(ArrayRole.ROW_POINTERS, br, 1);
-            tracer.readIndices(ArrayRole.ROW_POINTERS, br + 1, 1);
+            tracer.readPointerPair(br);
             int r0 = br * rb;
             int rows = Math.min(rb, a.rows() - r0);
             for (int i0 = 0; i0 < rows; i0 += BlockRowTiles.ROWS) {

@@ -70,8 +70,7 @@ public final class CscSpmm implements SpmmKernel<CscMatrix> {
         Arrays.fill(op.c(), 0f);
         tracer.writeFloats(ArrayRole.C_SCATTER, 0, op.c().length);
         for (int k = 0; k < a.cols(); k++) {
-            tracer.readIndices(ArrayRole.ROW_POINTERS, k, 1);
-            tracer.readIndices(ArrayRole.ROW_POINTERS, k + 1, 1);
+            tracer.readPointerPair(k);
             for (int j = ptr[k]; j < ptr[k + 1]; j++) {
                 tracer.readIndices(ArrayRole.COLUMN_INDICES, j, 1);
                 tracer.readValues(j, 1);

@@ -176,8 +176,7 @@ public final class CsrSpmm extends SliceKernel {
         boolean pointers = rowPointersStored(a);
         for (int r = rowStart; r < rowEnd; r++) {
             if (pointers) {
-                tracer.readIndices(ArrayRole.ROW_POINTERS, r, 1);
-                tracer.readIndices(ArrayRole.ROW_POINTERS, r + 1, 1);
+                tracer.readPointerPair(r);
             }
             BroadcastRows.trace(op, new BroadcastRows.Slice(a.values(), a.columnIndices(), 0, Math.max(ptr[r], nzStart), ptr[r + 1], true),
                     op.c(), r * op.n(), ws.scratch(), tracer, p0, p1, src);

@@ -96,8 +96,7 @@ public final class EjmlCscSpmm implements SpmmKernel<EjmlCsc> {
         Arrays.fill(cd, 0, a.numRows * n, 0.0);
         tracer.writeScratch(ArrayRole.C_SCATTER, cAt, 2 * a.numRows * n);
         for (int k = 0; k < a.numCols; k++) {
-            tracer.readIndices(ArrayRole.ROW_POINTERS, k, 1);
-            tracer.readIndices(ArrayRole.ROW_POINTERS, k + 1, 1);
+            tracer.readPointerPair(k);
             for (int e = a.col_idx[k]; e < a.col_idx[k + 1]; e++) {
                 tracer.readIndices(ArrayRole.COLUMN_INDICES, e, 1);
                 tracer.readValues(e, 1);

@@ -44,8 +44,7 @@ abstract class RowSplitKernel<A> implements SpmmKernel<A> {
         boolean pointers = rowPointersStored(op.a());
         for (int r = rowStart; r < rowEnd; r++) {
             if (pointers) {
-                tracer.readIndices(ArrayRole.ROW_POINTERS, r, 1);
-                tracer.readIndices(ArrayRole.ROW_POINTERS, r + 1, 1);
+                tracer.readPointerPair(r);
             }
             traceRow(op, r, Math.max(ptr[r], nzStart), ptr[r + 1], ws, tracer);
         }

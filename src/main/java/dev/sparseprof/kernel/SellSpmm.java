@@ -116,8 +116,7 @@ public final class SellSpmm implements SpmmKernel<SellMatrix> {
         int sums = bt.length - CHUNK;
         ws.setCarryRow(-1);
         for (int chunk = range.rowStart(); chunk < range.rowEnd(); chunk++) {
-            tracer.readIndices(ArrayRole.ROW_POINTERS, chunk, 1);
-            tracer.readIndices(ArrayRole.ROW_POINTERS, chunk + 1, 1);
+            tracer.readPointerPair(chunk);
             int p0 = chunk * CHUNK;
             int lanes = Math.min(CHUNK, a.rows() - p0);
             for (int c = 0; c < n; c++) {

@@ -35,6 +35,15 @@ public final class Tracer {
         sink.access(AccessKind.READ, layout.indexAddress(role, index), count * layout.indexBytes(), role);
     }
 
+    /**
+     * The two row-pointer reads that open compressed row (column, block row) {@code i}: its start
+     * {@code pointers[i]} and its end {@code pointers[i + 1]}, one int32 read each, as the kernels load them.
+     */
+    public void readPointerPair(long i) {
+        readIndices(ArrayRole.ROW_POINTERS, i, 1);
+        readIndices(ArrayRole.ROW_POINTERS, i + 1, 1);
+    }
+
     /** A read of {@code bytes} bytes of metadata from byte {@code offset} (N:M positions, bitmap words). */
     public void readMetadataBytes(long offset, int bytes) {
         sink.access(AccessKind.READ, layout.base(ArrayRole.METADATA) + offset, bytes, ArrayRole.METADATA);
