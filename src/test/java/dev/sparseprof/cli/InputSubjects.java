@@ -108,7 +108,24 @@ final class InputSubjects {
         s.add(new Subject("measurements", InputSubjects::measurements, "runs.json", true, false, List.of(),
                 (f, o) -> new String[] {"calibrate", "--hw", f.resolve("probe.yaml").toString(), "--measurements",
                     f.resolve("runs.json").toString(), "--out", o.resolve("cal.yaml").toString()}, 0.3));
+        // counter reports are read before the fit: a refused one costs nothing, a readable one a fit (hence the share)
+        s.add(new Subject("perf-stat", f -> withResource(f, "perf/baremetal-spmm.csv", "perf.csv"), "perf.csv", true, false, List.of(),
+                calibrateWith("--perf", "perf.csv"), 0.3));
+        s.add(new Subject("ncu-csv", f -> withResource(f, "ncu/spmm-metrics.csv", "ncu.csv"), "ncu.csv", true, false, List.of(),
+                calibrateWith("--ncu", "ncu.csv"), 0.3));
         return s;
+    }
+
+    /** The measurements fixture plus a counter report from the test resources, as {@code name}. */
+    private static void withResource(Path folder, String resource, String name) throws IOException {
+        measurements(folder);
+        Files.copy(Path.of("src/test/resources/" + resource), folder.resolve(name));
+    }
+
+    /** {@code calibrate} on the measurements fixture with a counter report ({@code --perf} or {@code --ncu}). */
+    private static Args calibrateWith(String option, String file) {
+        return (f, o) -> new String[] {"calibrate", "--hw", f.resolve("probe.yaml").toString(), "--measurements",
+            f.resolve("runs.json").toString(), option, f.resolve(file).toString(), "--out", o.resolve("cal.yaml").toString()};
     }
 
     private static Args profile(String file) {
