@@ -49,7 +49,9 @@ cat_s=$(printf '%s\n' "${cat_t[@]}" | median)
 prof_s=$(printf '%s\n' "${prof_t[@]}" | median)
 cat_c=$(printf '%s\n' "${cat_cpu[@]}" | median)
 prof_c=$(printf '%s\n' "${prof_cpu[@]}" | median)
+# the JIT flags the launcher gives the scanning commands (see ./sparseprof), so the first pass is profile's
 jvm=$("$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -Xmx2g \
+  -XX:CompileCommand=quiet '-XX:CompileCommand=CompileThresholdScaling,dev.sparseprof.model.StoredBits::*Vector,0.01' \
   -cp "target/classes:target/test-classes:target/lib/*" dev.sparseprof.bench.CheckpointScanBench "$model" "$repeats" 2>&1 | grep -v 'incubator modules')
 first_s=$(echo "$jvm" | sed -n 's/^FIRST_SECONDS=//p')
 scan_s=$(echo "$jvm" | sed -n 's/^SCAN_SECONDS=//p')

@@ -21,7 +21,10 @@ import jdk.incubator.vector.VectorSpecies;
  * (enough calls and loop trips for the JIT to compile the vector loop) and the rest with scalar SWAR
  * over 64-bit words, which the interpreter and C1 run at a tolerable speed; later rows go all in
  * vectors. The bits are the same either way; the row count is a shared counter updated without
- * synchronization (a lost update only moves the switch by a row).
+ * synchronization (a lost update only moves the switch by a row). The launcher has C2 compile
+ * {@code halvesVector} and {@code singlesVector} after 1% of the usual calls
+ * ({@code CompileThresholdScaling} 0.01, see {@code ./sparseprof}): at the default thresholds the
+ * head's fallbacks ran about 3750 times, long enough for C2 to compile them too, ahead of the loop.
  */
 final class StoredBits {
     private static final VectorSpecies<Short> SHORTS = ShortVector.SPECIES_PREFERRED;

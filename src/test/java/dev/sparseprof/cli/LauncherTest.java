@@ -123,6 +123,9 @@ class LauncherTest {
         Result profile = run("profile", "--help");
         assertTrue(profile.out.contains("--add-modules jdk.incubator.vector"), profile.out);
         assertTrue(profile.out.contains("target/cds/run-profile.jsa"), profile.out);
+        assertTrue(profile.out.contains("-XX:CompileCommand=quiet -XX:CompileCommand=CompileThresholdScaling,dev.sparseprof.model.StoredBits::*Vector,0.01 "),
+                "the scan's vector loops reach C2 early, and the JVM prints nothing of it: " + profile.out);
+        assertFalse(cachesim.out.contains("CompileCommand"), cachesim.out);
         Path thp = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
         boolean offered = Files.isReadable(thp) && Files.readString(thp).matches("(?s).*\\[(always|madvise)\\].*");
         assertEquals(offered, profile.out.contains("-XX:+UseTransparentHugePages"), "profile's heap on huge pages where the kernel offers them: " + profile.out);
