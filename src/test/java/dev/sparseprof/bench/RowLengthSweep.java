@@ -1,0 +1,89 @@
+package dev.sparseprof.bench;
+
+import dev.sparseprof.kernel.KernelVectors;
+import dev.sparseprof.kernel.Kernels;
+import dev.sparseprof.kernel.NnzBalancedPartition;
+import dev.sparseprof.kernel.WorkerPool;
+import dev.sparseprof.measure.CpuRunner;
+import dev.sparseprof.measure.TimingConfig;
+import dev.sparseprof.measure.TimingHarness;
+import dev.sparseprof.util.MatrixView;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * Does csr's row body cost more per entry on long rows? (docs/calibration.md, "The row-length
+ * question"). At N = {@code VECTORS} vectors of the JVM's preferred width, on 1 pinned thread, the
+ * csr kernel runs on {@code ROWS} rows of about L entries (each row's length drawn in
+ * [0.75 L, 1.25 L], columns spread evenly over K, as {@code calibrate --probe}'s row-body matrices
+ * are) and on their first half; the difference over the rows apart is the time of a row of that
+ * length, the call's fixed costs cancelled. B (K x N fp32) stays in L1d; A streams. Each call is
+ * the lower quartile of 3000 back-to-back calls after a warm-up, each length timed in turn within
+ * one JVM, {@code REPS} times over, so the lengths are compared side by side.
+ * <pre>java ... dev.sparseprof.bench.RowLengthSweep VECTORS K ROWS REPS</pre>
+ * Prints one line per length and repetition: ns per row and per entry (the row's fixed work in it).
+ */
+public final class RowLengthSweep {
+    private RowLengthSweep() {}
+
+    public static void main(String[] args) {
+        int vectors = Integer.parseInt(args[0]);
+        int k = Integer.parseInt(args[1]);
+        int rows = Integer.parseInt(args[2]);
+        int reps = Integer.parseInt(args[3]);
+        int n = vectors * KernelVectors.FLOATS.length();
+        try (WorkerPool one = WorkerPool.pinned(1)) {
+            for (int rep = 0; rep < reps; rep++) {
+                for (int len : new int[] {22, 64, 128, 192}) {
+                    if (len * 5 / 4 > k) continue;
+                    MatrixView m = rows(rows, k, len - len / 4, len + len / 4);
+                    double d = seconds(m, n, one) - seconds(first(m, rows / 2), n, one);
+                    long entries = entries(m, rows / 2, rows);
+                    System.out.printf(Locale.ROOT, "%d-bit N=%d (%d vectors) K=%d rows of ~%d entries: %.1f ns per row, %.3f ns per entry%n",
+                            KernelVectors.FLOATS.vectorBitSize(), n, vectors, k, len, d / (rows - rows / 2) * 1e9, d / entries * 1e9);
+                }
+            }
+        }
+    }
+
+    private static double seconds(MatrixView a, int n, WorkerPool pool) {
+        CpuRunner.Prepared<?> p = CpuRunner.prepare(Kernels.byName("csr"), a,
+                new CpuRunner.Request("sweep", n, 1, new NnzBalancedPartition(), new TimingConfig(0, 0, 1)));
+        TimingHarness.warmUp(p.plan(), p.b(), p.c(), pool, new TimingConfig(200, 0.1, 1));
+        long[] threadNanos = new long[1];
+        long[] calls = new long[3000];
+        for (int i = 0; i < calls.length; i++) {
+            long s = System.nanoTime();
+            p.plan().run(p.b(), p.c(), pool, threadNanos);
+            calls[i] = System.nanoTime() - s;
+        }
+        Arrays.sort(calls);
+        return calls[calls.length / 4] * 1e-9;
+    }
+
+    /** Rows of minLen..maxLen entries (each row's length drawn at random, seeded by the row), columns spread evenly over K. */
+    private static MatrixView rows(int rows, int k, int minLen, int maxLen) {
+        float[] a = new float[rows * k];
+        for (int r = 0; r < rows; r++) {
+            int len = minLen + new Random(31L * r + 17L * minLen + maxLen).nextInt(maxLen - minLen + 1);
+            int step = Math.max(1, k / len);
+            for (int j = 0; j < len; j++) a[r * k + (j * step + r) % k] = 1 + 0.001f * j;
+        }
+        return MatrixView.of(rows, k, a);
+    }
+
+    private static MatrixView first(MatrixView m, int rows) {
+        return MatrixView.of(rows, m.cols(), Arrays.copyOf(m.toDense(), rows * m.cols()));
+    }
+
+    private static long entries(MatrixView m, int from, int to) {
+        float[] row = new float[m.cols()];
+        long count = 0;
+        for (int r = from; r < to; r++) {
+            m.copyRow(r, row, 0);
+            for (float v : row) if (v != 0) count++;
+        }
+        return count;
+    }
+}
