@@ -1,5 +1,12 @@
 package dev.sparseprof.cli;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.classfile.AnnotationElement;
+import java.lang.classfile.AnnotationValue;
+import java.lang.classfile.Attributes;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.FieldModel;
 import java.lang.reflect.Field;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -8,12 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine.ArgGroup;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * A subcommand's options bound straight from its picocli {@code @Option} annotations, without
@@ -28,14 +29,58 @@ import picocli.CommandLine.Spec;
  * Everything else (a help or version request, an unknown or repeated single option, a value that is
  * an option name or not a plain number, a second positional, {@code @file} arguments, other
  * positional parameters, argument groups, arity, converters, required options) returns false.
+ *
+ * <p>The annotations are read from the command's class file (the JDK's {@code java.lang.classfile}),
+ * not through reflection: reflection makes a dynamic proxy class for each annotation type, which
+ * no class-data archive of JDK 25 holds, so every run generated them again (36-94 ms of a
+ * {@code cachesim} run on the 2-vCPU VM, docs/memsim.md, Start-up). An element the class file does
+ * not give has its picocli default.
  */
 final class DirectOptions {
     private static final String NO_DEFAULT = "__no_default_value__"; // picocli's "no defaultValue" marker
+    // picocli's annotations as class files name them
+    private static final String OPTION = "Lpicocli/CommandLine$Option;";
+    private static final String PARAMETERS = "Lpicocli/CommandLine$Parameters;";
+    private static final String MIXIN = "Lpicocli/CommandLine$Mixin;";
+    private static final String SPEC = "Lpicocli/CommandLine$Spec;";
+    private static final String ARG_GROUP = "Lpicocli/CommandLine$ArgGroup;";
+    private static final String PARENT_COMMAND = "Lpicocli/CommandLine$ParentCommand;";
 
     private DirectOptions() {}
 
-    /** One option (or, with a null option, the positional parameter): the field it sets and the object that holds it. */
-    private record Target(Object holder, Field field, Option option) {}
+    /**
+     * One option (or, with null default and split, the positional parameter): the field it sets, the
+     * object that holds it, its {@code defaultValue} and {@code split}.
+     */
+    private record Target(Object holder, Field field, String defaultValue, String split) {}
+
+    /** The elements one annotation gives in the class file; the others have picocli's defaults. */
+    private record Given(Map<String, AnnotationValue> elements) {
+        String string(String name, String picocliDefault) {
+            return elements.get(name) instanceof AnnotationValue.OfString v ? v.stringValue() : picocliDefault;
+        }
+
+        boolean flag(String name) {
+            return elements.get(name) instanceof AnnotationValue.OfBoolean v && v.booleanValue();
+        }
+
+        /** True if an array element (converter, type) is given with at least one value. */
+        boolean nonEmpty(String name) {
+            AnnotationValue v = elements.get(name);
+            return v != null && !(v instanceof AnnotationValue.OfArray a && a.values().isEmpty());
+        }
+
+        /** A string array element's values; null if it is not one. */
+        List<String> strings(String name) {
+            if (!(elements.get(name) instanceof AnnotationValue.OfArray a)) return null;
+            List<String> out = new ArrayList<>();
+            for (AnnotationValue v : a.values()) {
+                if (!(v instanceof AnnotationValue.OfString s)) return null;
+                out.add(s.stringValue());
+            }
+            return out;
+        }
+    }
 
     /** The key under which {@link #collect} files the positional parameter, a name no option can have. */
     private static final String POSITIONAL = "";
@@ -82,7 +127,7 @@ final class DirectOptions {
                         t.field.set(t.holder, list);
                     }
                     Class<?> element = elementType(t.field);
-                    String split = t.option.split();
+                    String split = t.split;
                     for (String part : split.isEmpty() ? new String[] {value} : value.split(split, -1)) {
                         Object v = convert(element, part);
                         if (v == null) return false;
@@ -93,7 +138,7 @@ final class DirectOptions {
                 }
             }
             for (Target t : all) {
-                if (!seen.containsKey(t.field) && !t.option.defaultValue().equals(NO_DEFAULT) && !set(t, t.option.defaultValue())) return false;
+                if (!seen.containsKey(t.field) && !t.defaultValue.equals(NO_DEFAULT) && !set(t, t.defaultValue)) return false;
             }
             return true;
         } catch (ReflectiveOperationException | RuntimeException e) {
@@ -102,18 +147,24 @@ final class DirectOptions {
     }
 
     private static boolean collect(Object holder, Map<String, Target> byName, List<Target> all) throws ReflectiveOperationException {
-        for (Field f : holder.getClass().getDeclaredFields()) {
-            if (f.isAnnotationPresent(ArgGroup.class) || f.isAnnotationPresent(ParentCommand.class)) return false;
-            Parameters p = f.getAnnotation(Parameters.class);
+        Class<?> type = holder.getClass();
+        Map<String, Map<String, Given>> annotated = fieldAnnotations(type);
+        if (annotated == null) return false;
+        for (Map.Entry<String, Map<String, Given>> e : annotated.entrySet()) {
+            Map<String, Given> a = e.getValue();
+            if (a.containsKey(ARG_GROUP) || a.containsKey(PARENT_COMMAND)) return false;
+            Field f = type.getDeclaredField(e.getKey());
+            Given p = a.get(PARAMETERS);
             if (p != null) {
-                if (!p.index().equals("0") || !p.arity().equals("0..1") || f.getType() != String.class || p.converter().length > 0
-                        || !p.defaultValue().equals(NO_DEFAULT) || byName.containsKey(POSITIONAL)) return false;
+                if (!p.string("index", "").equals("0") || !p.string("arity", "").equals("0..1") || f.getType() != String.class
+                        || p.nonEmpty("converter") || !p.string("defaultValue", NO_DEFAULT).equals(NO_DEFAULT)
+                        || byName.containsKey(POSITIONAL)) return false;
                 f.setAccessible(true);
-                byName.put(POSITIONAL, new Target(holder, f, null));
+                byName.put(POSITIONAL, new Target(holder, f, null, null));
                 continue;
             }
-            if (f.isAnnotationPresent(Spec.class)) continue;
-            if (f.isAnnotationPresent(Mixin.class)) {
+            if (a.containsKey(SPEC)) continue;
+            if (a.containsKey(MIXIN)) {
                 f.setAccessible(true);
                 var c = f.getType().getDeclaredConstructor();
                 c.setAccessible(true);
@@ -122,19 +173,53 @@ final class DirectOptions {
                 if (!collect(mixin, byName, all)) return false;
                 continue;
             }
-            Option o = f.getAnnotation(Option.class);
+            Given o = a.get(OPTION);
             if (o == null) continue;
-            if (o.help() || o.usageHelp() || o.versionHelp() || o.required() || o.negatable() || o.interactive() || !o.arity().isEmpty()
-                    || o.converter().length > 0 || o.type().length > 0 || !o.fallbackValue().isEmpty()) return false;
-            Class<?> type = f.getType();
-            if (type != boolean.class && type != List.class && !convertible(type)) return false;
-            if (type == List.class && !convertible(elementType(f))) return false;
+            if (o.flag("help") || o.flag("usageHelp") || o.flag("versionHelp") || o.flag("required") || o.flag("negatable")
+                    || o.flag("interactive") || !o.string("arity", "").isEmpty() || o.nonEmpty("converter") || o.nonEmpty("type")
+                    || !o.string("fallbackValue", "").isEmpty()) return false;
+            List<String> names = o.strings("names");
+            if (names == null) return false;
+            Class<?> fieldType = f.getType();
+            if (fieldType != boolean.class && fieldType != List.class && !convertible(fieldType)) return false;
+            if (fieldType == List.class && !convertible(elementType(f))) return false;
             f.setAccessible(true);
-            Target t = new Target(holder, f, o);
+            Target t = new Target(holder, f, o.string("defaultValue", NO_DEFAULT), o.string("split", ""));
             all.add(t);
-            for (String n : o.names()) if (byName.put(n, t) != null) return false;
+            for (String n : names) if (byName.put(n, t) != null) return false;
         }
         return true;
+    }
+
+    /**
+     * Each field's picocli annotations (by descriptor) with the elements they give, in the class
+     * file's field order, read from {@code type}'s class file; null if it cannot be read.
+     */
+    private static Map<String, Map<String, Given>> fieldAnnotations(Class<?> type) {
+        byte[] bytes;
+        ClassLoader loader = type.getClassLoader();
+        if (loader == null) return null;
+        try (InputStream in = loader.getResourceAsStream(type.getName().replace('.', '/') + ".class")) {
+            if (in == null) return null;
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            return null;
+        }
+        Map<String, Map<String, Given>> out = new java.util.LinkedHashMap<>();
+        for (FieldModel f : ClassFile.of().parse(bytes).fields()) {
+            var attribute = f.findAttribute(Attributes.runtimeVisibleAnnotations());
+            if (attribute.isEmpty()) continue;
+            Map<String, Given> byType = new HashMap<>();
+            for (java.lang.classfile.Annotation a : attribute.get().annotations()) {
+                String descriptor = a.className().stringValue();
+                if (!descriptor.startsWith("Lpicocli/")) continue;
+                Map<String, AnnotationValue> elements = new HashMap<>();
+                for (AnnotationElement e : a.elements()) elements.put(e.name().stringValue(), e.value());
+                byType.put(descriptor, new Given(elements));
+            }
+            if (!byType.isEmpty()) out.put(f.fieldName().stringValue(), byType);
+        }
+        return out;
     }
 
     private static Class<?> elementType(Field f) {

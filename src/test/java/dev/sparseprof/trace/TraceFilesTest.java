@@ -102,6 +102,40 @@ class TraceFilesTest {
     }
 
     @Test
+    void fastRunsAcrossChunksAndBuffersKeepSizesAndLineNumbers() {
+        // 120,000 classic records (1.3 MB: past the reader's 1 MiB buffer and many 4096-record
+        // chunks), an extended record between them, then a bad line: its number counts every line
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 60_000; i++) text.append(i % 4 == 3 ? "1 " : "0 ").append(Integer.toHexString(0x10000000 + 4 * i)).append('\n');
+        text.append("w 40 8\n");
+        for (int i = 0; i < 60_000; i++) text.append("0 ").append(Integer.toHexString(i)).append('\n');
+        List<Rec> r = readText(text.toString());
+        assertEquals(120_001, r.size());
+        assertEquals(new Rec(AccessKind.WRITE, 0x1000000cL, 4, ArrayRole.UNKNOWN), r.get(3));
+        assertEquals(new Rec(AccessKind.WRITE, 0x40, 8, ArrayRole.UNKNOWN), r.get(60_000));
+        assertEquals(new Rec(AccessKind.READ, 59_999, 4, ArrayRole.UNKNOWN), r.get(120_000));
+        var e = assertThrows(TraceFormatException.class, () -> readText(text + "7 30\n"));
+        assertEquals("t.din:120002: bad label '7' (din labels are 0-5, extended r w i m c v)", e.getMessage());
+    }
+
+    @Test
+    void chunkTimesReadZeroUntilOneIsGiven() {
+        TraceChunk c = new TraceChunk(8);
+        c.add(AccessKind.READ, 1, 4, ArrayRole.UNKNOWN, 7);
+        c.clear();
+        c.add(AccessKind.READ, 2, 4, ArrayRole.UNKNOWN); // untimed after a clear: not the old 7
+        assertEquals(0, c.timestamp(0));
+        c.add(AccessKind.WRITE, 3, 8, ArrayRole.UNKNOWN, 9);
+        c.appendRun(4, 4, ArrayRole.UNKNOWN); // entries 2 and 3 as a din reader's run sets them
+        c.add(AccessKind.READ, 5, 4, ArrayRole.UNKNOWN);
+        assertEquals(List.of(0L, 9L, 0L, 0L, 0L), java.util.stream.IntStream.range(0, 5).mapToObj(c::timestamp).toList());
+        assertEquals(List.of(4, 8, 4, 4, 4), java.util.stream.IntStream.range(0, 5).mapToObj(c::sizeBytes).toList());
+        TraceChunk copy = new TraceChunk(8);
+        copy.copyFrom(c);
+        assertEquals(9L, copy.timestamp(1));
+    }
+
+    @Test
     void extendedDinCarriesSizes() {
         List<Rec> r = readText("r 100 4\nw 0x200 40\ni 8 1\nm 0 2\nc 40 40\nv 80 40\n");
         assertEquals(new Rec(AccessKind.WRITE, 0x200, 0x40, ArrayRole.UNKNOWN), r.get(1));
