@@ -133,6 +133,9 @@ class LauncherTest {
         assertEquals(offered, run("simulate", "--help").out.contains("-XX:+UseTransparentHugePages"), "simulate scans checkpoints as profile does");
         assertFalse(small.out.contains("UseTransparentHugePages"), "a short trace keeps small pages: " + small.out);
         assertTrue(run("help", "cachesim").out.contains("target/cds/run-help.jsa"), "help COMMAND loads the command in full");
+        assertTrue(run("simulate", "--published", "p.yaml").out.contains("target/cds/run-simulate-published.jsa"),
+                "a run without a model makes its own archive, not the model runs'");
+        assertTrue(run("simulate", "--model", "m.onnx").out.contains("target/cds/run-simulate.jsa"));
     }
 
     @Test
