@@ -7,10 +7,10 @@ import dev.sparseprof.kernel.WorkerPool;
 import dev.sparseprof.measure.CpuRunner;
 import dev.sparseprof.measure.TimingConfig;
 import dev.sparseprof.measure.TimingHarness;
+import dev.sparseprof.measure.probe.KernelRateProbe;
 import dev.sparseprof.util.MatrixView;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Random;
 
 /**
  * Does csr's row body cost more per entry on long rows? (docs/calibration.md, "The row-length
@@ -37,9 +37,9 @@ public final class RowLengthSweep {
             for (int rep = 0; rep < reps; rep++) {
                 for (int len : new int[] {22, 64, 128, 192}) {
                     if (len * 5 / 4 > k) continue;
-                    MatrixView m = rows(rows, k, len - len / 4, len + len / 4);
-                    double d = seconds(m, n, one) - seconds(first(m, rows / 2), n, one);
-                    long entries = entries(m, rows / 2, rows);
+                    MatrixView m = KernelRateProbe.variableRows(rows, k, len - len / 4, len + len / 4);
+                    double d = seconds(m, n, one) - seconds(KernelRateProbe.firstRows(m, rows / 2), n, one);
+                    long entries = KernelRateProbe.entries(m, rows / 2, rows);
                     System.out.printf(Locale.ROOT, "%d-bit N=%d (%d vectors) K=%d rows of ~%d entries: %.1f ns per row, %.3f ns per entry%n",
                             KernelVectors.FLOATS.vectorBitSize(), n, vectors, k, len, d / (rows - rows / 2) * 1e9, d / entries * 1e9);
                 }
@@ -60,30 +60,5 @@ public final class RowLengthSweep {
         }
         Arrays.sort(calls);
         return calls[calls.length / 4] * 1e-9;
-    }
-
-    /** Rows of minLen..maxLen entries (each row's length drawn at random, seeded by the row), columns spread evenly over K. */
-    private static MatrixView rows(int rows, int k, int minLen, int maxLen) {
-        float[] a = new float[rows * k];
-        for (int r = 0; r < rows; r++) {
-            int len = minLen + new Random(31L * r + 17L * minLen + maxLen).nextInt(maxLen - minLen + 1);
-            int step = Math.max(1, k / len);
-            for (int j = 0; j < len; j++) a[r * k + (j * step + r) % k] = 1 + 0.001f * j;
-        }
-        return MatrixView.of(rows, k, a);
-    }
-
-    private static MatrixView first(MatrixView m, int rows) {
-        return MatrixView.of(rows, m.cols(), Arrays.copyOf(m.toDense(), rows * m.cols()));
-    }
-
-    private static long entries(MatrixView m, int from, int to) {
-        float[] row = new float[m.cols()];
-        long count = 0;
-        for (int r = from; r < to; r++) {
-            m.copyRow(r, row, 0);
-            for (float v : row) if (v != 0) count++;
-        }
-        return count;
     }
 }

@@ -443,7 +443,7 @@ public final class KernelRateProbe {
      * seeded by the row, so a matrix's first rows are those of any taller one) in columns spread
      * over K.
      */
-    static MatrixView variableRows(int rows, int k, int minLen, int maxLen) {
+    public static MatrixView variableRows(int rows, int k, int minLen, int maxLen) {
         if (minLen < 1 || maxLen > k || minLen > maxLen) throw new IllegalArgumentException("row lengths " + minLen + ".." + maxLen + " in " + k + " columns");
         float[] a = new float[rows * k];
         for (int r = 0; r < rows; r++) {
@@ -455,12 +455,12 @@ public final class KernelRateProbe {
     }
 
     /** The first {@code rows} rows of {@code m}. */
-    static MatrixView firstRows(MatrixView m, int rows) {
+    public static MatrixView firstRows(MatrixView m, int rows) {
         return MatrixView.of(rows, m.cols(), Arrays.copyOf(m.toDense(), rows * m.cols()));
     }
 
     /** The non-zeros of rows {@code [from, to)}. */
-    static long entries(MatrixView m, int from, int to) {
+    public static long entries(MatrixView m, int from, int to) {
         float[] row = new float[m.cols()];
         long n = 0;
         for (int r = from; r < to; r++) {
