@@ -173,12 +173,7 @@ public final class DinTextReader extends StreamTraceReader {
         chunk.add(kind, address, size, ArrayRole.UNKNOWN);
     }
 
-    /** True if all 8 bytes of {@code x} are ASCII hex digits (SWAR: a byte range test on every lane at once). */
-    static boolean allHexDigits(long x) {
-        return hexDigitHighs(x) == HIGHS;
-    }
-
-    /** The high bit of every byte of {@code x} that is an ASCII hex digit, no other bit (SWAR). */
+    /** The high bit of every byte of {@code x} that is an ASCII hex digit, no other bit (SWAR: a byte range test on every lane at once). */
     static long hexDigitHighs(long x) {
         long lower = x | 0x2020202020202020L; // letters to lower case (digits already have bit 5)
         return between(x, 0x2f, 0x3a) | between(lower, 0x60, 0x67);
