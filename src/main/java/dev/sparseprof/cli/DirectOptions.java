@@ -2,6 +2,7 @@ package dev.sparseprof.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.classfile.Annotation;
 import java.lang.classfile.AnnotationElement;
 import java.lang.classfile.AnnotationValue;
 import java.lang.classfile.Attributes;
@@ -13,6 +14,7 @@ import java.lang.reflect.Type;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -205,12 +207,12 @@ final class DirectOptions {
         } catch (IOException e) {
             return null;
         }
-        Map<String, Map<String, Given>> out = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, Given>> out = new LinkedHashMap<>();
         for (FieldModel f : ClassFile.of().parse(bytes).fields()) {
             var attribute = f.findAttribute(Attributes.runtimeVisibleAnnotations());
             if (attribute.isEmpty()) continue;
             Map<String, Given> byType = new HashMap<>();
-            for (java.lang.classfile.Annotation a : attribute.get().annotations()) {
+            for (Annotation a : attribute.get().annotations()) {
                 String descriptor = a.className().stringValue();
                 if (!descriptor.startsWith("Lpicocli/")) continue;
                 Map<String, AnnotationValue> elements = new HashMap<>();

@@ -1,5 +1,7 @@
 package dev.sparseprof.trace;
 
+import java.util.Arrays;
+
 /**
  * A batch of accesses in parallel primitive arrays, the unit in which {@link TraceReader}s hand
  * records over (a reader fills it, the caller drains it). The caller owns it and reuses it, so
@@ -79,7 +81,7 @@ public final class TraceChunk {
         int i = size;
         add(kind, address, sizeBytes, role);
         if (!timed) {
-            java.util.Arrays.fill(timestamps, 0, i, 0L); // the records before it had none: time 0
+            Arrays.fill(timestamps, 0, i, 0L); // the records before it had none: time 0
             timed = true;
         }
         timestamps[i] = timestamp;
@@ -104,9 +106,9 @@ public final class TraceChunk {
      */
     void appendRun(int to, int sizeBytes, ArrayRole role) {
         int from = size;
-        java.util.Arrays.fill(sizes, from, to, sizeBytes);
-        java.util.Arrays.fill(roles, from, to, (byte) role.ordinal());
-        if (timed) java.util.Arrays.fill(timestamps, from, to, 0L);
+        Arrays.fill(sizes, from, to, sizeBytes);
+        Arrays.fill(roles, from, to, (byte) role.ordinal());
+        if (timed) Arrays.fill(timestamps, from, to, 0L);
         size = to;
     }
 
