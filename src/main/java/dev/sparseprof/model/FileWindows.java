@@ -90,7 +90,7 @@ final class FileWindows {
      * The calling thread's window holding file bytes {@code [from, from + rowBytes)}: when its
      * window does not, it reads whole rows of {@code rowBytes} from {@code from} up to
      * {@code limit} (the end of the rows' tensor), at most {@value #WINDOW_BYTES} bytes
-     * ({@code rowBytes} at most that).
+     * ({@code rowBytes} from 1 to that).
      */
     Window window(long from, long rowBytes, long limit) {
         Window w = WINDOWS.get();

@@ -71,10 +71,10 @@ final class TensorMatrix implements MatrixView {
 
     /**
      * The calling thread's window holding bytes {@code [at, at + rowBytes)} of {@link #data}, or null
-     * where rows are read from the segment (no windows, or a row longer than a window).
+     * where rows are read from the segment (no windows, an empty row, or a row longer than a window).
      */
     private FileWindows.Window window(long at, long rowBytes) {
-        if (windows == null || rowBytes > FileWindows.WINDOW_BYTES) return null;
+        if (windows == null || rowBytes == 0 || rowBytes > FileWindows.WINDOW_BYTES) return null;
         return windows.window(fileOffset + at, rowBytes, fileOffset + data.byteSize());
     }
 

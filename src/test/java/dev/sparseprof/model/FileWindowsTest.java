@@ -69,6 +69,17 @@ class FileWindowsTest {
         assertThrows(RuntimeException.class, () -> view.nonZeroBits(63, new long[1]), "no reads after close");
     }
 
+    @Test
+    void anEmptyRowOfAMappedTensorHasNoNonZeros() {
+        Path file = dir.resolve("e.safetensors");
+        SafetensorsWriter.write(file, List.of(random("empty", DType.BF16, 4, 0, new SplittableRandom(2)),
+                random("w", DType.BF16, 4, 4, new SplittableRandom(2))), Map.of());
+        try (Model m = Models.open(file.toString())) {
+            Tensor empty = m.tensors().stream().filter(t -> t.name().equals("empty")).findFirst().orElseThrow();
+            assertEquals(0, TensorMatrix.rowMajor(empty, 4, 0).nonZeroBits(3, new long[0]), "no window of zero-byte rows");
+        }
+    }
+
     private static Tensor random(String name, DType dtype, int rows, int cols, SplittableRandom r) {
         int size = dtype.sizeBytes();
         MemorySegment seg = Arena.ofAuto().allocate((long) rows * cols * size);
