@@ -4,6 +4,7 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.perfmodel.Features;
 import dev.sparseprof.perfmodel.PerfModel;
 import dev.sparseprof.perfmodel.TrafficModel;
+import dev.sparseprof.perfmodel.cpu.EcmModel;
 import dev.sparseprof.util.SparseprofException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -214,15 +215,37 @@ public final class CalibrationFit {
         return p;
     }
 
-    /** Predicted seconds of every case with parameters {@code p} (one spec per thread count). */
+    /**
+     * Predicted seconds of every case with parameters {@code p} (one spec per thread count), each in
+     * the cache state {@code measure} timed it in: a layer's formats at one N, thread count,
+     * sparsity and pruning are one round ({@code measure.CpuMeasureRun} takes their repetitions in
+     * turn), so between two calls of one format every other format of the round ran once, and the
+     * case is predicted with their footprints as its interleaved bytes (each format counted once
+     * however many files repeat it).
+     */
     static double[] predictAll(CpuParameters p, List<CalibrationCase> cases) {
         Map<Integer, PerfModel> models = new HashMap<>();
+        double[] footprint = new double[cases.size()];
+        Map<String, Map<String, Double>> rounds = new HashMap<>();
+        for (int i = 0; i < cases.size(); i++) {
+            CalibrationCase c = cases.get(i);
+            PerfModel m = models.computeIfAbsent(c.run().threads(), t -> new PerfModel(p.spec(t), TrafficModel.ANALYTICAL));
+            footprint[i] = EcmModel.footprintBytes(c.format().plan(c.workload(), m.spec()));
+            rounds.computeIfAbsent(round(c), k -> new HashMap<>()).merge(c.format().name(), footprint[i], Math::max);
+        }
         double[] out = new double[cases.size()];
         for (int i = 0; i < out.length; i++) {
             CalibrationCase c = cases.get(i);
-            PerfModel m = models.computeIfAbsent(c.run().threads(), t -> new PerfModel(p.spec(t), TrafficModel.ANALYTICAL));
-            out[i] = m.predict(c.workload(), c.format(), Features.ALL).seconds();
+            double others = 0;
+            for (var f : rounds.get(round(c)).entrySet()) if (!f.getKey().equals(c.format().name())) others += f.getValue();
+            out[i] = models.get(c.run().threads()).predict(c.workload(), c.format(), Features.ALL, others).seconds();
         }
         return out;
+    }
+
+    /** The measure round a case was timed in: its layer, N, threads, sparsity and pruning. */
+    private static String round(CalibrationCase c) {
+        MeasuredRun r = c.run();
+        return r.layer() + "|" + r.batch() + "|" + r.threads() + "|" + r.sparsity() + "|" + c.pruning();
     }
 }

@@ -28,6 +28,15 @@ public final class PerfModel {
     }
 
     /**
+     * The prediction of a call taken in turn with other kernels' calls that touch
+     * {@code interleavedBytes} distinct bytes between two of its calls, as {@code measure} times a
+     * layer's formats round by round (0: back-to-back calls, {@link #predict(Workload, FormatModel, Features)}).
+     */
+    public Prediction predict(Workload w, FormatModel format, Features features, double interleavedBytes) {
+        return Roofline.predict(w, format.plan(w, spec), spec, memory, features, interleavedBytes);
+    }
+
+    /**
      * The layer's one dense baseline: the dense GEMM under this model's traffic, with every cost
      * on. Every estimate of the layer is measured against it, whatever traffic the candidate got
      * (a format without a traced kernel falls back to the analytical model and says so in its

@@ -84,6 +84,75 @@ class CalibrationFitTest {
                 .with(FitParameter.LAUNCH_SECONDS, 20e-6);
     }
 
+    /** A probed spec (ECM path): 48 KiB L1d, 2 MiB L2 per core, 32 MiB L3. */
+    static final String PROBED = """
+            version: 1
+            name: probed test cpu
+            cpu:
+              cores: 2
+              clock: 3GHz
+              simdWidth: 512bits
+              fmaPorts: 2
+              model: "Test CPU"
+              caches:
+                - {name: L1d, size: 48KiB, ways: 12, line: 64B, latency: 5cycles, shared: false, bandwidth: 400GB/s}
+                - {name: L2, size: 2MiB, ways: 16, line: 64B, latency: 16cycles, shared: false, bandwidth: 200GB/s}
+                - {name: L3, size: 32MiB, ways: 16, line: 64B, latency: 100cycles, shared: true, bandwidth: 50GB/s}
+              dram:
+                latency: 120ns
+                bandwidth:
+                  - {cores: 1, bandwidth: 15GB/s}
+                  - {cores: 2, bandwidth: 25GB/s}
+              inCore:
+                vectorBits: 512bits
+                denseFma: 0.75cycles
+                denseNarrowFma: 0.9cycles
+                block8: 8.5cycles
+                block4: 4.5cycles
+                block2: 4.0cycles
+                oneVector: 1.5cycles
+                rowBlock: 20cycles
+                wholeRow: 5cycles
+                cooEntry: 1cycles
+                cooRow: 10cycles
+                bsrWide: 60cycles
+                bsrNarrow: 20cycles
+                nmSlot: 3cycles
+                l2PerCore: 100GB/s
+                l3PerCore: 30GB/s
+                overlap: 0.5
+            overheads:
+              launch: 0.1us
+              forkJoin: 0.5us
+            """;
+
+    @Test
+    void eachCaseIsPredictedInTheCacheStateOfItsMeasureRound() {
+        CpuParameters probed = CpuParameters.of((CpuSpec) HardwareSpecs.parse("probed.yaml", PROBED));
+        float[] w = new float[1536 * 384];
+        SplittableRandom rnd = new SplittableRandom(3);
+        for (int j = 0; j < w.length; j++) w[j] = (float) (rnd.nextDouble() - 0.5);
+        Model model = new Model("test-model", "test", List.of(),
+                List.of(new GemmLayer("ffn", "w", LayerKind.LINEAR, 1536, 384, 1, MatrixView.of(1536, 384, w))), Map.of(), null);
+        // one round of 1 thread: dense's weights (2.4 MB) alone pass the 2 MiB L2, csr's and coo's
+        // (90 % pruned) fit it alone but not after dense and each other
+        List<MeasuredRun> round = new ArrayList<>();
+        for (String f : List.of("dense", "csr", "coo")) round.add(new MeasuredRun("ffn", f, 32, 1, 1536, 384, 58982, 0.9, 1));
+        List<CalibrationCase> cases = CalibrationCases.of(new MeasuredRuns("m.json", "test-model", "test", "2026-12-06", "test", "cpu", round), model);
+        double[] inTurn = CalibrationFit.predictAll(probed, cases);
+        for (int i = 0; i < cases.size(); i++) {
+            CalibrationCase c = cases.get(i);
+            double alone = CalibrationFit.predictAll(probed, List.of(c))[0]; // a round of its own: back-to-back calls
+            if (c.format().name().equals("dense")) assertEquals(alone, inTurn[i], 1e-15, "dense reads from L3 either way");
+            else assertTrue(inTurn[i] > alone, c.run().key() + ": in turn " + inTurn[i] + ", alone " + alone);
+        }
+        // a second file of the same round repeats its formats: each is counted once
+        List<CalibrationCase> twice = new ArrayList<>(cases);
+        twice.addAll(cases);
+        double[] repeated = CalibrationFit.predictAll(probed, twice);
+        for (int i = 0; i < cases.size(); i++) assertEquals(inTurn[i], repeated[i], 0);
+    }
+
     @Test
     void theFitRecoversKnownParametersAndCutsTheHeldOutError() {
         Model model = model();

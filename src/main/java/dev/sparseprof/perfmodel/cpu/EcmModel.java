@@ -33,12 +33,27 @@ import java.util.List;
  * <li>plus the call's fixed costs: launch and fork/join (probed) and the private copies of B
  *     ({@link #bCopySeconds}).
  * </ul>
+ * Which levels a call's bytes come from is the steady state of repeated calls ({@link #deepestLevel}):
+ * back to back, the first level that holds the call's own footprint; taken in turn with other
+ * kernels' calls ({@code interleavedBytes}, as {@code measure} takes its repetitions), the first that
+ * holds the call's footprint and what the others touched in between.
  * Nothing in it is fitted to a measured run: every rate comes from the probe.
  */
 public final class EcmModel {
     private EcmModel() {}
 
     public static Prediction predict(Workload w, KernelPlan plan, CpuSpec spec, TrafficModel memory, Features features) {
+        return predict(w, plan, spec, memory, features, 0);
+    }
+
+    /**
+     * {@link #predict(Workload, KernelPlan, CpuSpec, TrafficModel, Features)} of a call between two of
+     * which other kernels' calls touch {@code interleavedBytes} distinct bytes (0: calls back to back).
+     */
+    public static Prediction predict(Workload w, KernelPlan plan, CpuSpec spec, TrafficModel memory, Features features, double interleavedBytes) {
+        if (!(interleavedBytes >= 0) || Double.isInfinite(interleavedBytes)) {
+            throw new IllegalArgumentException("interleaved bytes must be finite and not negative, got " + interleavedBytes);
+        }
         InCoreRates rates = spec.inCore();
         Traffic traffic = memory.traffic(w, plan, spec, features);
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
@@ -48,7 +63,7 @@ public final class EcmModel {
                 plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
         double core = counts.cycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance * rates.coreStretch(spec.cores());
         List<CacheLevel> caches = spec.caches();
-        int deepest = deepestLevel(plan, spec);
+        int deepest = deepestLevel(plan, spec, interleavedBytes);
         double[] levelSeconds = new double[traffic.levels().size()];
         double serial = 0;
         double slowest = 0;
@@ -88,10 +103,17 @@ public final class EcmModel {
         return new Prediction(plan, traffic, time + overhead, core, levelSeconds, 0, overhead, imbalance, bottleneck);
     }
 
-    /** The index of the first cache level holding the plan's whole footprint, else DRAM's (the caches' count). */
-    static int deepestLevel(KernelPlan plan, CpuSpec spec) {
-        double footprint = 0;
-        for (var d : plan.streams()) footprint += d.footprintBytes();
+    /**
+     * The index of the first cache level holding the plan's whole footprint and the
+     * {@code interleavedBytes} other calls touched since this kernel's last call, else DRAM's (the
+     * caches' count): under LRU a line comes back from the first level whose capacity covers
+     * everything touched since its last use (its stack distance). Calls back to back (0) find their
+     * own footprint where they left it; in {@code measure}'s rounds, where each format's call waits
+     * for one call of every other format of the layer, a layer whose formats together pass L2 reads
+     * its operands from L3 on every call even when its own footprint fits L2.
+     */
+    static int deepestLevel(KernelPlan plan, CpuSpec spec, double interleavedBytes) {
+        double footprint = footprintBytes(plan) + interleavedBytes;
         List<CacheLevel> caches = spec.caches();
         for (int i = 0; i < caches.size(); i++) {
             CacheLevel c = caches.get(i);
@@ -99,6 +121,13 @@ public final class EcmModel {
             if (footprint <= capacity) return i;
         }
         return caches.size();
+    }
+
+    /** The distinct bytes one call of the plan touches (every stream's footprint). */
+    public static double footprintBytes(KernelPlan plan) {
+        double footprint = 0;
+        for (var d : plan.streams()) footprint += d.footprintBytes();
+        return footprint;
     }
 
     /**

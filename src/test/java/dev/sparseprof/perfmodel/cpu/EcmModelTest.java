@@ -164,6 +164,26 @@ class EcmModelTest {
     }
 
     @Test
+    void callsTakenInTurnWithOtherKernelsReadFromTheLevelThatHoldsThemAll() {
+        Workload w = Workload.uniformSparse("ffn", 1536, 384, 128, DType.F32, 0.1, false);
+        PerfModel m = new PerfModel(cpu(512, "0"), TrafficModel.ANALYTICAL);
+        Prediction alone = m.predict(w, FormatModels.byName("csr"), Features.ALL);
+        assertEquals(alone.seconds(), m.predict(w, FormatModels.byName("csr"), Features.ALL, 0).seconds(), 0);
+        // the others' 2 MiB with the call's own footprint still fit the two cores' 2 MiB L2s: nothing changes
+        double own = EcmModel.footprintBytes(FormatModels.byName("csr").plan(w, m.spec()));
+        assertTrue(own < 2 * 1024 * 1024, "own footprint " + own);
+        Prediction fits = m.predict(w, FormatModels.byName("csr"), Features.ALL, 4.0 * 1024 * 1024 - own - 1);
+        assertEquals(alone.seconds(), fits.seconds(), 1e-15);
+        // past the L2s: every call's bytes come from L3 (its cold misses at L3's bandwidth), not from DRAM
+        Prediction interleaved = m.predict(w, FormatModels.byName("csr"), Features.ALL, 8.0 * 1024 * 1024);
+        assertTrue(interleaved.levelSeconds()[2] > 0);
+        assertEquals(0, interleaved.levelSeconds()[3]);
+        assertEquals(alone.levelSeconds()[1], interleaved.levelSeconds()[1], 1e-15);
+        assertEquals(alone.seconds() + interleaved.levelSeconds()[2], interleaved.seconds(), 1e-12);
+        assertThrows(IllegalArgumentException.class, () -> m.predict(w, FormatModels.byName("csr"), Features.ALL, -1));
+    }
+
+    @Test
     void rowGathersMoveAtTheProbedGatherRateAndBlocksAndPanelsAtTheStreamingOne() {
         String gathering = spec(512, "0").replace("    overlap: 0\n",
                 "    overlap: 0\n    l2GatherPerCore: 25GB/s\n    l2GatherAll: 30GB/s\n    gatherThreads: 2\n");
