@@ -6,7 +6,8 @@ import dev.sparseprof.util.MatrixView;
 import java.util.List;
 
 /**
- * The memsim check of a GPU layer's analytical traffic ({@link TrafficCheck}): the layer's rows
+ * The memsim check of a GPU layer's analytical traffic ({@link TrafficCheck}). Dense: the plan's own
+ * tile schedule through the L2 ({@link GpuTileReplay}). CSR: the layer's rows
  * 0, s, 2s, ... at N capped to {@link #COLUMNS}, s chosen so the GPU-style trace of that sample
  * ({@link GpuSampledReplay#estimatedAccesses}) stays under the access budget, replayed on every SM
  * ({@link GpuSampledReplay}), against the analytical traffic of the format's own plan for the same
@@ -24,6 +25,7 @@ final class GpuReplayCheck {
     /** Null when the format has no GPU-style trace or the layer no matrix. */
     static TrafficCheck of(Workload w, String format, GpuSpec spec, long accessBudget) {
         if (!(format.equals("csr") || format.equals("dense")) || w.matrix() == null) return null;
+        if (format.equals("dense")) return GpuTileReplay.check(w, spec, accessBudget);
         Workload narrow = w.withColumns(Math.min(w.denseColumns(), COLUMNS));
         double accesses = GpuSampledReplay.estimatedAccesses(narrow, format);
         int stride = (int) Math.max(1, Math.min(w.rows(), Math.ceil(accesses / accessBudget)));

@@ -72,9 +72,8 @@ public final class GpuGemm {
         RuntimeSpec rt = g.runtime();
         boolean sparse = unit == ComputeUnit.SPARSE_TENSOR;
         int e = dtype.sizeBytes();
-        // A stack's single fixed sparse tile is an SM80 CUTLASS GemmSparse instantiation (PyTorch's runs on 8.x only).
         boolean fixedSparseTile = sparse && !rt.sparseTile().equals("menu");
-        boolean hopperKernels = g.hopper() && unit != ComputeUnit.VECTOR && !(sparse && (rt.legacySparseKernels() || fixedSparseTile));
+        boolean hopperKernels = hopperKernels(g, unit);
         double peak = g.peaks().flopsPerSecond(unit, dtype);
         if (g.hopper() && !hopperKernels && unit != ComputeUnit.VECTOR) peak *= rt.legacyMmaFraction();
         long padColumns = sparse ? Math.max(1, rt.sparsePadBytes() / e) : 1;
@@ -249,6 +248,18 @@ public final class GpuGemm {
             return new GemmPlan(t, t.label(e), split, nPad, ctas, resident, waves, waveFactor, smSeconds, l2Bytes, dramA, dramA * metaB / aB,
                     dramB, dramC, kernel, extra, kernels, host, seconds);
         }
+    }
+
+    /**
+     * Whether the GEMM on {@code unit} runs SM90 kernels (persistent, stream-K, wgmma): a Hopper spec's
+     * tensor-core GEMMs, except sparse ones whose runtime runs Ampere kernels recompiled or a stack's
+     * single fixed sparse tile (an SM80 CUTLASS GemmSparse instantiation: PyTorch's runs on 8.x only).
+     */
+    public static boolean hopperKernels(GpuSpec g, ComputeUnit unit) {
+        RuntimeSpec rt = g.runtime();
+        boolean sparse = unit == ComputeUnit.SPARSE_TENSOR;
+        boolean fixedSparseTile = sparse && !rt.sparseTile().equals("menu");
+        return g.hopper() && unit != ComputeUnit.VECTOR && !(sparse && (rt.legacySparseKernels() || fixedSparseTile));
     }
 
     /**

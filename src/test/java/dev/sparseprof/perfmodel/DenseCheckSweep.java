@@ -1,0 +1,39 @@
+package dev.sparseprof.perfmodel;
+
+import dev.sparseprof.hw.GpuSpec;
+import dev.sparseprof.hw.HardwareSpecs;
+import dev.sparseprof.sparse.stats.MatrixScan;
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.MatrixView;
+import java.util.Locale;
+
+/** Not a test: prints the dense GPU check's L2 and DRAM differences over access budgets (java -cp ... DenseCheckSweep). */
+public final class DenseCheckSweep {
+    public static void main(String[] args) {
+        String[] specs = {"a100-80gb", "h100-sxm"};
+        int[][] shapes = {{1024, 1024}, {4096, 4096}, {5632, 2048}, {11008, 4096}};
+        long[] ns = {1, 16, 128, 512, 2048};
+        long[] budgets = {50_000, 100_000, 300_000, 1_000_000, 3_000_000};
+        if (args.length > 0) budgets = java.util.Arrays.stream(args[0].split(",")).mapToLong(Long::parseLong).toArray();
+        for (int[] s : shapes) {
+            float[] a = new float[s[0] * s[1]];
+            java.util.Arrays.fill(a, 1f);
+            MatrixView view = MatrixView.of(s[0], s[1], a);
+            Workload base = new Workload("w", MatrixScan.of(view), 1, DType.F16, view);
+            for (String spec : specs) {
+                GpuSpec g = (GpuSpec) HardwareSpecs.load(spec);
+                for (long n : ns) {
+                    Workload w = base.withColumns(n);
+                    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-10s %5dx%-5d N=%-5d", spec, s[0], s[1], n));
+                    for (long b : budgets) {
+                        long t0 = System.nanoTime();
+                        TrafficCheck c = GpuReplayCheck.of(w, "dense", g, b);
+                        double ms = (System.nanoTime() - t0) / 1e6;
+                        sb.append(String.format(Locale.ROOT, " | %dk L2 %+6.1f%% DRAM %+6.1f%% %5.0fms", b / 1000, 100 * c.relativeDifference(0), 100 * c.relativeDifference(1), ms));
+                    }
+                    System.out.println(sb);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.sparseprof.perfmodel.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The CTA start order of CUTLASS 2's GemmIdentityThreadblockSwizzle<8> and CUTLASS 3's persistent raster. */
+class TileScheduleTest {
+    private static long[] tile(TileSchedule s, long slot) {
+        long[] t = new long[3];
+        assertTrue(s.tile(slot, t), "slot " + slot + " has a tile");
+        return t;
+    }
+
+    @Test
+    void identity8WalksDownMOverABandOfEightNTiles() {
+        TileSchedule s = new TileSchedule(4, 16, 1, 8, false);
+        assertEquals(3, s.logTile());
+        assertEquals(4 * 8 * 2, s.slots());
+        // x fastest: x = m << 3 | n % 8, so the first 8 blocks are row 0's first 8 N tiles, then row 1's.
+        for (int j = 0; j < 8; j++) assertArrayEquals(new long[] {0, j, 0}, tile(s, j));
+        assertArrayEquals(new long[] {1, 0, 0}, tile(s, 8));
+        assertArrayEquals(new long[] {3, 7, 0}, tile(s, 31));
+        // y = 1: the second band of N tiles.
+        assertArrayEquals(new long[] {0, 8, 0}, tile(s, 32));
+    }
+
+    @Test
+    void everyTileOnceAndEmptyBlocksPastTheLastNTile() {
+        for (long tilesN : new long[] {1, 2, 3, 5, 6, 13}) {
+            TileSchedule s = new TileSchedule(5, tilesN, 2, 4, false);
+            Set<String> seen = new HashSet<>();
+            long[] t = new long[3];
+            long empty = 0;
+            for (long i = 0; i < s.slots(); i++) {
+                if (s.tile(i, t)) assertTrue(seen.add(t[0] + "," + t[1] + "," + t[2]), "twice: " + t[0] + "," + t[1]);
+                else empty++;
+            }
+            assertEquals(5 * tilesN * 2, seen.size(), "tiles N " + tilesN);
+            assertEquals(s.slots() - 5 * tilesN * 2, empty);
+        }
+        // 3 N tiles take log 2: a band of 4, the fourth block of each row empty.
+        TileSchedule s = new TileSchedule(2, 3, 1, 4, false);
+        assertFalse(s.tile(3, new long[3]));
+    }
+
+    @Test
+    void persistentRasterIsAlongMWhenThereAreMoreNTiles() {
+        TileSchedule alongM = new TileSchedule(4, 8, 1, 132, true);
+        assertArrayEquals(new long[] {1, 0, 0}, tile(alongM, 1));
+        assertArrayEquals(new long[] {0, 1, 0}, tile(alongM, 4));
+        TileSchedule alongN = new TileSchedule(86, 8, 1, 132, true);
+        assertArrayEquals(new long[] {0, 1, 0}, tile(alongN, 1));
+        assertArrayEquals(new long[] {1, 0, 0}, tile(alongN, 8));
+    }
+}
