@@ -11,21 +11,30 @@
 # with -Xmx = the largest tensor's stored MiB (or XMX_MB) and GC logging, and prints the sizes,
 # times, GB/s, the prune/cp ratios, the peak heap the GC log saw, and the load average before and
 # after. Outputs go to a temporary folder under OUT_DIR (default /tmp) and are deleted.
-# Usage: scripts/bench-prune-write.sh [SRC] [--runs N] [--xmx-mb N] [--out-dir DIR]
+# --cases LIST (comma-separated, of cp, 50, nm, global; default all four) runs only those, so a
+# run on a large checkpoint can be split to keep each hold of the machine short. BEFORE=DIR
+# (another checkout of sparseprof, built) runs its prune of each case right before this one's, in
+# the same round, and prints its medians and the after/before ratios: before and after side by side.
+# Usage: [BEFORE=DIR] scripts/bench-prune-write.sh [SRC] [--runs N] [--xmx-mb N] [--out-dir DIR] [--cases LIST]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 src=/tmp/llama/block1.safetensors
 runs=3
 xmx=""
 outdir=/tmp
+cases=cp,50,nm,global
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
     --xmx-mb) xmx="$2"; shift 2 ;;
     --out-dir) outdir="$2"; shift 2 ;;
+    --cases) cases="$2"; shift 2 ;;
     *) src="$1"; shift ;;
   esac
 done
+before="${BEFORE:-}"
+[[ -z "$before" || -x "$before/sparseprof" ]] || { echo "bench-prune-write: BEFORE=$before: no sparseprof launcher there" >&2; exit 2; }
+has() { [[ ",$cases," == *",$1,"* ]]; }
 [[ -e "$src" ]] || { echo "bench-prune-write: $src does not exist (scripts/gen-llama-checkpoint.sh makes one)" >&2; exit 2; }
 work="$(mktemp -d "$outdir/bench-prune.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -51,41 +60,74 @@ stored_mb=$(( (stored_bytes + 1048575) / 1048576 ))
 cat "${files[@]}" > /dev/null
 now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-cp_times=(); un_times=(); nm_times=(); gl_times=(); : > "$work/peaks"
-prune() { # SPEC... : one timed prune run, its GC log read for the peak heap
+cp_times=(); un_times=(); nm_times=(); gl_times=(); bun_times=(); bnm_times=(); bgl_times=(); : > "$work/peaks"
+prune() { # SPEC... : one timed prune run, its GC log read for the peak heap (LAUNCHER: whose sparseprof; default this one)
   rm -rf "$work/$out_name" "$work/gc.log"
   local s e p
   s=$(now)
-  SPARSEPROF_JAVA_OPTS="-Xmx${xmx}m -Xlog:gc*:file=$work/gc.log" "$here/sparseprof" prune "$src" "$@" --out "$work/$out_name" > /dev/null
+  SPARSEPROF_JAVA_OPTS="-Xmx${xmx}m -Xlog:gc*:file=$work/gc.log" "${LAUNCHER:-$here}/sparseprof" prune "$src" "$@" --out "$work/$out_name" > /dev/null
   e=$(now)
   # the peak: the largest heap before a collection, or the heap in use at exit (it only grows between collections)
   # (this runs in a subshell: the peaks go to a file)
-  { grep -o '[0-9]*M->[0-9]*M' "$work/gc.log" | sed 's/M->.*//' || true
+  [[ -n "${LAUNCHER:-}" ]] || { grep -o '[0-9]*M->[0-9]*M' "$work/gc.log" | sed 's/M->.*//' || true
     grep -E 'PSYoungGen|ParOldGen' "$work/gc.log" | grep -o 'used [0-9]*K' | awk '{s += $2} END {print int(s / 1024)}' || true
   } >> "$work/peaks"
   rm -rf "$work/$out_name"
   echo "$e - $s" | bc -l
 }
 for i in $(seq "$runs"); do
-  s=$(now); cp -r "$src" "$work/copy"; e=$(now); rm -rf "$work/copy"
-  cp_times+=("$(echo "$e - $s" | bc -l)")
-  un_times+=("$(prune --sparsity 0.5)")
-  nm_times+=("$(prune --nm 2:4)")
-  gl_times+=("$(prune --sparsity 0.5 --scope global)")
+  if has cp; then
+    s=$(now); cp -r "$src" "$work/copy"; e=$(now); rm -rf "$work/copy"
+    cp_times+=("$(echo "$e - $s" | bc -l)")
+  fi
+  if has 50; then
+    [[ -z "$before" ]] || bun_times+=("$(LAUNCHER="$before" prune --sparsity 0.5)")
+    un_times+=("$(prune --sparsity 0.5)")
+  fi
+  if has nm; then
+    [[ -z "$before" ]] || bnm_times+=("$(LAUNCHER="$before" prune --nm 2:4)")
+    nm_times+=("$(prune --nm 2:4)")
+  fi
+  if has global; then
+    [[ -z "$before" ]] || bgl_times+=("$(LAUNCHER="$before" prune --sparsity 0.5 --scope global)")
+    gl_times+=("$(prune --sparsity 0.5 --scope global)")
+  fi
 done
 peak=$(sort -n "$work/peaks" | tail -1)
-cp_med=$(printf '%s\n' "${cp_times[@]}" | median)
-un_med=$(printf '%s\n' "${un_times[@]}" | median)
-nm_med=$(printf '%s\n' "${nm_times[@]}" | median)
-gl_med=$(printf '%s\n' "${gl_times[@]}" | median)
+med() { (( $# )) && printf '%s\n' "$@" | median || echo 0; }
+cp_med=$(med "${cp_times[@]}")
+un_med=$(med "${un_times[@]}")
+nm_med=$(med "${nm_times[@]}")
+gl_med=$(med "${gl_times[@]}")
 gbs() { echo "$bytes / $1 / 1000000000" | bc -l; }
 printf 'machine         %s, %s cpus\n' "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" "$(nproc)"
 printf 'source          %s (%s bytes in %d file(s))\n' "$src" "$bytes" "${#files[@]}"
 printf 'largest tensor  %d MiB stored; prune ran at -Xmx%dm (the model is %d MiB)\n' "$stored_mb" "$xmx" "$(( bytes / 1048576 ))"
-printf 'cp -r           median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$cp_med" "$(gbs "$cp_med")" "${cp_times[*]}"
-printf 'prune 50%%       median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$un_med" "$(gbs "$un_med")" "${un_times[*]}"
-printf 'prune 2:4       median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$nm_med" "$(gbs "$nm_med")" "${nm_times[*]}"
-printf 'prune global    median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$gl_med" "$(gbs "$gl_med")" "${gl_times[*]}"
-printf 'prune / cp      %.2fx (50%%)  %.2fx (2:4)  %.2fx (global 50%%)  the time of cp, JVM start included\n' "$(echo "$un_med / $cp_med" | bc -l)" "$(echo "$nm_med / $cp_med" | bc -l)" "$(echo "$gl_med / $cp_med" | bc -l)"
-printf 'peak heap       %d MiB (GC log: the most before a collection or at exit, over all prune runs)\n' "$peak"
+line() { # LABEL MEDIAN RUNS...
+  local label="$1" m="$2"; shift 2
+  printf '%-15s median %6.2f s  (%5.2f GB/s)   runs: %s\n' "$label" "$m" "$(gbs "$m")" "$*"
+}
+ratio() { echo "$1 / $2" | bc -l; }
+has cp && line 'cp -r' "$cp_med" "${cp_times[@]}"
+if [[ -n "$before" ]]; then
+  has 50 && line 'before 50%' "$(med "${bun_times[@]}")" "${bun_times[@]}"
+  has nm && line 'before 2:4' "$(med "${bnm_times[@]}")" "${bnm_times[@]}"
+  has global && line 'before global' "$(med "${bgl_times[@]}")" "${bgl_times[@]}"
+fi
+has 50 && line 'prune 50%' "$un_med" "${un_times[@]}"
+has nm && line 'prune 2:4' "$nm_med" "${nm_times[@]}"
+has global && line 'prune global' "$gl_med" "${gl_times[@]}"
+if has cp; then
+  has 50 && printf 'prune 50%% / cp     %.2fx\n' "$(ratio "$un_med" "$cp_med")"
+  has nm && printf 'prune 2:4 / cp     %.2fx\n' "$(ratio "$nm_med" "$cp_med")"
+  has global && printf 'prune global / cp  %.2fx\n' "$(ratio "$gl_med" "$cp_med")"
+  echo '(the time of cp, JVM start included)'
+fi
+if [[ -n "$before" ]]; then
+  has 50 && printf 'after / before: 50%% %.2f\n' "$(ratio "$un_med" "$(med "${bun_times[@]}")")"
+  has nm && printf 'after / before: 2:4 %.2f\n' "$(ratio "$nm_med" "$(med "${bnm_times[@]}")")"
+  has global && printf 'after / before: global %.2f\n' "$(ratio "$gl_med" "$(med "${bgl_times[@]}")")"
+fi
+[[ -z "$before" ]] || echo "before: $before"
+printf 'peak heap       %d MiB (GC log: the most before a collection or at exit, over the runs of this checkout, not those of BEFORE)\n' "$peak"
 printf 'load average    %s before, %s after\n' "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)"

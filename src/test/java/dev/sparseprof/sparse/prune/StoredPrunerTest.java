@@ -130,4 +130,22 @@ class StoredPrunerTest {
             assertEquals(want.get(k), got, "layer " + k + " at " + sparsity);
         }
     }
+
+    @ParameterizedTest
+    @CsvSource({"0.5", "0.97", "1", "0.01"})
+    void globalCutsDoNotDependOnTheCountingThreads(double sparsity) {
+        // more layers than threads, mixed widths: each thread counts a different set of layers
+        StoredLayer.Width[] widths = StoredLayer.Width.values();
+        List<StoredLayer> layers = new java.util.ArrayList<>();
+        for (int k = 0; k < 11; k++) {
+            int rows = 3 + 17 * k;
+            int cols = 64 + 5 * k;
+            StoredLayer.Width w = widths[k % widths.length];
+            layers.add(new StoredLayer("w" + k, rows, cols, w, weights(w, rows * cols, 100 + k)));
+        }
+        List<StoredGlobalMagnitude.Cut> one = StoredGlobalMagnitude.plan(layers, sparsity, 1, dev.sparseprof.util.Progress.NONE);
+        for (int threads : new int[] {2, 3, 5}) {
+            assertEquals(one, StoredGlobalMagnitude.plan(layers, sparsity, threads, dev.sparseprof.util.Progress.NONE), threads + " threads at " + sparsity);
+        }
+    }
 }
