@@ -5,7 +5,8 @@
 # with one line otherwise), numpy/OpenBLAS dense (1 and 2 threads), EJML's sparse x dense
 # (ejml-csc) and sparseprof's kernels at the Vector API's preferred width and again at 256 bits
 # with AVX2 instructions only (-XX:UseAVX=2 -Dsparseprof.vectorBits=256: the tiles an AVX2 machine
-# gets), then each format's fraction of its roof from the probe's 1-thread L2 bandwidth and FMA peak.
+# gets), then each format's fraction of its roof from the probe's 1-thread L2 bandwidth and FMA peak, probed
+# once per width under that width's JVM flags (a 256-bit kernel against 256-bit loads and FMAs).
 # sparseprof's thread pools are pinned as `measure` pins them (part t on the t-th allowed CPU) and the
 # 1-thread peers run under taskset on the same first CPU. Prints the CPU (lscpu model and SIMD flags)
 # and the load average before and after: on a shared machine every figure is under contention, so
@@ -18,7 +19,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 source .ci/java-home.sh
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# BENCH_KERNELS_KEEP=DIR keeps the run's JSON (every side's timings, the probes) in DIR for a later `report`
+trap '[[ -n "${BENCH_KERNELS_KEEP:-}" ]] && mkdir -p "$BENCH_KERNELS_KEEP" && cp "$work"/*.json "$BENCH_KERNELS_KEEP"/; rm -rf "$work"' EXIT
 widths=("$@")
 [[ ${#widths[@]} -gt 0 ]] || widths=(preferred 256)
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -46,13 +48,16 @@ mvn -q -B -ntp -o test-compile >&2
 cp="target/classes:target/test-classes:$(cat target/bench-classpath.txt)"
 java_run() { "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx3g "$@" 2> >(grep -v '^WARNING: Using incubator modules' >&2); }
 
-java_run -cp "$cp" dev.sparseprof.bench.KernelRoofProbe > "$work/roof.json"
 for width in "${widths[@]}"; do
   case "$width" in
     preferred) flags=() ;;
     256) flags=(-XX:+IgnoreUnrecognizedVMOptions -XX:UseAVX=2 -Dsparseprof.vectorBits=256) ;;
     *) flags=(-Dsparseprof.vectorBits="$width") ;;
   esac
+  # the roof of this width: the probe's loads and FMAs under the same JVM flags (256-bit loads and FMAs
+  # under -XX:UseAVX=2), on the CPU where the 1-thread kernels run
+  on_first_cpu "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx3g "${flags[@]}" \
+    -cp "$cp" dev.sparseprof.bench.KernelRoofProbe 2> >(grep -v '^WARNING: Using incubator modules' >&2) >> "$work/roof.json"
   peers=$([[ "$width" == "${widths[0]}" ]] && echo peers || echo none)  # EJML once: it uses no Vector API
   # one JVM per N, so that the JIT's profile at one N does not shape the code timed at another
   for n in 128 16 1 4 8; do

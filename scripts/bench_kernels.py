@@ -150,13 +150,28 @@ def crossover(sparsities, sparse_t, dense_t):
     return f"> {sparsities[-1]:.2f}"
 
 
-def csr_bytes_per_flop(n):
-    """csr from L2: one B row (4N bytes) and the entry's value and column index (8 bytes) per 2N flops."""
-    return (4.0 * n + 8.0) / (2.0 * n)
+def column_blocks(n, lanes):
+    """How many column blocks csr cuts N into at `lanes` fp32 lanes (kernel.ColumnBlocks: blocks of
+    8 vectors while 8 fit, then one of 4, 2 and 1 as the rest needs, then a masked tail)."""
+    blocks, rest = 0, n
+    while rest > 0:
+        whole = rest // lanes
+        vectors = 8 if whole >= 8 else (1 << (whole.bit_length() - 1) if whole else 0)
+        rest -= vectors * lanes if vectors else rest
+        blocks += 1
+    return blocks
+
+
+def csr_bytes_per_flop(n, lanes, nnz, rows):
+    """What csr moves between L2 and the core per FLOP (2 nnz N of them): per entry its B row (4N bytes)
+    and, once per column block, its value and column index (8 bytes: N = 128 at 8 lanes is two blocks, so
+    the row's values and indices are read twice); per row its C row, written once (4N bytes)."""
+    return (nnz * (4.0 * n + 8.0 * column_blocks(n, lanes)) + rows * 4.0 * n) / (2.0 * nnz * n)
 
 
 def roof_gflops(roof, bits, bytes_per_flop):
-    """min(L2-read bound, FMA peak at this width): the probe's 1-thread figures, its peak scaled to `bits`."""
+    """min(L2-read bound, FMA peak at this width): the probe's 1-thread figures, probed at this width
+    (the peak scaled to `bits` only where the probe's JVM ran another width)."""
     l2 = roof["l2ReadBytesPerSecond"] / bytes_per_flop * 1e-9
     peak = roof["fp32FlopsPerSecond"] * bits / roof["probeVectorBits"] * 1e-9
     return min(l2, peak)
@@ -170,7 +185,8 @@ def report(d):
     np1v2 = json.load(open(os.path.join(d, "numpy1-avx2.json")))
     np2v2 = json.load(open(os.path.join(d, "numpy2-avx2.json")))
     torch_all = json.load(open(os.path.join(d, "torch.json")))
-    roof = json.load(open(os.path.join(d, "roof.json")))
+    # one probe per kernel width, each under that width's JVM flags
+    roofs = {r["kernelVectorBits"]: r for r in (json.loads(line) for line in open(os.path.join(d, "roof.json")) if line.strip())}
     lines = [json.loads(line) for line in open(os.path.join(d, "java.json")) if line.strip()]
     configs = {r["vectorBits"]: r for r in lines if "config" in r}
     jt = {(r["id"], r["kernel"], r["threads"], r["vectorBits"]): r for r in lines if "config" not in r}
@@ -200,11 +216,14 @@ def report(d):
     for b in widths:
         print(f"sparseprof at {b} bits: {configs[b]['kernelVectors']}; {configs[b]['jvmFlags'] or 'no extra JVM flags'}; "
               f"dense tile {configs[b]['denseTiling']}")
-    print(f"probe (1 thread, calibrate --probe's loops): L1 read {roof['l1ReadBytesPerSecond'] * 1e-9:.1f} GB/s, "
-          f"L2 read {roof['l2ReadBytesPerSecond'] * 1e-9:.1f} GB/s, L3 read {roof['l3ReadBytesPerSecond'] * 1e-9:.1f} GB/s, "
-          f"fp32 FMA peak {roof['fp32FlopsPerSecond'] * 1e-9:.1f} GFLOP/s at {roof['probeVectorBits']} bits; "
-          f"L1d {roof['l1dBytes'] >> 10} KiB, L2 {roof['l2Bytes'] >> 10} KiB"
-          + ("" if roof["cachesFromSysfs"] else " (sysfs hid them: fallback sizes)"))
+    for b in widths:
+        roof = roofs[b]
+        print(f"probe beside {b} bits (1 thread, calibrate --probe's loops at {roof['probeVectorBits']} bits): "
+              f"L1 read {roof['l1ReadBytesPerSecond'] * 1e-9:.1f} GB/s, "
+              f"L2 read {roof['l2ReadBytesPerSecond'] * 1e-9:.1f} GB/s, L3 read {roof['l3ReadBytesPerSecond'] * 1e-9:.1f} GB/s, "
+              f"fp32 FMA peak {roof['fp32FlopsPerSecond'] * 1e-9:.1f} GFLOP/s; "
+              f"L1d {roof['l1dBytes'] >> 10} KiB, L2 {roof['l2Bytes'] >> 10} KiB"
+              + ("" if roof["cachesFromSysfs"] else " (sysfs hid them: fallback sizes)"))
 
     print(f"\n== CSR SpMM {big}, 1 thread, GFLOP/s and speed-up of sparseprof csr over each peer (goal >= 3x scipy)")
     head = f"{'N':>4} {'sparsity':>8} {'scipy':>7} {'torch':>7}"
@@ -239,13 +258,16 @@ def report(d):
             print(row)
 
     print(f"\n== fraction of the roof, 1 thread, {big}, 90% (dense: the same matrix stored dense)")
-    print("   roof = min(L2 read bandwidth / bytes per FLOP from L2, FMA peak at the width); csr: (4N + 8) / 2N bytes per FLOP,")
+    print("   roof = min(L2 read bandwidth / bytes per FLOP from L2, FMA peak), both probed at the width; csr per FLOP:")
+    print("   (nnz (4N + 8 x column blocks) + rows x 4N) / (2 nnz N) bytes (B row per entry, value and index per block, C row once),")
     print("   dense: 2 / (tile rows) (the packed B panel from L2 once per row tile), coo: (4N + 12) / 2N,")
     print("   bsr4x4: (0.5 + 2/N) / (non-zero share of the stored entries), ejml-csc: 12 (fp64 B load, C load + store per FMA)")
     print(f"{'format':>10} {'N':>4} {'bits':>4} {'B/FLOP':>6} {'roof GF/s':>9} {'GF/s':>7} {'of roof':>7}")
     for b in widths:
+        roof = roofs[b]
         for n in WIDE:
-            bpf = csr_bytes_per_flop(n)
+            c = cs[f"{big}_n{n}_s0.9"]
+            bpf = csr_bytes_per_flop(n, b // 32, c["nnz"], c["m"])
             r = j(f"{big}_n{n}_s0.9", "csr", 1, b)
             rf = roof_gflops(roof, b, bpf)
             print(f"{'csr':>10} {n:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}")
@@ -268,19 +290,21 @@ def report(d):
                   f"   (random matrix: {kept:.0%} of the stored entries are non-zero)")
     e = j(f"{big}_n128_s0.9", "ejml-csc", 1, widths[0])
     if e:
-        rf = roof["l2ReadBytesPerSecond"] / 12.0 * 1e-9
+        rf = roofs[widths[0]]["l2ReadBytesPerSecond"] / 12.0 * 1e-9
         print(f"{'ejml-csc':>10} {128:>4} {'fp64':>4} {12.0:6.2f} {rf:9.1f} {e['gflops']:7.1f} {e['gflops'] / rf:7.0%}")
     for peer, rows in (("scipy", scipy_r), ("torch", tr)):
         r = rows.get(f"{big}_n128_s0.9")
         if r:
-            rf = roof_gflops(roof, widths[0], csr_bytes_per_flop(128))
-            print(f"{peer:>10} {128:>4} {'':>4} {csr_bytes_per_flop(128):6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}")
+            c = cs[f"{big}_n128_s0.9"]
+            bpf = csr_bytes_per_flop(128, 128, c["nnz"], c["m"])  # one pass over each row
+            rf = roof_gflops(roofs[widths[0]], widths[0], bpf)
+            print(f"{peer:>10} {128:>4} {'':>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}")
 
     large = f"{LARGE[0]}x{LARGE[1]}"
     cid = f"{large}_n128_s0.9"
     if cid in scipy_r:
         kb = LARGE[1] * 128 * 4 >> 10
-        row = f"\n== csr with B past L2: {large}, N=128, 90% (B {kb} KiB; L2 {roof['l2Bytes'] >> 10} KiB): scipy {gf(scipy_r[cid])} GF/s"
+        row = f"\n== csr with B past L2: {large}, N=128, 90% (B {kb} KiB; L2 {roofs[widths[0]]['l2Bytes'] >> 10} KiB): scipy {gf(scipy_r[cid])} GF/s"
         for b in widths:
             ours, two = j(cid, "csr", 1, b), j(cid, "csr", 2, b)
             row += f"; csr@{b} {gf(ours)} ({ratio(scipy_r[cid], ours).strip()}x scipy), 2 threads {gf(two)} ({ratio(ours, two).strip()}x)"
@@ -308,7 +332,8 @@ def report(d):
             cid = f"{big}_n{n}_s0.9"
             goals.append((f"csr 90% N={n} >= 3x scipy", *pair(scipy_r[cid], j(cid, "csr", 1, b)), 3.0))
         r = j(f"{big}_n128_s0.9", "csr", 1, b)
-        rf = roof_gflops(roof, b, csr_bytes_per_flop(128))
+        c = cs[f"{big}_n128_s0.9"]
+        rf = roof_gflops(roofs[b], b, csr_bytes_per_flop(128, b // 32, c["nnz"], c["m"]))
         goals.append(("csr 90% N=128 >= 75% of its roof", r["gflops"] / rf, r["gflops"] * r["medianSeconds"] / r["minSeconds"] / rf, 0.75))
         for shape in (big, small):
             for kernel, sp in (("dense", "0.5"), ("csr", "0.9")):

@@ -17,7 +17,10 @@ import dev.sparseprof.util.JsonWriter;
  * one thread, 64 MiB DRAM set, 300 trials of at least 0.2 ms; each figure the best trial, STREAM's
  * convention: a roof is a bound, and on a shared machine a long trial or the median measures the
  * other tenants: a trial shorter than a scheduler slice often runs alone), the kernels' vector
- * width and the dense tiling, as one JSON line.
+ * width and the dense tiling, as one JSON line. The probe's loads and FMAs run at the JVM's preferred
+ * width ({@code probeVectorBits}): {@code scripts/bench-kernels.sh} runs it once per kernel width with
+ * that width's JVM flags, so a 256-bit kernel (AVX2 code) is judged against what 256-bit loads and
+ * FMAs reach on this core, not against a 512-bit probe scaled down.
  */
 public final class KernelRoofProbe {
     private KernelRoofProbe() {}
@@ -28,6 +31,7 @@ public final class KernelRoofProbe {
         JsonWriter w = new JsonWriter();
         w.beginObject()
                 .field("probeVectorBits", r.vectorBits())
+                .field("kernelVectorBits", KernelVectors.FLOATS.vectorBitSize())
                 .field("l1ReadBytesPerSecond", r.bandwidth(MemoryLevel.L1, StreamKernel.READ, 1).orElseThrow().bestBytesPerSecond())
                 .field("l2ReadBytesPerSecond", r.bandwidth(MemoryLevel.L2, StreamKernel.READ, 1).orElseThrow().bestBytesPerSecond())
                 .field("l3ReadBytesPerSecond", r.bandwidth(MemoryLevel.L3, StreamKernel.READ, 1).orElseThrow().bestBytesPerSecond())
