@@ -71,6 +71,19 @@ public final class Cache extends WritePath implements MemoryLevel {
         return counters.fetchTotal() - extraPieces;
     }
 
+    /**
+     * Whether every byte of {@code [address, address + sizeBytes)} (within one line) is held here,
+     * valid in its sectors; a look at the tags that changes no state and counts nothing (for a
+     * caller that routes a request by where its line lies, as a partitioned L2 does).
+     */
+    public boolean holds(long address, int sizeBytes) {
+        long line = address >>> lineShift;
+        int way = tryHit(setOf(line), line);
+        if (way < 0) return false;
+        long need = sectorMask(address, sizeBytes);
+        return (validMask(setOf(line) * ways + way) & need) == need;
+    }
+
     /** A demand access from the core (or a reference from above), split at this level's line boundaries. */
     public void access(boolean write, long address, int sizeBytes, ArrayRole role) {
         int w = write ? 1 : 0;

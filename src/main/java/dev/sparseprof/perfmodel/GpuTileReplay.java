@@ -4,13 +4,9 @@ import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.memsim.CacheConfig;
-import dev.sparseprof.memsim.Hierarchy;
-import dev.sparseprof.memsim.HierarchyConfig;
-import dev.sparseprof.memsim.LevelStats;
 import dev.sparseprof.perfmodel.gpu.GemmPlan;
 import dev.sparseprof.perfmodel.gpu.GpuGemm;
 import dev.sparseprof.perfmodel.gpu.TileSchedule;
-import dev.sparseprof.trace.AccessKind;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.Units;
@@ -47,6 +43,15 @@ final class GpuTileReplay {
 
     /** The check of the dense GEMM of {@code w} on {@code g}, at most about {@code accessBudget} accesses (at least one k-step of every CTA). */
     static TrafficCheck check(Workload w, GpuSpec g, long accessBudget) {
+        return check(w, g, accessBudget, false);
+    }
+
+    /**
+     * The same, with the SMs' sides chosen by {@code alternate}: false, SMs 0 .. sms/2 - 1 on
+     * partition 0 and the rest on 1 (the GPCs in SM-number order); true, even SMs on 0 and odd on 1
+     * (which GPC an SM number lies in is not published; the sweep shows what the choice moves).
+     */
+    static TrafficCheck check(Workload w, GpuSpec g, long accessBudget, boolean alternate) {
         ComputeUnit unit = Machine.denseUnit(g, w.dtype());
         DType compute = unit == ComputeUnit.TENSOR ? w.dtype() : Machine.vectorDType(w.dtype());
         FormatModel dense = FormatModels.byName("dense");
@@ -55,9 +60,9 @@ final class GpuTileReplay {
         Traffic a = AnalyticalTraffic.estimate(dense.plan(w, g).streams(), g, Features.ALL);
         TileSchedule s = TileSchedule.of(p, w.rows(), g, GpuGemm.hopperKernels(g, unit));
         int aB = (int) Math.round(aBytes / ((double) w.rows() * w.cols()));
-        Replay r = replay(w.rows(), w.cols(), p, s, aB, compute.sizeBytes(), g.l2(), accessBudget);
+        Replay r = replay(w.rows(), w.cols(), p, s, aB, compute.sizeBytes(), g.l2(), g.sms(), alternate, accessBudget);
         String label = w.rows() + "x" + w.cols() + "x" + w.denseColumns() + " (" + p.schedule() + ", " + r.rounds + (r.rounds == 1 ? " round" : " rounds")
-                + (r.stepsReplayed < r.steps ? "; " + r.stepsReplayed + " of " + r.steps + " k-steps, L2 " + Units.formatBytes(r.l2Bytes) : "; all k-steps") + ")";
+                + (r.stepsReplayed < r.steps ? "; " + r.stepsReplayed + " of " + r.steps + " k-steps, L2 2 x " + Units.formatBytes(r.l2Bytes / 2) : "; all k-steps, L2 2 partitions") + ")";
         return new TrafficCheck(w.name(), label, List.of("L2", "DRAM"), new double[] {r.l2Requests, r.dramBytes}, new double[] {a.bytesAt(1), a.dramBytes()});
     }
 
@@ -67,9 +72,12 @@ final class GpuTileReplay {
     /**
      * Replays plan {@code p} of an {@code m x k} A ({@code aB} bytes an element) and a B of
      * {@code p.paddedColumns()} columns ({@code e} bytes, as C) in schedule {@code s} through an L2
-     * of geometry {@code l2} scaled with the K share replayed.
+     * of geometry {@code l2} scaled with the K share replayed, as two partitions of half its sets
+     * ({@link PartitionedL2}), CTA {@code c} of a round on SM {@code c mod sms} (the block scheduler
+     * gives every SM one CTA before any a second) and that SM on side {@code sm * 2 / sms}, or
+     * {@code sm mod 2} when {@code alternate}.
      */
-    static Replay replay(long m, long k, GemmPlan p, TileSchedule s, int aB, int e, CacheLevel l2, long accessBudget) {
+    static Replay replay(long m, long k, GemmPlan p, TileSchedule s, int aB, int e, CacheLevel l2, int sms, boolean alternate, long accessBudget) {
         int rows = p.tile().rows();
         int cols = p.tile().cols();
         long n = p.paddedColumns();
@@ -92,10 +100,10 @@ final class GpuTileReplay {
         }
         double rho = (double) kRep / k;
         int sector = l2.sectorBytes();
-        long sets = Math.max(1, Math.round(l2.sets() * rho));
-        long l2Bytes = sets * l2.ways() * l2.lineBytes();
-        CacheConfig cfg = CacheConfig.of("L2", l2Bytes, l2.lineBytes(), l2.ways()).withSectors(l2.lineBytes() / sector);
-        Hierarchy h = new Hierarchy(HierarchyConfig.of(cfg));
+        long halfSets = Math.max(1, Math.round(l2.sets() * rho / 2));
+        long l2Bytes = 2 * halfSets * l2.ways() * l2.lineBytes();
+        CacheConfig half = CacheConfig.of("L2", l2Bytes / 2, l2.lineBytes(), l2.ways()).withSectors(l2.lineBytes() / sector);
+        PartitionedL2 h = new PartitionedL2(half);
         long cSlot = roundUp((long) Math.ceil(rows * (double) cols * e * rho), sector);
         long pSlot = roundUp((long) Math.ceil(rows * (double) cols * Float.BYTES * rho), sector);
         long baseA = 0;
@@ -125,6 +133,8 @@ final class GpuTileReplay {
             for (long step = 0; step < r; step++) {
                 for (int c = 0; c < filled; c++) {
                     int z = (int) round[c][2];
+                    int sm = c % sms;
+                    int side = alternate ? sm & 1 : (int) (sm * 2L / sms);
                     long at = step * tk;
                     if (at >= depth[z]) continue;
                     long seg = Math.min(tk, depth[z] - at);
@@ -133,10 +143,10 @@ final class GpuTileReplay {
                     long rowsHere = Math.min(rows, m - m0);
                     long colsHere = Math.min(cols, n - n0);
                     for (long row = m0; row < m0 + rowsHere; row++) {
-                        h.access(AccessKind.READ, baseA + (row * kRep + offset[z] + at) * aB, (int) (seg * aB), ArrayRole.DENSE_A);
+                        h.read(side, baseA + (row * kRep + offset[z] + at) * aB, (int) (seg * aB), ArrayRole.DENSE_A);
                     }
                     for (long col = n0; col < n0 + colsHere; col++) {
-                        h.access(AccessKind.READ, baseB + (col * kRep + offset[z] + at) * e, (int) (seg * e), ArrayRole.B_GATHER);
+                        h.read(side, baseB + (col * kRep + offset[z] + at) * e, (int) (seg * e), ArrayRole.B_GATHER);
                     }
                     requests += seg * (rowsHere * aB + colsHere * e);
                 }
@@ -145,10 +155,10 @@ final class GpuTileReplay {
                 long tile = round[c][0] * s.tilesN() + round[c][1];
                 long share = outputShare(m, n, rows, cols, round[c], split > 1 ? Float.BYTES : e, rho, sector);
                 if (split > 1) {
-                    h.access(AccessKind.WRITE, baseP + (tile * split + round[c][2]) * pSlot, (int) share, WORKSPACE);
+                    h.write(baseP + (tile * split + round[c][2]) * pSlot, (int) share, WORKSPACE);
                     pWritten += share;
                 } else {
-                    h.access(AccessKind.WRITE, baseC + tile * cSlot, (int) share, ArrayRole.C_SCATTER);
+                    h.write(baseC + tile * cSlot, (int) share, ArrayRole.C_SCATTER);
                     cWritten += share;
                 }
             }
@@ -161,26 +171,25 @@ final class GpuTileReplay {
                 tm[0] = tile / s.tilesN();
                 tm[1] = tile % s.tilesN();
                 long pShare = outputShare(m, n, rows, cols, tm, Float.BYTES, rho, sector);
-                for (int z = 0; z < split; z++) h.access(AccessKind.READ, baseP + (tile * split + z) * pSlot, (int) pShare, WORKSPACE);
+                // The reduction kernel's block for this tile runs on SM tile mod sms, as the main loop's CTAs do.
+                int sm = (int) (tile % sms);
+                int side = alternate ? sm & 1 : (int) (sm * 2L / sms);
+                for (int z = 0; z < split; z++) h.read(side, baseP + (tile * split + z) * pSlot, (int) pShare, WORKSPACE);
                 long cShare = outputShare(m, n, rows, cols, tm, e, rho, sector);
-                h.access(AccessKind.WRITE, baseC + tile * cSlot, (int) cShare, ArrayRole.C_SCATTER);
+                h.write(baseC + tile * cSlot, (int) cShare, ArrayRole.C_SCATTER);
                 cWritten += cShare;
             }
         }
         // The kernel's DRAM traffic: its reads, the write-backs its evictions forced, and C, which
         // the final write-back flushes; the partials' lines left dirty at the end are dead (the
         // workspace is overwritten by the next call), not this kernel's traffic.
-        LevelStats before = h.snapshot().levels().getFirst();
-        h.close();
-        LevelStats l = h.measured().levels().getFirst();
-        long flushEvents = l.writeBacks() - before.writeBacks();
-        long deadEvents = l.roles().writeBacks(WORKSPACE) - before.roles().writeBacks(WORKSPACE);
-        long flushBytes = l.bytesToBelow() - before.bytesToBelow();
-        double dead = flushEvents > 0 ? flushBytes * (double) deadEvents / flushEvents : 0;
+        long deadBefore = h.dramWriteBytes(WORKSPACE);
+        h.flush();
+        double dead = h.dramWriteBytes(WORKSPACE) - deadBefore;
         double realC = (double) m * n * e;
         double realP = split > 1 ? (double) m * n * Float.BYTES * split : 0;
         double outScale = (realC + realP) / (cWritten + pWritten);
-        double dram = l.bytesFromBelow() / rho + (l.bytesToBelow() - dead) * outScale;
+        double dram = h.dramReadBytes() / rho + (h.dramWriteBytes() - dead) * outScale;
         double l2Requests = requests / rho + realC + 2 * realP;
         return new Replay(l2Requests, dram, rounds, r, steps, l2Bytes);
     }

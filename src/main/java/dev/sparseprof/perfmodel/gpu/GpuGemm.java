@@ -202,12 +202,14 @@ public final class GpuGemm {
             double dramA = aBytes;
             double dramB = bBytes;
             if (rounds > 1 && aBytes + bBytes > g.l2().sizeBytes() / 2.0) {
-                long waveTiles = Math.max(1, concurrent / split);
-                long wM = Math.min(tilesM, (long) Math.ceil(Math.sqrt(waveTiles)));
-                long wN = Math.min(tilesN, ceil(waveTiles, wM));
-                wM = Math.min(tilesM, Math.max(wM, ceil(waveTiles, wN)));
-                dramA = Math.max(aBytes, rounds * (double) wM * t.rows() * k * aB);
-                dramB = Math.max(bBytes, rounds * (double) wN * t.cols() * k * e);
+                // Every round but the last holds `concurrent` CTAs; the last only the rest, and
+                // reads only the strips of its own tiles.
+                long[] full = waveBlock(Math.max(1, concurrent / split), tilesM, tilesN);
+                long[] tail = waveBlock(Math.max(1, ceil(ctas - (rounds - 1) * concurrent, split)), tilesM, tilesN);
+                double stripA = (double) t.rows() * k * aB;
+                double stripB = (double) t.cols() * k * e;
+                dramA = Math.max(aBytes, ((rounds - 1) * full[0] + tail[0]) * stripA);
+                dramB = Math.max(bBytes, ((rounds - 1) * full[1] + tail[1]) * stripB);
                 dramA = Math.min(dramA, tilesN * aBytes);
                 dramB = Math.min(dramB, tilesM * bBytes);
             }
@@ -279,6 +281,17 @@ public final class GpuGemm {
         double pipe = SIMT_FFMA_PER_K * g.warpSize() / lanes;
         double issue = SIMT_FFMA_PER_K + SIMT_OTHER_PER_K;
         return Math.min(1, pipe / Math.max(pipe, issue));
+    }
+
+    /**
+     * The M and N tiles a round of {@code tiles} tiles spans, rasterised as a near-square block (as
+     * CUTLASS's swizzle does), clipped to the grid: {@code {wM, wN}}.
+     */
+    static long[] waveBlock(long tiles, long tilesM, long tilesN) {
+        long wM = Math.min(tilesM, (long) Math.ceil(Math.sqrt(tiles)));
+        long wN = Math.min(tilesN, ceil(tiles, wM));
+        wM = Math.min(tilesM, Math.max(wM, ceil(tiles, wN)));
+        return new long[] {wM, wN};
     }
 
     static long ceil(long a, long b) {
