@@ -15,9 +15,10 @@ import java.util.List;
 /**
  * The memsim check of a GPU dense GEMM's analytical traffic: the plan's own CTA tiles, in the order
  * the library starts them ({@link TileSchedule}), replayed through the spec's L2 (the tiles' loads
- * bypass the L1, {@code cp.async.cg} / TMA), so the L2's capacity and LRU decide what the schedule
- * re-reads from DRAM, where the analytical plan assumes it (every byte once, or each round's strips
- * afresh).
+ * bypass the L1, {@code cp.async.cg} / TMA) as the two partitions it is built of
+ * ({@link PartitionedL2}: half the capacity each, each caching what its SMs read, a line both halves
+ * read held twice), so the L2's capacity and LRU decide what the schedule re-reads from DRAM, where
+ * the analytical plan assumes it (every byte once, or each round's strips afresh).
  *
  * <p>What is replayed: every CTA of the whole layer, in rounds of the CTAs resident at once (those
  * start and end together), each round's CTAs interleaved k-step by k-step (they run concurrently),
@@ -27,7 +28,7 @@ import java.util.List;
  * replay would exceed the access budget, each CTA replays the first {@code r} of its {@code steps}
  * k-steps, and every footprint the L2 holds shrinks by the same share {@code rho} = replayed K / K:
  * A and B (K-long rows), the C tiles and partials (written as {@code rho} of their bytes) and the
- * L2 itself (its sets scaled by {@code rho}, ways and lines kept), so the schedule sees the same
+ * L2 itself (each partition's sets scaled by {@code rho}, ways and lines kept), so the schedule sees the same
  * capacity in proportion, warm from the rounds before it, and no tile choice, grid or round moves
  * with the budget. DRAM reads scale back by {@code 1 / rho}, writes by C and partials' real over
  * replayed bytes. The L2 requests are the schedule's by construction (each CTA's strips, C,

@@ -8,16 +8,17 @@ import dev.sparseprof.trace.ArrayRole;
 /**
  * An NVIDIA A100/H100-style L2 of two partitions, each half the capacity, for the dense GPU check.
  *
- * <p>What it rests on. NVIDIA's A100 whitepaper (2020, "L2 cache"): the 40 MB L2 "is divided into two
+ * <p>What it rests on. NVIDIA's A100 whitepaper (2020, "A100 L2 cache", quoted in NVIDIA's developer
+ * forum, forums.developer.nvidia.com/t/meanings-of-l2-l2-copy/200725): the L2 "is divided into two
  * partitions to enable higher bandwidth and lower latency memory access. Each L2 partition localizes
- * and caches data for memory accesses from SMs in the GPCs directly connected to the partition", with
- * hardware cache coherence between them (Hopper's 50 MB L2 is likewise split). Z. Jia's GTC 2021
- * talk "Dissecting the Ampere GPU Architecture through Microbenchmarking" (S33322) measured how: every
- * address has one home partition, where a DRAM fill goes (the line does not move to the requester's
- * side); an SM's request looks in its near partition first, then in the far one, and a far hit is
- * copied into the near partition (about 1.75x the near latency), so a line both halves read ends up
- * held twice. Chips and Cheese ("Nvidia's H100: Funny L2, and Tons of Bandwidth", 2023) saw the same
- * on H100: a latency step past about half the L2's capacity.
+ * and caches data for memory accesses from SMs in the GPCs directly connected to the partition",
+ * kept coherent by hardware. Z. Jia's GTC 2021 talk "Dissecting the Ampere GPU Architecture through
+ * Microbenchmarking" (S33322; read through a listener's notes, kayzee3327.github.io/the-cuda-cache,
+ * not the slides) measured how: every address has one home partition, where a DRAM fill goes (the
+ * line does not move to the requester's side); a request looks in the near partition, then the far
+ * one (about 1.75x the latency), and a far hit is copied into the near partition, so a line both
+ * halves read is held twice. H100's 50 MB L2 is taken to work the same way (U: its whitepaper calls
+ * it partitioned too; no measurement of its copies was retrieved).
  *
  * <p>So: a read from side {@code s} of a line homed on {@code h} hits when side {@code s} holds it;
  * else it goes to {@code h} (a miss there is DRAM), and if {@code h} held it, it is copied into

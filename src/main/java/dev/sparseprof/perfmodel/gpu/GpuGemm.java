@@ -32,7 +32,8 @@ import java.util.List;
  *     half as many k-steps, so its speedup falls with K;</li>
  * <li>DRAM: when one wave of CTAs covers the grid, or A and B fit half the L2, every byte once;
  *     else each wave (rasterised as a near-square block of tiles, as CUTLASS's swizzle does) reads
- *     its A and B strips afresh; C is written once; split-K partials stay in the L2 when they fit;</li>
+ *     its A and B strips afresh, the last wave only those of the tiles left to it; C is written once;
+ *     split-K partials stay in the L2 when they fit;</li>
  * <li>the kernel takes the largest of the SM, L2 and DRAM times; the call adds its other kernels
  *     (the sparse path's copy of B padded to the library's N multiple, a copy of the
  *     activations into the kernel's layout, an unfused bias or its expansion into a full C that the
