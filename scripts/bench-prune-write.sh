@@ -4,17 +4,22 @@
 # stored (the largest layer's bytes), far below the model. On SRC (a safetensors file or a sharded
 # Hugging Face folder; default /tmp/llama/block1.safetensors), page cache warm (one `cat` first), in
 # one run, alternating:
-#   cp -r SRC                                   (median of RUNS)
+#   cp -r SRC                                   (median of RUNS; one right before each prune case)
 #   sparseprof prune SRC --sparsity 0.5         (median of RUNS, JVM start included)
 #   sparseprof prune SRC --nm 2:4               (median of RUNS)
 #   sparseprof prune SRC --sparsity 0.5 --scope global   (median of RUNS: counting passes, then the write)
+# Each prune case's ratio to cp is against the cp runs made right before it, in the same page-cache
+# state (a cp run first after `cat`, with the source all cached and memory free for its output, is
+# faster than one after a 13 GB write has pushed part of the source out).
 # with -Xmx = the largest tensor's stored MiB (or XMX_MB) and GC logging, and prints the sizes,
 # times, GB/s, the prune/cp ratios, the peak heap the GC log saw, and the load average before and
 # after. Outputs go to a temporary folder under OUT_DIR (default /tmp) and are deleted.
 # --cases LIST (comma-separated, of cp, 50, nm, global; default all four) runs only those, so a
 # run on a large checkpoint can be split to keep each hold of the machine short. BEFORE=DIR
 # (another checkout of sparseprof, built) runs its prune of each case right before this one's, in
-# the same round, and prints its medians and the after/before ratios: before and after side by side.
+# the same round, and prints its medians and the after/before ratios: before and after side by side;
+# odd rounds run before first, even rounds after first, so that neither always gets the cache the
+# other left (use an even RUNS).
 # Usage: [BEFORE=DIR] scripts/bench-prune-write.sh [SRC] [--runs N] [--xmx-mb N] [--out-dir DIR] [--cases LIST]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -75,22 +80,33 @@ prune() { # SPEC... : one timed prune run, its GC log read for the peak heap (LA
   rm -rf "$work/$out_name"
   echo "$e - $s" | bc -l
 }
+cp_run() { # one timed cp -r of SRC, its time appended to the array named $1 and to cp_times
+  local s e
+  s=$(now); cp -r "$src" "$work/copy"; e=$(now); rm -rf "$work/copy"
+  local t; t=$(echo "$e - $s" | bc -l)
+  cp_times+=("$t"); eval "$1+=(\"\$t\")"
+}
+pair() { # ROUND BEFORE_ARRAY AFTER_ARRAY SPEC...: this checkout's and BEFORE's prune, in the order the round says
+  local round="$1" b="$2" a="$3"; shift 3
+  local t
+  if [[ -n "$before" ]] && (( round % 2 == 1 )); then t=$(LAUNCHER="$before" prune "$@"); eval "$b+=(\"\$t\")"; fi
+  t=$(prune "$@"); eval "$a+=(\"\$t\")"
+  if [[ -n "$before" ]] && (( round % 2 == 0 )); then t=$(LAUNCHER="$before" prune "$@"); eval "$b+=(\"\$t\")"; fi
+}
+cp_un=(); cp_nm=(); cp_gl=(); cp_only=()
 for i in $(seq "$runs"); do
-  if has cp; then
-    s=$(now); cp -r "$src" "$work/copy"; e=$(now); rm -rf "$work/copy"
-    cp_times+=("$(echo "$e - $s" | bc -l)")
-  fi
+  if has cp && ! has 50 && ! has nm && ! has global; then cp_run cp_only; fi
   if has 50; then
-    [[ -z "$before" ]] || bun_times+=("$(LAUNCHER="$before" prune --sparsity 0.5)")
-    un_times+=("$(prune --sparsity 0.5)")
+    ! has cp || cp_run cp_un
+    pair "$i" bun_times un_times --sparsity 0.5
   fi
   if has nm; then
-    [[ -z "$before" ]] || bnm_times+=("$(LAUNCHER="$before" prune --nm 2:4)")
-    nm_times+=("$(prune --nm 2:4)")
+    ! has cp || cp_run cp_nm
+    pair "$i" bnm_times nm_times --nm 2:4
   fi
   if has global; then
-    [[ -z "$before" ]] || bgl_times+=("$(LAUNCHER="$before" prune --sparsity 0.5 --scope global)")
-    gl_times+=("$(prune --sparsity 0.5 --scope global)")
+    ! has cp || cp_run cp_gl
+    pair "$i" bgl_times gl_times --sparsity 0.5 --scope global
   fi
 done
 peak=$(sort -n "$work/peaks" | tail -1)
@@ -118,9 +134,9 @@ has 50 && line 'prune 50%' "$un_med" "${un_times[@]}"
 has nm && line 'prune 2:4' "$nm_med" "${nm_times[@]}"
 has global && line 'prune global' "$gl_med" "${gl_times[@]}"
 if has cp; then
-  has 50 && printf 'prune 50%% / cp     %.2fx\n' "$(ratio "$un_med" "$cp_med")"
-  has nm && printf 'prune 2:4 / cp     %.2fx\n' "$(ratio "$nm_med" "$cp_med")"
-  has global && printf 'prune global / cp  %.2fx\n' "$(ratio "$gl_med" "$cp_med")"
+  has 50 && printf 'prune 50%% / cp     %.2fx  (cp right before it: median %.2f s of %s)\n' "$(ratio "$un_med" "$(med "${cp_un[@]}")")" "$(med "${cp_un[@]}")" "${cp_un[*]}"
+  has nm && printf 'prune 2:4 / cp     %.2fx  (cp right before it: median %.2f s of %s)\n' "$(ratio "$nm_med" "$(med "${cp_nm[@]}")")" "$(med "${cp_nm[@]}")" "${cp_nm[*]}"
+  has global && printf 'prune global / cp  %.2fx  (cp right before it: median %.2f s of %s)\n' "$(ratio "$gl_med" "$(med "${cp_gl[@]}")")" "$(med "${cp_gl[@]}")" "${cp_gl[*]}"
   echo '(the time of cp, JVM start included)'
 fi
 if [[ -n "$before" ]]; then

@@ -14,6 +14,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -255,23 +256,36 @@ public final class PrunedWriter {
      * {@value #WRITERS}-at-most threads take tensors largest first.
      */
     private static void writeSafetensors(Path out, List<Tensor> tensors, Map<String, String> metadata, Set<String> edited, Editor editor) {
-        byte[] header = SafetensorsWriter.header(tensors, metadata);
-        AtomicFiles.writeChannel(out, channel -> {
+        AtomicFiles.writeChannel(out, channel -> writeFiles(List.of(channel), List.of(tensors), metadata, edited, editor));
+    }
+
+    /**
+     * Writes safetensors file {@code f} into {@code channels.get(f)}: each file's header, then the
+     * tensors of all files on up to {@value #WRITERS} threads, handed out by {@link WriteTurns} so that
+     * the threads write different files while two or more have work (each file's inode lock is held
+     * for each buffered write, so threads on one file take turns).
+     */
+    private static void writeFiles(List<FileChannel> channels, List<List<Tensor>> files, Map<String, String> metadata,
+                                   Set<String> edited, Editor editor) throws IOException {
+        long[][] at = new long[files.size()][];
+        long[][] bytes = new long[files.size()][];
+        for (int f = 0; f < files.size(); f++) {
+            List<Tensor> tensors = files.get(f);
+            byte[] header = SafetensorsWriter.header(tensors, metadata);
             ByteBuffer head = ByteBuffer.allocate(8 + header.length).order(ByteOrder.LITTLE_ENDIAN).putLong(header.length).put(header).flip();
-            writeFully(channel, head, 0);
-            long[] at = new long[tensors.size()];
+            writeFully(channels.get(f), head, 0);
+            at[f] = new long[tensors.size()];
+            bytes[f] = new long[tensors.size()];
             long offset = 8 + header.length;
-            Integer[] order = new Integer[tensors.size()];
-            for (int i = 0; i < at.length; i++) {
-                at[i] = offset;
-                offset += tensors.get(i).sizeBytes();
-                order[i] = i;
+            for (int i = 0; i < tensors.size(); i++) {
+                at[f][i] = offset;
+                bytes[f][i] = tensors.get(i).sizeBytes();
+                offset += bytes[f][i];
             }
-            java.util.Arrays.sort(order, (a, b) -> Long.compare(tensors.get(b).sizeBytes(), tensors.get(a).sizeBytes()));
-            inParallel(order.length, (k, buffer) -> {
-                Tensor t = tensors.get(order[k]);
-                writeTensor(channel, t, at[order[k]], edited.contains(t.name()) ? editor : null, buffer);
-            });
+        }
+        WriteTurns.run(new WriteTurns(bytes), WRITERS, CHUNK_BYTES, (task, buffer) -> {
+            Tensor t = files.get(task.file()).get(task.item());
+            writeTensor(channels.get(task.file()), t, at[task.file()][task.item()], edited.contains(t.name()) ? editor : null, buffer);
         });
     }
 
@@ -311,44 +325,6 @@ public final class PrunedWriter {
     private static void writeFully(FileChannel channel, ByteBuffer b, long at) throws IOException {
         long position = at;
         while (b.hasRemaining()) position += channel.write(b, position);
-    }
-
-    /** One task of {@link #inParallel}: task {@code k}, with the thread's own 1 MiB direct buffer. */
-    @FunctionalInterface
-    private interface Task {
-        void run(int k, ByteBuffer buffer) throws IOException;
-    }
-
-    /** Runs tasks {@code 0..count-1} on up to {@value #WRITERS} threads; the first failure stops the others and is thrown here. */
-    private static void inParallel(int count, Task task) throws IOException {
-        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
-        Runnable worker = () -> {
-            ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK_BYTES);
-            try {
-                for (int k; failure.get() == null && (k = next.getAndIncrement()) < count; ) task.run(k, buffer);
-            } catch (Throwable e) {
-                failure.compareAndSet(null, e);
-            }
-        };
-        int threads = Math.min(WRITERS, count);
-        Thread[] others = new Thread[Math.max(0, threads - 1)];
-        for (int i = 0; i < others.length; i++) {
-            others[i] = Thread.ofPlatform().name("prune-writer-" + (i + 1)).daemon().start(worker);
-        }
-        worker.run();
-        for (Thread t : others) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while writing");
-            }
-        }
-        Throwable e = failure.get();
-        if (e instanceof IOException io) throw io;
-        if (e instanceof RuntimeException r) throw r;
-        if (e instanceof Error err) throw err;
     }
 
     // ---- sharded folder
@@ -401,12 +377,18 @@ public final class PrunedWriter {
     }
 
     private static void writeShards(Model m, Path out, Set<String> edited, Editor editor, Map<String, String> metadata,
-                                    Map<String, List<Tensor>> shards, Map<String, Object> indexMetadata, Path index, Path folder) {
+                                    Map<String, List<Tensor>> shards, Map<String, Object> indexMetadata, Path index, Path folder) throws IOException {
         long total = 0;
-        Map<String, String> shardMetadata = merged(m.metadata(), metadata);
-        for (Map.Entry<String, List<Tensor>> s : shards.entrySet()) {
-            writeSafetensors(out.resolve(s.getKey()), s.getValue(), shardMetadata, edited, editor);
-            for (Tensor t : s.getValue()) total += t.sizeBytes();
+        for (List<Tensor> s : shards.values()) {
+            for (Tensor t : s) total += t.sizeBytes();
+        }
+        // every shard at once, so that the writers can each take a different file; the folder is whole or nothing, so no file of its own needs a temporary
+        List<FileChannel> channels = new ArrayList<>();
+        try {
+            for (String name : shards.keySet()) channels.add(FileChannel.open(out.resolve(name), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+            writeFiles(channels, new ArrayList<>(shards.values()), merged(m.metadata(), metadata), edited, editor);
+        } finally {
+            for (FileChannel c : channels) c.close();
         }
         indexMetadata.put("total_size", total);
         for (Map.Entry<String, String> e : metadata.entrySet()) indexMetadata.put(e.getKey(), e.getValue());
