@@ -235,7 +235,7 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     }
 
     /** One K block of B to pack: rows {@code k0..k0+kc}, columns {@code j0..j0+nc}, in {@link #panelWidth} panels. */
-    private record Panel(int k0, int kc, int j0, int nc) {}
+    record Panel(int k0, int kc, int j0, int nc) {}
 
     /** Packs B[k0..k0+kc, j0..j0+nc) into panels (the one at column {@code col} from {@code kc * col}), zero-padded past nc. */
     private static void pack(float[] b, int n, Panel q, float[] packed) {
@@ -253,7 +253,7 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     }
 
     /** {@link #pack} into the aligned off-heap scratch. */
-    private static void packAligned(float[] b, int n, Panel q, MemorySegment packed) {
+    static void packAligned(float[] b, int n, Panel q, MemorySegment packed) {
         for (int col = 0; col < q.nc(); ) {
             int nr = panelWidth(col, q.nc());
             int width = Math.min(nr, q.nc() - col);

@@ -31,7 +31,8 @@ import java.util.List;
  *     {@code T = max(T_core, max T_i)}, by the probed overlap: {@code T = serial - overlap x
  *     (serial - overlapped)};
  * <li>plus the call's fixed costs: launch and fork/join (probed) and the private copies of B
- *     ({@link #bCopySeconds}).
+ *     ({@link #bCopySeconds}: the sparse kernels' aligned copies, the dense kernel's packed panels,
+ *     each thread its own whole one).
  * </ul>
  * Which levels a call's bytes come from is the steady state of repeated calls ({@link #deepestLevel}):
  * back to back, the first level that holds the call's own footprint; taken in turn with other
@@ -135,11 +136,15 @@ public final class EcmModel {
      * ({@code kernel.SpmmPlan}: fp32, K x N, each thread its own whole copy, read and written
      * once), a phase of its own before the kernel: all cores' bytes over the bandwidth of the first
      * level that holds every copy with its source (private levels: all cores' instances), else
-     * DRAM's. The dense kernel packs its own panels instead (0 here).
+     * DRAM's. The dense kernel ({@code kernel.DenseGemm}) does the same in its own way: each thread
+     * packs the whole of B (every K block of every C block) into its zero-padded panels
+     * ({@link LoopNests#densePaddedColumns} columns), since every thread's rows need all of B; so
+     * on T threads this phase does not shrink to 1/T as the row tiles do.
      */
     public static double bCopySeconds(CpuSpec cpu, Workload w, String format) {
-        if (format.equals("dense")) return 0;
-        double bytes = 2.0 * w.cols() * w.denseColumns() * Float.BYTES * cpu.cores();
+        long columns = format.equals("dense") ? LoopNests.densePaddedColumns(w.denseColumns(), cpu.simdBits() / (8 * Float.BYTES))
+                : w.denseColumns();
+        double bytes = 2.0 * w.cols() * columns * Float.BYTES * cpu.cores();
         for (CacheLevel c : cpu.caches()) {
             double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * cpu.cores();
             if (bytes <= capacity && c.bandwidthBytesPerSecond() > 0) return bytes / c.bandwidthBytesPerSecond();

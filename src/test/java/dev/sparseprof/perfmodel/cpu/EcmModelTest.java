@@ -220,6 +220,26 @@ class EcmModelTest {
     }
 
     @Test
+    void everyDenseThreadPacksTheWholeOfBsPaddedPanelsAndThatPhaseDoesNotShrinkWithTheCores() {
+        // N = 40 at 16 lanes: a two-vector panel (32 columns) and a one-vector one (16): 48 packed columns
+        Workload w = Workload.uniformSparse("qkv", 384, 384, 40, DType.F32, 0.5, false);
+        CpuSpec two = cpu(512, "1");
+        assertEquals(48, LoopNests.densePaddedColumns(40, 16));
+        // B read and each thread's packed panels written: 2 x 384 x 48 floats per thread, 288 KiB on two
+        // cores, past the two L1s (96 KiB), held by the two L2s (200 GB/s together)
+        double bytes = 2.0 * 384 * 48 * Float.BYTES * 2;
+        assertEquals(bytes / 200e9, EcmModel.bCopySeconds(two, w, "dense"), 1e-18);
+        Prediction p = new PerfModel(two, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("dense"), Features.ALL);
+        assertEquals(two.overheads().launchSeconds(2) + bytes / 200e9, p.overheadSeconds(), 1e-15);
+        // the sparse kernels' aligned copy takes N as it is (no panels)
+        assertEquals(2.0 * 384 * 40 * Float.BYTES * 2 / 200e9, EcmModel.bCopySeconds(two, w, "csr"), 1e-18);
+        // one thread packs the same bytes at one L2's bandwidth: the same time as each of two threads
+        CpuSpec one = (CpuSpec) HardwareSpecs.parse("one.yaml", spec(512, "1").replace("cores: 2\n  clock", "cores: 1\n  clock")
+                .replace("bandwidth: 200GB/s", "bandwidth: 100GB/s"));
+        assertEquals(EcmModel.bCopySeconds(two, w, "dense"), EcmModel.bCopySeconds(one, w, "dense"), 1e-18);
+    }
+
+    @Test
     void onUnequalCoresTheInCoreTimeOfASplitCallGoesAtTheSlowestCoresPace() {
         Workload w = Workload.uniformSparse("ffn", 1536, 384, 128, DType.F32, 0.1, false);
         String slow = spec(512, "1").replace("    overlap: 1\n", "    overlap: 1\n    slowestCore: 0.625\n");
