@@ -200,14 +200,7 @@ public final class StoredGlobalMagnitude {
                 int len = chunks.load(c);
                 int i = 0;
                 if (half) {
-                    short[] a = chunks.halves;
-                    for (; i + 4 <= len; i += 4) {
-                        lanes[(a[i] & 0x7fff) << 2]++;
-                        lanes[((a[i + 1] & 0x7fff) << 2) + 1]++;
-                        lanes[((a[i + 2] & 0x7fff) << 2) + 2]++;
-                        lanes[((a[i + 3] & 0x7fff) << 2) + 3]++;
-                    }
-                    for (; i < len; i++) lanes[(a[i] & 0x7fff) << 2]++;
+                    StoredMagnitude.countHalfKeys(chunks.halves, len, lanes);
                 } else {
                     int[] a = chunks.singles;
                     for (; i + 4 <= len; i += 4) {

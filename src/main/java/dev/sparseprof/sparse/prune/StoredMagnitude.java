@@ -76,17 +76,7 @@ final class StoredMagnitude {
     private static Threshold threshold16(StoredChunks chunks, long keep) {
         int[] lanes = new int[4 << 15];
         for (int c = 0; c < chunks.count(); c++) {
-            int len = chunks.load(c);
-            short[] a = chunks.halves;
-            int i = 0;
-            // four interleaved counters per key: trained weights crowd into a few keys, and one counter would make each increment wait for the last
-            for (; i + 4 <= len; i += 4) {
-                lanes[(a[i] & 0x7fff) << 2]++;
-                lanes[((a[i + 1] & 0x7fff) << 2) + 1]++;
-                lanes[((a[i + 2] & 0x7fff) << 2) + 2]++;
-                lanes[((a[i + 3] & 0x7fff) << 2) + 3]++;
-            }
-            for (; i < len; i++) lanes[(a[i] & 0x7fff) << 2]++;
+            countHalfKeys(chunks.halves, chunks.load(c), lanes);
         }
         long[] hist = merge(lanes);
         if (keep <= 0) return new Threshold(0x7fff, 0, hist[0x7fff], hist[0]);
@@ -94,6 +84,23 @@ final class StoredMagnitude {
         long above = 0;
         while (above + hist[key] < keep) above += hist[key--];
         return new Threshold(key, keep - above, hist[key], hist[0]);
+    }
+
+    /**
+     * Counts the 16-bit stored keys (the value without its sign) of {@code a[0, len)} into
+     * {@code lanes}, four interleaved counters per key ({@code lanes[key * 4 + i % 4]}, summed by
+     * {@link #merge}): trained weights crowd into a few keys, and one counter would make each
+     * increment wait for the last.
+     */
+    static void countHalfKeys(short[] a, int len, int[] lanes) {
+        int i = 0;
+        for (; i + 4 <= len; i += 4) {
+            lanes[(a[i] & 0x7fff) << 2]++;
+            lanes[((a[i + 1] & 0x7fff) << 2) + 1]++;
+            lanes[((a[i + 2] & 0x7fff) << 2) + 2]++;
+            lanes[((a[i + 3] & 0x7fff) << 2) + 3]++;
+        }
+        for (; i < len; i++) lanes[(a[i] & 0x7fff) << 2]++;
     }
 
     private static Threshold threshold32(StoredChunks chunks, long keep) {
