@@ -225,13 +225,11 @@ public final class CalibrationFit {
      */
     static double[] predictAll(CpuParameters p, List<CalibrationCase> cases) {
         Map<Integer, PerfModel> models = new HashMap<>();
-        double[] footprint = new double[cases.size()];
         Map<String, Map<String, Double>> rounds = new HashMap<>();
-        for (int i = 0; i < cases.size(); i++) {
-            CalibrationCase c = cases.get(i);
+        for (CalibrationCase c : cases) {
             PerfModel m = models.computeIfAbsent(c.run().threads(), t -> new PerfModel(p.spec(t), TrafficModel.ANALYTICAL));
-            footprint[i] = EcmModel.footprintBytes(c.format().plan(c.workload(), m.spec()));
-            rounds.computeIfAbsent(round(c), k -> new HashMap<>()).merge(c.format().name(), footprint[i], Math::max);
+            double footprint = EcmModel.footprintBytes(c.format().plan(c.workload(), m.spec()));
+            rounds.computeIfAbsent(round(c), k -> new HashMap<>()).merge(c.format().name(), footprint, Math::max);
         }
         double[] out = new double[cases.size()];
         for (int i = 0; i < out.length; i++) {

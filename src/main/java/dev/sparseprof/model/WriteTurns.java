@@ -1,5 +1,6 @@
 package dev.sparseprof.model;
 
+import dev.sparseprof.util.WorkerThreads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -82,29 +83,11 @@ final class WriteTurns {
      */
     static void run(WriteTurns turns, int threads, int bufferBytes, Work work) throws IOException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Runnable worker = () -> {
+        Throwable e = WorkerThreads.run("prune-writer", Math.max(1, Math.min(threads, turns.size())), failure, i -> {
             ByteBuffer buffer = ByteBuffer.allocateDirect(bufferBytes);
-            try {
-                for (Task t = turns.next(null); t != null && failure.get() == null; t = turns.next(t)) work.run(t, buffer);
-            } catch (Throwable e) {
-                failure.compareAndSet(null, e);
-            }
-        };
-        int n = Math.max(1, Math.min(threads, turns.size()));
-        Thread[] others = new Thread[n - 1];
-        for (int i = 0; i < others.length; i++) {
-            others[i] = Thread.ofPlatform().name("prune-writer-" + (i + 1)).daemon().start(worker);
-        }
-        worker.run();
-        for (Thread t : others) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while writing");
-            }
-        }
-        Throwable e = failure.get();
+            for (Task t = turns.next(null); t != null && failure.get() == null; t = turns.next(t)) work.run(t, buffer);
+        });
+        if (e instanceof InterruptedException) throw new InterruptedIOException("interrupted while writing");
         if (e instanceof IOException io) throw io;
         if (e instanceof RuntimeException r) throw r;
         if (e instanceof Error err) throw err;

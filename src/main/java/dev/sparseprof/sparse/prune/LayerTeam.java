@@ -1,5 +1,8 @@
 package dev.sparseprof.sparse.prune;
 
+import dev.sparseprof.util.WorkerThreads;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -24,43 +27,19 @@ final class LayerTeam {
     private LayerTeam() {}
 
     /** Runs tasks {@code 0..count-1}; returns each thread's state (for the caller to merge). */
-    static <S> java.util.List<S> run(int count, int threads, Supplier<S> scratch, Task<S> task) {
+    static <S> List<S> run(int count, int threads, Supplier<S> scratch, Task<S> task) {
         AtomicInteger next = new AtomicInteger();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         int n = Math.max(1, Math.min(threads, count));
-        java.util.List<S> states = new java.util.ArrayList<>(n);
+        List<S> states = new ArrayList<>(n);
         for (int i = 0; i < n; i++) states.add(scratch.get());
-        Thread[] others = new Thread[n - 1];
-        for (int i = 0; i < others.length; i++) {
-            S state = states.get(i + 1);
-            others[i] = Thread.ofPlatform().name("prune-count-" + (i + 1)).daemon().start(() -> work(next, failure, count, state, task));
-        }
-        work(next, failure, count, states.get(0), task);
-        boolean interrupted = false;
-        for (Thread t : others) {
-            while (true) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true; // the others stop on their own once the failure below is set
-                    failure.compareAndSet(null, e);
-                }
-            }
-        }
-        if (interrupted) Thread.currentThread().interrupt();
-        Throwable e = failure.get();
+        Throwable e = WorkerThreads.run("prune-count", n, failure, i -> {
+            S state = states.get(i);
+            for (int k; failure.get() == null && (k = next.getAndIncrement()) < count; ) task.run(k, state);
+        });
         if (e instanceof RuntimeException r) throw r;
         if (e instanceof Error err) throw err;
         if (e != null) throw new IllegalStateException("interrupted while counting", e);
         return states;
-    }
-
-    private static <S> void work(AtomicInteger next, AtomicReference<Throwable> failure, int count, S state, Task<S> task) {
-        try {
-            for (int k; failure.get() == null && (k = next.getAndIncrement()) < count; ) task.run(k, state);
-        } catch (Throwable e) {
-            failure.compareAndSet(null, e);
-        }
     }
 }
