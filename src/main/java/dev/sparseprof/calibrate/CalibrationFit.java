@@ -2,9 +2,11 @@ package dev.sparseprof.calibrate;
 
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.perfmodel.Features;
+import dev.sparseprof.perfmodel.KernelPlan;
 import dev.sparseprof.perfmodel.PerfModel;
 import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.cpu.EcmModel;
+import dev.sparseprof.perfmodel.cpu.Footprint;
 import dev.sparseprof.util.SparseprofException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -220,25 +222,34 @@ public final class CalibrationFit {
      * the cache state {@code measure} timed it in: a layer's formats at one N, thread count,
      * sparsity and pruning are one round ({@code measure.CpuMeasureRun} takes their repetitions in
      * turn), so between two calls of one format every other format of the round ran once, and the
-     * case is predicted with their footprints as its interleaved bytes (each format counted once
-     * however many files repeat it).
+     * case is predicted with their footprints ({@link EcmModel#footprint}: per core and on all cores)
+     * as its interleaved bytes (each format counted once however many files repeat it). Each case is
+     * planned once.
      */
     static double[] predictAll(CpuParameters p, List<CalibrationCase> cases) {
         Map<Integer, PerfModel> models = new HashMap<>();
-        Map<String, Map<String, Double>> rounds = new HashMap<>();
-        for (CalibrationCase c : cases) {
+        Map<String, Map<String, Footprint>> rounds = new HashMap<>();
+        KernelPlan[] plans = new KernelPlan[cases.size()];
+        for (int i = 0; i < plans.length; i++) {
+            CalibrationCase c = cases.get(i);
             PerfModel m = models.computeIfAbsent(c.run().threads(), t -> new PerfModel(p.spec(t), TrafficModel.ANALYTICAL));
-            double footprint = EcmModel.footprintBytes(c.format().plan(c.workload(), m.spec()));
-            rounds.computeIfAbsent(round(c), k -> new HashMap<>()).merge(c.format().name(), footprint, Math::max);
+            CpuSpec spec = (CpuSpec) m.spec(); // made from p.spec(threads) just above
+            plans[i] = c.format().plan(c.workload(), spec);
+            Footprint footprint = EcmModel.footprint(c.workload(), plans[i], spec);
+            rounds.computeIfAbsent(round(c), k -> new HashMap<>()).merge(c.format().name(), footprint, CalibrationFit::larger);
         }
         double[] out = new double[cases.size()];
         for (int i = 0; i < out.length; i++) {
             CalibrationCase c = cases.get(i);
-            double others = 0;
-            for (var f : rounds.get(round(c)).entrySet()) if (!f.getKey().equals(c.format().name())) others += f.getValue();
-            out[i] = models.get(c.run().threads()).predict(c.workload(), c.format(), Features.ALL, others).seconds();
+            Footprint others = Footprint.ZERO;
+            for (var f : rounds.get(round(c)).entrySet()) if (!f.getKey().equals(c.format().name())) others = others.plus(f.getValue());
+            out[i] = models.get(c.run().threads()).predict(c.workload(), plans[i], Features.ALL, others).seconds();
         }
         return out;
+    }
+
+    private static Footprint larger(Footprint a, Footprint b) {
+        return new Footprint(Math.max(a.perCoreBytes(), b.perCoreBytes()), Math.max(a.allCoresBytes(), b.allCoresBytes()));
     }
 
     /** The measure round a case was timed in: its layer, N, threads, sparsity and pruning. */

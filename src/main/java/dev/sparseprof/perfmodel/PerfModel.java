@@ -1,6 +1,7 @@
 package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.perfmodel.cpu.Footprint;
 import dev.sparseprof.util.SparseprofException;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,11 +30,16 @@ public final class PerfModel {
 
     /**
      * The prediction of a call taken in turn with other kernels' calls that touch
-     * {@code interleavedBytes} distinct bytes between two of its calls, as {@code measure} times a
-     * layer's formats round by round (0: back-to-back calls, {@link #predict(Workload, FormatModel, Features)}).
+     * {@code interleaved} distinct bytes between two of its calls, as {@code measure} times a
+     * layer's formats round by round ({@code Footprint.ZERO}: back-to-back calls, {@link #predict(Workload, FormatModel, Features)}).
      */
-    public Prediction predict(Workload w, FormatModel format, Features features, double interleavedBytes) {
-        return Roofline.predict(w, format.plan(w, spec), spec, memory, features, interleavedBytes);
+    public Prediction predict(Workload w, FormatModel format, Features features, Footprint interleaved) {
+        return predict(w, format.plan(w, spec), features, interleaved);
+    }
+
+    /** {@link #predict(Workload, FormatModel, Features, Footprint)} of a plan already made on this model's spec. */
+    public Prediction predict(Workload w, KernelPlan plan, Features features, Footprint interleaved) {
+        return Roofline.predict(w, plan, spec, memory, features, interleaved);
     }
 
     /**

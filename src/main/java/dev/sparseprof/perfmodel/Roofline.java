@@ -5,6 +5,7 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.perfmodel.cpu.EcmModel;
+import dev.sparseprof.perfmodel.cpu.Footprint;
 import java.util.List;
 
 /**
@@ -21,19 +22,19 @@ public final class Roofline {
     private Roofline() {}
 
     public static Prediction predict(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features) {
-        return predict(w, plan, spec, memory, features, 0);
+        return predict(w, plan, spec, memory, features, Footprint.ZERO);
     }
 
     /**
      * {@link #predict(Workload, KernelPlan, HardwareSpec, TrafficModel, Features)} of a call that
-     * other kernels' calls alternate with, touching {@code interleavedBytes} between two of its calls
+     * other kernels' calls alternate with, touching {@code interleaved} between two of its calls
      * ({@link EcmModel#deepestLevel}); the roofline path charges every level's bytes whatever the
      * steady state, so only the ECM path reads it.
      */
     public static Prediction predict(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features,
-                                     double interleavedBytes) {
+                                     Footprint interleaved) {
         // A CPU spec with probed in-core rates takes the ECM model (perfmodel.cpu), whose every rate is probed.
-        if (spec instanceof CpuSpec cpu && cpu.inCore().present()) return EcmModel.predict(w, plan, cpu, memory, features, interleavedBytes);
+        if (spec instanceof CpuSpec cpu && cpu.inCore().present()) return EcmModel.predict(w, plan, cpu, memory, features, interleaved);
         Traffic traffic = memory.traffic(w, plan, spec, features);
         // A GPU GEMM's bytes are its tile schedule's whatever the memory model: a replay may check
         // them (the default checked model keeps its check), never replace them.

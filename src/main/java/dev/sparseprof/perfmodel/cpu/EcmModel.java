@@ -36,25 +36,25 @@ import java.util.List;
  * </ul>
  * Which levels a call's bytes come from is the steady state of repeated calls ({@link #deepestLevel}):
  * back to back, the first level that holds the call's own footprint; taken in turn with other
- * kernels' calls ({@code interleavedBytes}, as {@code measure} takes its repetitions), the first that
- * holds the call's footprint and what the others touched in between.
+ * kernels' calls ({@code interleaved}, as {@code measure} takes its repetitions), the first that
+ * holds the call's footprint and what the others touched in between. A private level holds what its
+ * own core touches ({@link #footprint}: its share of A and C, all of B, its own copy of B), a shared
+ * one what all cores touch.
  * Nothing in it is fitted to a measured run: every rate comes from the probe.
  */
 public final class EcmModel {
     private EcmModel() {}
 
     public static Prediction predict(Workload w, KernelPlan plan, CpuSpec spec, TrafficModel memory, Features features) {
-        return predict(w, plan, spec, memory, features, 0);
+        return predict(w, plan, spec, memory, features, Footprint.ZERO);
     }
 
     /**
      * {@link #predict(Workload, KernelPlan, CpuSpec, TrafficModel, Features)} of a call between two of
-     * which other kernels' calls touch {@code interleavedBytes} distinct bytes (0: calls back to back).
+     * which other kernels' calls touch {@code interleaved} distinct bytes ({@link Footprint#ZERO}:
+     * calls back to back).
      */
-    public static Prediction predict(Workload w, KernelPlan plan, CpuSpec spec, TrafficModel memory, Features features, double interleavedBytes) {
-        if (!(interleavedBytes >= 0) || Double.isInfinite(interleavedBytes)) {
-            throw new IllegalArgumentException("interleaved bytes must be finite and not negative, got " + interleavedBytes);
-        }
+    public static Prediction predict(Workload w, KernelPlan plan, CpuSpec spec, TrafficModel memory, Features features, Footprint interleaved) {
         InCoreRates rates = spec.inCore();
         Traffic traffic = memory.traffic(w, plan, spec, features);
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
@@ -64,7 +64,7 @@ public final class EcmModel {
                 plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
         double core = counts.cycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance * rates.coreStretch(spec.cores());
         List<CacheLevel> caches = spec.caches();
-        int deepest = deepestLevel(plan, spec, interleavedBytes);
+        int deepest = deepestLevel(footprint(w, plan, spec).plus(interleaved), spec);
         double[] levelSeconds = new double[traffic.levels().size()];
         double serial = 0;
         double slowest = 0;
@@ -105,30 +105,40 @@ public final class EcmModel {
     }
 
     /**
-     * The index of the first cache level holding the plan's whole footprint and the
-     * {@code interleavedBytes} other calls touched since this kernel's last call, else DRAM's (the
+     * The index of the first cache level that holds {@code touched}, the bytes touched between two
+     * calls of a kernel (its own footprint and what other calls touched in between), else DRAM's (the
      * caches' count): under LRU a line comes back from the first level whose capacity covers
-     * everything touched since its last use (its stack distance). Calls back to back (0) find their
-     * own footprint where they left it; in {@code measure}'s rounds, where each format's call waits
-     * for one call of every other format of the layer, a layer whose formats together pass L2 reads
-     * its operands from L3 on every call even when its own footprint fits L2.
+     * everything touched since its last use (its stack distance). A private level (one instance per
+     * core) holds what its core touched, a shared one what all cores touched. Calls back to back
+     * find their own footprint where they left it; in {@code measure}'s rounds, where each format's
+     * call waits for one call of every other format of the layer, a layer whose formats together
+     * pass L2 reads its operands from L3 on every call even when its own footprint fits L2.
      */
-    static int deepestLevel(KernelPlan plan, CpuSpec spec, double interleavedBytes) {
-        double footprint = footprintBytes(plan) + interleavedBytes;
+    static int deepestLevel(Footprint touched, CpuSpec spec) {
         List<CacheLevel> caches = spec.caches();
         for (int i = 0; i < caches.size(); i++) {
             CacheLevel c = caches.get(i);
-            double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * spec.cores();
-            if (footprint <= capacity) return i;
+            if ((c.shared() ? touched.allCoresBytes() : touched.perCoreBytes()) <= c.sizeBytes()) return i;
         }
         return caches.size();
     }
 
-    /** The distinct bytes one call of the plan touches (every stream's footprint). */
-    public static double footprintBytes(KernelPlan plan) {
-        double footprint = 0;
-        for (var d : plan.streams()) footprint += d.footprintBytes();
-        return footprint;
+    /**
+     * The distinct bytes one call of the plan touches on the spec's cores: a stream split over the
+     * cores (A's rows, C's rows) is a 1/cores share on each, a replicated one (B, which every core's
+     * rows read) whole on each and once in a shared level, and each thread writes and reads its own
+     * whole copy of B ({@link #bCopyBytesPerThread}), once per core in a shared level.
+     */
+    public static Footprint footprint(Workload w, KernelPlan plan, CpuSpec spec) {
+        int cores = spec.cores();
+        double split = 0;
+        double replicated = 0;
+        for (var d : plan.streams()) {
+            if (d.replicated()) replicated += d.footprintBytes();
+            else split += d.footprintBytes();
+        }
+        double copy = bCopyBytesPerThread(spec, w, plan.format());
+        return new Footprint(split / cores + replicated + copy, split + replicated + copy * cores);
     }
 
     /**
@@ -142,13 +152,18 @@ public final class EcmModel {
      * on T threads this phase does not shrink to 1/T as the row tiles do.
      */
     public static double bCopySeconds(CpuSpec cpu, Workload w, String format) {
-        long columns = format.equals("dense") ? LoopNests.densePaddedColumns(w.denseColumns(), cpu.simdBits() / (8 * Float.BYTES))
-                : w.denseColumns();
-        double bytes = 2.0 * w.cols() * columns * Float.BYTES * cpu.cores();
+        double bytes = 2.0 * bCopyBytesPerThread(cpu, w, format) * cpu.cores();
         for (CacheLevel c : cpu.caches()) {
             double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * cpu.cores();
             if (bytes <= capacity && c.bandwidthBytesPerSecond() > 0) return bytes / c.bandwidthBytesPerSecond();
         }
         return bytes / cpu.dram().bandwidth().at(cpu.cores());
+    }
+
+    /** The bytes of one thread's copy of B ({@link #bCopySeconds}): K x N fp32, K x the padded columns for dense. */
+    static double bCopyBytesPerThread(CpuSpec cpu, Workload w, String format) {
+        long columns = format.equals("dense") ? LoopNests.densePaddedColumns(w.denseColumns(), cpu.simdBits() / (8 * Float.BYTES))
+                : w.denseColumns();
+        return (double) w.cols() * columns * Float.BYTES;
     }
 }

@@ -168,19 +168,47 @@ class EcmModelTest {
         Workload w = Workload.uniformSparse("ffn", 1536, 384, 128, DType.F32, 0.1, false);
         PerfModel m = new PerfModel(cpu(512, "0"), TrafficModel.ANALYTICAL);
         Prediction alone = m.predict(w, FormatModels.byName("csr"), Features.ALL);
-        assertEquals(alone.seconds(), m.predict(w, FormatModels.byName("csr"), Features.ALL, 0).seconds(), 0);
-        // the others' 2 MiB with the call's own footprint still fit the two cores' 2 MiB L2s: nothing changes
-        double own = EcmModel.footprintBytes(FormatModels.byName("csr").plan(w, m.spec()));
-        assertTrue(own < 2 * 1024 * 1024, "own footprint " + own);
-        Prediction fits = m.predict(w, FormatModels.byName("csr"), Features.ALL, 4.0 * 1024 * 1024 - own - 1);
+        assertEquals(alone.seconds(), m.predict(w, FormatModels.byName("csr"), Features.ALL, Footprint.ZERO).seconds(), 0);
+        // what each core touches (its half of A and C, all of B, its own copy of B) with the others' bytes
+        // still fits its own 2 MiB L2: nothing changes
+        Footprint own = EcmModel.footprint(w, FormatModels.byName("csr").plan(w, m.spec()), (CpuSpec) m.spec());
+        assertTrue(own.perCoreBytes() < 2 * 1024 * 1024, "own footprint " + own);
+        Prediction fits = m.predict(w, FormatModels.byName("csr"), Features.ALL, new Footprint(2.0 * 1024 * 1024 - own.perCoreBytes() - 1, 0));
         assertEquals(alone.seconds(), fits.seconds(), 1e-15);
-        // past the L2s: every call's bytes come from L3 (its cold misses at L3's bandwidth), not from DRAM
-        Prediction interleaved = m.predict(w, FormatModels.byName("csr"), Features.ALL, 8.0 * 1024 * 1024);
+        // past a core's L2: every call's bytes come from L3 (its cold misses at L3's bandwidth), not from DRAM
+        Prediction interleaved = m.predict(w, FormatModels.byName("csr"), Features.ALL, new Footprint(4.0 * 1024 * 1024, 8.0 * 1024 * 1024));
         assertTrue(interleaved.levelSeconds()[2] > 0);
         assertEquals(0, interleaved.levelSeconds()[3]);
         assertEquals(alone.levelSeconds()[1], interleaved.levelSeconds()[1], 1e-15);
         assertEquals(alone.seconds() + interleaved.levelSeconds()[2], interleaved.seconds(), 1e-12);
-        assertThrows(IllegalArgumentException.class, () -> m.predict(w, FormatModels.byName("csr"), Features.ALL, -1));
+        assertThrows(IllegalArgumentException.class, () -> new Footprint(-1, 0));
+    }
+
+    @Test
+    void eachCoreHoldsItsShareOfAAndCAllOfBAndItsOwnCopyOfB() {
+        // 384 x 384 at 50 %, N = 128: A's csr arrays and C split over the 2 cores, B (196 KB) read whole by both,
+        // and each thread's own aligned copy of B (196 KB), once per core in the shared L3
+        Workload w = Workload.uniformSparse("q", 384, 384, 128, DType.F32, 0.5, false);
+        CpuSpec two = cpu(512, "0");
+        var plan = FormatModels.byName("csr").plan(w, two);
+        double split = 0;
+        double replicated = 0;
+        for (var d : plan.streams()) {
+            if (d.replicated()) replicated += d.footprintBytes();
+            else split += d.footprintBytes();
+        }
+        double b = 384.0 * 128 * Float.BYTES;
+        assertEquals(b, replicated, 1e-9);
+        Footprint f = EcmModel.footprint(w, plan, two);
+        assertEquals(split / 2 + b + b, f.perCoreBytes(), 1e-6);
+        assertEquals(split + b + 2 * b, f.allCoresBytes(), 1e-6);
+        // what the others touched is held core by core: with 1.9 MiB more on each core the call's own bytes no longer
+        // fit a core's 2 MiB L2 and come from L3 on every call; alone they stay in L2
+        PerfModel m = new PerfModel(two, TrafficModel.ANALYTICAL);
+        double perCore = 1.9 * 1024 * 1024;
+        Prediction past = m.predict(w, FormatModels.byName("csr"), Features.ALL, new Footprint(perCore, 2 * perCore));
+        assertTrue(past.levelSeconds()[2] > 0, "L3 moves the call's bytes");
+        assertEquals(0, m.predict(w, FormatModels.byName("csr"), Features.ALL).levelSeconds()[2]);
     }
 
     @Test
