@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.model.GemmLayer;
+import dev.sparseprof.perfmodel.cpu.ProbedCpuFixture;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.util.MatrixView;
@@ -84,51 +85,9 @@ class CalibrationFitTest {
                 .with(FitParameter.LAUNCH_SECONDS, 20e-6);
     }
 
-    /** A probed spec (ECM path): 48 KiB L1d, 2 MiB L2 per core, 32 MiB L3. */
-    static final String PROBED = """
-            version: 1
-            name: probed test cpu
-            cpu:
-              cores: 2
-              clock: 3GHz
-              simdWidth: 512bits
-              fmaPorts: 2
-              model: "Test CPU"
-              caches:
-                - {name: L1d, size: 48KiB, ways: 12, line: 64B, latency: 5cycles, shared: false, bandwidth: 400GB/s}
-                - {name: L2, size: 2MiB, ways: 16, line: 64B, latency: 16cycles, shared: false, bandwidth: 200GB/s}
-                - {name: L3, size: 32MiB, ways: 16, line: 64B, latency: 100cycles, shared: true, bandwidth: 50GB/s}
-              dram:
-                latency: 120ns
-                bandwidth:
-                  - {cores: 1, bandwidth: 15GB/s}
-                  - {cores: 2, bandwidth: 25GB/s}
-              inCore:
-                vectorBits: 512bits
-                denseFma: 0.75cycles
-                denseNarrowFma: 0.9cycles
-                block8: 8.5cycles
-                block4: 4.5cycles
-                block2: 4.0cycles
-                oneVector: 1.5cycles
-                rowBlock: 20cycles
-                wholeRow: 5cycles
-                cooEntry: 1cycles
-                cooRow: 10cycles
-                bsrWide: 60cycles
-                bsrNarrow: 20cycles
-                nmSlot: 3cycles
-                l2PerCore: 100GB/s
-                l3PerCore: 30GB/s
-                overlap: 0.5
-            overheads:
-              launch: 0.1us
-              forkJoin: 0.5us
-            """;
-
     @Test
     void eachCaseIsPredictedInTheCacheStateOfItsMeasureRound() {
-        CpuParameters probed = CpuParameters.of((CpuSpec) HardwareSpecs.parse("probed.yaml", PROBED));
+        CpuParameters probed = CpuParameters.of(ProbedCpuFixture.cpu(512, "0.5"));
         float[] w = new float[1536 * 384];
         SplittableRandom rnd = new SplittableRandom(3);
         for (int j = 0; j < w.length; j++) w[j] = (float) (rnd.nextDouble() - 0.5);

@@ -18,51 +18,12 @@ import org.junit.jupiter.api.Test;
 
 /** The ECM model: loop counts per SIMD width, the composition the probe chose, the steady state of repeated calls. */
 class EcmModelTest {
-    static String spec(int simdBits, String transfers) {
-        return """
-                version: 1
-                name: test cpu
-                cpu:
-                  cores: 2
-                  clock: 3GHz
-                  simdWidth: %dbits
-                  fmaPorts: 2
-                  model: "Test CPU"
-                  caches:
-                    - {name: L1d, size: 48KiB, ways: 12, line: 64B, latency: 5cycles, shared: false, bandwidth: 400GB/s}
-                    - {name: L2, size: 2MiB, ways: 16, line: 64B, latency: 16cycles, shared: false, bandwidth: 200GB/s}
-                    - {name: L3, size: 32MiB, ways: 16, line: 64B, latency: 100cycles, shared: true, bandwidth: 50GB/s}
-                  dram:
-                    latency: 120ns
-                    bandwidth:
-                      - {cores: 1, bandwidth: 15GB/s}
-                      - {cores: 2, bandwidth: 25GB/s}
-                  inCore:
-                    vectorBits: %dbits
-                    denseFma: 0.75cycles
-                    denseNarrowFma: 0.9cycles
-                    block8: 8.5cycles
-                    block4: 4.5cycles
-                    block2: 4.0cycles
-                    oneVector: 1.5cycles
-                    rowBlock: 20cycles
-                    wholeRow: 5cycles
-                    cooEntry: 1cycles
-                    cooRow: 10cycles
-                    bsrWide: 60cycles
-                    bsrNarrow: 20cycles
-                    nmSlot: 3cycles
-                    l2PerCore: 100GB/s
-                    l3PerCore: 30GB/s
-                    overlap: %s
-                overheads:
-                  launch: 0.1us
-                  forkJoin: 0.5us
-                """.formatted(simdBits, simdBits, transfers);
+    static String spec(int simdBits, String overlap) {
+        return ProbedCpuFixture.yaml(simdBits, overlap);
     }
 
-    static CpuSpec cpu(int simdBits, String transfers) {
-        return (CpuSpec) HardwareSpecs.parse("test.yaml", spec(simdBits, transfers));
+    static CpuSpec cpu(int simdBits, String overlap) {
+        return ProbedCpuFixture.cpu(simdBits, overlap);
     }
 
     @Test
