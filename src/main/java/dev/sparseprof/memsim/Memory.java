@@ -3,7 +3,7 @@ package dev.sparseprof.memsim;
 import dev.sparseprof.trace.ArrayRole;
 
 /** The bottom of a hierarchy: counts what reaches memory and, given a {@link DramConfig}, models the DRAM. */
-public final class Memory implements MemoryLevel {
+public final class Memory implements MemoryLevel.Sink {
     private final Dram dram;
     private long reads;
     private long writes;
@@ -28,16 +28,6 @@ public final class Memory implements MemoryLevel {
         writes++;
         bytesWritten += sizeBytes;
         if (dram != null) dram.access(address, sizeBytes, true);
-    }
-
-    @Override
-    public void acceptVictim(long address, int sizeBytes, boolean dirty, ArrayRole role) {
-        if (dirty) write(address, sizeBytes, role);
-    }
-
-    @Override
-    public boolean takesCleanVictims() {
-        return false;
     }
 
     public MemoryStats snapshot() {

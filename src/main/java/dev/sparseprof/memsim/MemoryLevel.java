@@ -19,4 +19,20 @@ public interface MemoryLevel {
     void acceptVictim(long address, int sizeBytes, boolean dirty, ArrayRole role);
 
     boolean takesCleanVictims();
+
+    /**
+     * A level that holds no lines of the level above (main memory, or whatever routes to it): a
+     * dirty victim is a {@link #write}, a clean one is dropped and never offered.
+     */
+    interface Sink extends MemoryLevel {
+        @Override
+        default void acceptVictim(long address, int sizeBytes, boolean dirty, ArrayRole role) {
+            if (dirty) write(address, sizeBytes, role);
+        }
+
+        @Override
+        default boolean takesCleanVictims() {
+            return false;
+        }
+    }
 }

@@ -111,7 +111,7 @@ final class PartitionedL2 {
     }
 
     /** Below partition {@code side}: DRAM for the lines it owns, the other partition's copy for the rest. */
-    private final class Router implements MemoryLevel {
+    private final class Router implements MemoryLevel.Sink {
         private final int side;
         long dramRead;
         long dramWrite;
@@ -133,16 +133,6 @@ final class PartitionedL2 {
         public void write(long address, int sizeBytes, ArrayRole role) {
             dramWrite += sizeBytes; // only lines written here are dirty, and writes go home
             writes[role.ordinal()] += sizeBytes;
-        }
-
-        @Override
-        public void acceptVictim(long address, int sizeBytes, boolean dirty, ArrayRole role) {
-            if (dirty) write(address, sizeBytes, role);
-        }
-
-        @Override
-        public boolean takesCleanVictims() {
-            return false;
         }
     }
 }

@@ -37,7 +37,8 @@ public final class DenseCheckSweep {
                         sb.append(String.format(Locale.ROOT, " | %dk L2 %+6.1f%% DRAM %+6.1f%% (plan %.1f, replay %.1f MB) %5.0fms", b / 1000, 100 * c.relativeDifference(0),
                                 100 * c.relativeDifference(1), c.analyticalBytes()[1] / 1e6, c.replayBytes()[1] / 1e6, ms));
                     }
-                    System.out.println(sb.append(String.format(Locale.ROOT, " | A+B+C %.1f MB", (2.0 * s[0] * s[1] + 2.0 * s[1] * n + 2.0 * s[0] * n) / 1e6)));
+                    sb.append(String.format(Locale.ROOT, " | A+B+C %.1f MB", (2.0 * s[0] * s[1] + 2.0 * s[1] * n + 2.0 * s[0] * n) / 1e6));
+                    System.out.println(sb.append(" | ").append(GpuTileReplay.check(w, g, budgets[budgets.length - 1], alternate).sample()));
                 }
             }
         }

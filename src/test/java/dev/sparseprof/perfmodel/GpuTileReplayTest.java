@@ -57,6 +57,20 @@ class GpuTileReplayTest {
     }
 
     @Test
+    void anOperandEveryRoundReadsIsReadOnceWhereTheReplayKeepsIt() {
+        // The raster reads every strip of one operand each round (H100 along N; A100 with N in one band): the plan
+        // reads it once when it, a round's other strips and outputs fit the L2, as LRU in the two partitions does.
+        Object[][] cases = {{"h100-sxm", 4096, 4096, 2048L}, {"h100-sxm", 5632, 2048, 2048L}, {"h100-sxm", 11008, 4096, 2048L},
+                {"a100-80gb", 11008, 4096, 512L}};
+        for (Object[] c : cases) {
+            GpuSpec g = (GpuSpec) HardwareSpecs.load((String) c[0]);
+            TrafficCheck check = GpuTileReplay.check(dense((int) c[1], (int) c[2], (long) c[3]), g, 300_000);
+            assertTrue(Math.abs(check.relativeDifference(1)) <= TrafficCheck.TOLERANCE, c[0] + " " + check.sample() + ": DRAM "
+                    + check.relativeDifference(1));
+        }
+    }
+
+    @Test
     void theCheckNamesTheScheduleAndTheSample() {
         GpuSpec g = (GpuSpec) HardwareSpecs.load("h100-sxm");
         TrafficCheck c = GpuReplayCheck.of(dense(4096, 4096, 2048), "dense", g, 300_000);

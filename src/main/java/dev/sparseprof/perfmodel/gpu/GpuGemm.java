@@ -32,7 +32,11 @@ import java.util.List;
  *     half as many k-steps, so its speedup falls with K;</li>
  * <li>DRAM: when one wave of CTAs covers the grid, or A and B fit half the L2, every byte once;
  *     else each wave (rasterised as a near-square block of tiles, as CUTLASS's swizzle does) reads
- *     its A and B strips afresh, the last wave only those of the tiles left to it; C is written once;
+ *     its A and B strips afresh, the last wave only those of the tiles left to it; with split-K each
+ *     round reads the K-range chunks its CTAs touch, splits started one after the other
+ *     ({@link TileSchedule#chunkReadsPerRound}); an operand whose every strip each round reads
+ *     ({@link TileSchedule#roundsCoverN}, {@link TileSchedule#roundsCoverM}) is read once when it, a
+ *     round's strips of the other and the round's outputs fit the L2; C is written once;
  *     split-K partials stay in the L2 when they fit;</li>
  * <li>the kernel takes the largest of the SM, L2 and DRAM times; the call adds its other kernels
  *     (the sparse path's copy of B padded to the library's N multiple, a copy of the
@@ -203,14 +207,33 @@ public final class GpuGemm {
             double dramA = aBytes;
             double dramB = bBytes;
             if (rounds > 1 && aBytes + bBytes > g.l2().sizeBytes() / 2.0) {
-                // Every round but the last holds `concurrent` CTAs; the last only the rest, and
-                // reads only the strips of its own tiles.
-                long[] full = waveBlock(Math.max(1, concurrent / split), tilesM, tilesN);
-                long[] tail = waveBlock(Math.max(1, ceil(ctas - (rounds - 1) * concurrent, split)), tilesM, tilesN);
                 double stripA = (double) t.rows() * k * aB;
                 double stripB = (double) t.cols() * k * e;
-                dramA = Math.max(aBytes, ((rounds - 1) * full[0] + tail[0]) * stripA);
-                dramB = Math.max(bBytes, ((rounds - 1) * full[1] + tail[1]) * stripB);
+                long[] full = waveBlock(Math.max(1, concurrent / split), tilesM, tilesN);
+                TileSchedule order = new TileSchedule(tilesM, tilesN, split, concurrent, streamK);
+                if (split > 1) {
+                    // A split's CTAs read only their K range, and the library starts the splits one after
+                    // the other (blockIdx.z outermost), so a round holds whole planes of one split's tiles:
+                    // each round reads the chunks (strip / split) its CTAs touch.
+                    long[] chunks = order.chunkReadsPerRound();
+                    dramA = Math.max(aBytes, chunks[0] * stripA / split);
+                    dramB = Math.max(bBytes, chunks[1] * stripB / split);
+                } else {
+                    // Every round but the last holds `concurrent` CTAs; the last only the rest, and
+                    // reads only the strips of its own tiles.
+                    long[] tail = waveBlock(Math.max(1, ceil(ctas - (rounds - 1) * concurrent, split)), tilesM, tilesN);
+                    dramA = Math.max(aBytes, ((rounds - 1) * full[0] + tail[0]) * stripA);
+                    dramB = Math.max(bBytes, ((rounds - 1) * full[1] + tail[1]) * stripB);
+                }
+                // An operand whose every strip each round reads (the raster covers it) comes back after
+                // one round: it is read from DRAM once when it, one round's strips of the other operand
+                // and the round's output tiles fit the L2. DRAM sees only misses in a line's home
+                // partition, and every line has one home, so that footprint is held once in the whole
+                // L2 (a far partition's copy is refilled over the fabric, not from DRAM).
+                double roundOut = (double) concurrent * t.rows() * t.cols() * (split > 1 ? 4 : e);
+                double l2 = g.l2().sizeBytes();
+                if (order.roundsCoverN() && bBytes + full[0] * stripA / split + roundOut <= l2) dramB = bBytes;
+                if (order.roundsCoverM() && aBytes + full[1] * stripB / split + roundOut <= l2) dramA = aBytes;
                 dramA = Math.min(dramA, tilesN * aBytes);
                 dramB = Math.min(dramB, tilesM * bBytes);
             }

@@ -1,6 +1,7 @@
 package dev.sparseprof.perfmodel.gpu;
 
 import dev.sparseprof.hw.GpuSpec;
+import java.util.Arrays;
 
 /**
  * The order in which a library's GEMM kernel starts its CTAs, as the libraries' sources define it,
@@ -62,6 +63,64 @@ public record TileSchedule(long tilesM, long tilesN, int splitK, long concurrent
         out[1] = (y << log) + (x & ((1L << log) - 1));
         out[2] = z;
         return out[1] < tilesN;
+    }
+
+    /**
+     * Whether every round of {@code concurrent} consecutive CTAs (of one split) covers every N tile, so
+     * each round reads all of B's strips: SM90 rastering along N over rows of at most {@code concurrent}
+     * N tiles; SM80 when one band of {@code 2^log} N tiles holds them all and a round is at least a
+     * band wide. Where this holds, B's strips come back every round: their reuse distance is one round.
+     */
+    public boolean roundsCoverN() {
+        if (persistent) return tilesN <= tilesM && concurrent >= tilesN;
+        int log = logTile();
+        return tilesN <= (1L << log) && concurrent >= (1L << log);
+    }
+
+    /**
+     * Whether every round covers every M tile, so each round reads all of A's strips: SM90 rastering
+     * along M over columns of at most {@code concurrent} M tiles; SM80 when a round spans a whole
+     * band's {@code tilesM << log} blocks.
+     */
+    public boolean roundsCoverM() {
+        if (persistent) return tilesN > tilesM && concurrent >= tilesM;
+        return concurrent >= (tilesM << logTile());
+    }
+
+    /**
+     * The strips the kernel's rounds read when each round reads its own afresh, in strip chunks of
+     * one split's K range: {@code {A chunks, B chunks}}, summed over the rounds of {@code concurrent}
+     * consecutive non-empty CTAs, each round counting every (M tile, split) and (N tile, split) its
+     * CTAs touch once. Walks every slot: for the few-tile grids that split K.
+     */
+    public long[] chunkReadsPerRound() {
+        boolean[] seenA = new boolean[(int) (tilesM * splitK)];
+        boolean[] seenB = new boolean[(int) (tilesN * splitK)];
+        long[] t = new long[3];
+        long readsA = 0;
+        long readsB = 0;
+        long inRound = 0;
+        long slots = slots();
+        for (long i = 0; i < slots; i++) {
+            if (!tile(i, t)) continue;
+            if (inRound == concurrent) {
+                Arrays.fill(seenA, false);
+                Arrays.fill(seenB, false);
+                inRound = 0;
+            }
+            inRound++;
+            int a = (int) (t[2] * tilesM + t[0]);
+            int b = (int) (t[2] * tilesN + t[1]);
+            if (!seenA[a]) {
+                seenA[a] = true;
+                readsA++;
+            }
+            if (!seenB[b]) {
+                seenB[b] = true;
+                readsB++;
+            }
+        }
+        return new long[] {readsA, readsB};
     }
 
     /** {@code GemmIdentityThreadblockSwizzle<8>::get_log_tile}. */

@@ -58,4 +58,31 @@ class TileScheduleTest {
         assertArrayEquals(new long[] {0, 1, 0}, tile(alongN, 1));
         assertArrayEquals(new long[] {1, 0, 0}, tile(alongN, 8));
     }
+
+    @Test
+    void roundsCoverAnOperandWhenTheRasterSweepsItWithinARound() {
+        // H100 4096^2 at N = 2048 in 128x256 tiles: 32 x 8 tiles along N, 132 a round: every round reads all of B.
+        TileSchedule h = new TileSchedule(32, 8, 1, 132, true);
+        assertTrue(h.roundsCoverN());
+        assertFalse(h.roundsCoverM());
+        // Along M (more N tiles than M tiles): every round reads all of A.
+        assertTrue(new TileSchedule(4, 8, 1, 132, true).roundsCoverM());
+        // Identity8 with 16 N tiles: two bands, a round walks down M over one: neither operand whole.
+        TileSchedule two = new TileSchedule(44, 16, 1, 216, false);
+        assertFalse(two.roundsCoverN());
+        assertFalse(two.roundsCoverM());
+        // Four N tiles take a band of 4, the whole of N.
+        assertTrue(new TileSchedule(172, 4, 1, 216, false).roundsCoverN());
+    }
+
+    @Test
+    void splitsStartOneAfterTheOtherSoARoundReadsChunksOfFewPlanes() {
+        // 32 x 2 tiles, split-K 5 (z outermost), 108 CTAs a round: round 1 = plane 0 (32 A, 2 B chunks) and 44
+        // tiles of plane 1 (22 A, 2 B); round 2 = the other 20 of plane 1 (10, 2), plane 2 (32, 2), 24 of
+        // plane 3 (12, 2); round 3 = the other 40 of plane 3 (20, 2), plane 4 (32, 2).
+        long[] reads = new TileSchedule(32, 2, 5, 108, false).chunkReadsPerRound();
+        assertArrayEquals(new long[] {32 + 22 + 10 + 32 + 12 + 20 + 32, 2 * 7}, reads);
+        // One round for the whole grid: every chunk once.
+        assertArrayEquals(new long[] {4 * 3, 3 * 3}, new TileSchedule(4, 3, 3, 1000, false).chunkReadsPerRound());
+    }
 }
