@@ -2,7 +2,9 @@ package dev.sparseprof.model;
 
 import dev.sparseprof.util.DType;
 import java.lang.foreign.Arena;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +20,9 @@ public record Model(String source, String format, List<Tensor> tensors, List<Gem
     public Model {
         tensors = List.copyOf(tensors);
         layers = List.copyOf(layers);
-        metadata = Map.copyOf(metadata);
+        // Kept in the reader's order: Map.copyOf's iteration order is salted per JVM run, and the
+        // writers copy this map into the pruned file, which must come out byte-identical each run.
+        metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     }
 
     /**

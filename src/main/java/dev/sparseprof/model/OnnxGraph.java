@@ -2,6 +2,7 @@ package dev.sparseprof.model;
 
 import dev.sparseprof.util.GrowLongArray;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,7 @@ record OnnxGraph(List<OnnxNode> nodes, List<OnnxTensorProto> initializers, List<
         sparseInitializers = List.copyOf(sparseInitializers);
         valueShapes = Map.copyOf(valueShapes);
         inputs = List.copyOf(inputs);
-        metadata = Map.copyOf(metadata);
+        metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));   // the file's order (see Model)
     }
 
     /** A {@code SparseTensorProto}: {@code values} (1-D), {@code indices} ([nnz] linear or [nnz, rank]), dense {@code dims}. */

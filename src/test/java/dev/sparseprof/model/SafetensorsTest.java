@@ -23,6 +23,19 @@ class SafetensorsTest {
     @TempDir Path dir;
 
     @Test
+    void metadataKeepsTheFilesOrderSoARewriteIsByteIdentical() throws IOException {
+        Map<String, String> ordered = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 24; i++) ordered.put("key" + (i * 7919 % 24), "v" + i);
+        Path file = dir.resolve("order.safetensors");
+        SafetensorsWriter.write(file, List.of(Tensor.ofFloats("w", new long[] {2, 2}, new float[4])), ordered);
+        try (Model m = Models.open(file)) {
+            List<String> read = List.copyOf(m.metadata().keySet());
+            assertEquals(List.copyOf(ordered.keySet()), read.subList(0, ordered.size()),
+                    "the reader's order, not a per-run salted one");
+        }
+    }
+
+    @Test
     void writerAndReaderRoundTripWithMetadataAndLayerRules() throws IOException {
         float[] linear = OnnxReaderTest.randomWeights(6 * 4, 1, 0.5);
         float[] conv = OnnxReaderTest.randomWeights(2 * 3 * 3 * 3, 2, 0.2);
