@@ -6,7 +6,9 @@
 # (ejml-csc) and sparseprof's kernels at the Vector API's preferred width and again at 256 bits
 # with AVX2 instructions only (-XX:UseAVX=2 -Dsparseprof.vectorBits=256: the tiles an AVX2 machine
 # gets), then each format's fraction of its roof from the probe's 1-thread L2 bandwidth and FMA peak, probed
-# once per width under that width's JVM flags (a 256-bit kernel against 256-bit loads and FMAs).
+# once per width under that width's JVM flags (a 256-bit kernel against 256-bit loads and FMAs), with the
+# clock it assumes (the effective FMA clock: fp32 peak / (lanes x 2 FMA ports x 2), BENCH_FMA_PORTS=1 on
+# a Zen 4), the roofs in bytes and FLOPs per clock, and each sparse format's cycles per non-zero.
 # sparseprof's thread pools are pinned as `measure` pins them (part t on the t-th allowed CPU) and the
 # 1-thread peers run under taskset on the same first CPU. Prints the CPU (lscpu model and SIMD flags)
 # and the load average before and after: on a shared machine every figure is under contention, so

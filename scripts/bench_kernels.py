@@ -177,6 +177,24 @@ def roof_gflops(roof, bits, bytes_per_flop):
     return min(l2, peak)
 
 
+# FMA pipes per core the clock below assumes: 2 on the Xeons and Zen 5 seen, 1 (512-bit) on Zen 4;
+# BENCH_FMA_PORTS overrides it (hardware-specs/*.yaml's fmaPorts names the machine's)
+FMA_PORTS = int(os.environ.get("BENCH_FMA_PORTS", "2"))
+
+
+def fma_clock(roof):
+    """The effective FMA clock, as calibrate --probe derives it (calibrate.ProbeOverlay): the probe's
+    1-thread fp32 FMA peak / (lanes x FMA_PORTS x 2). A VM's /proc/cpuinfo names the nominal clock only."""
+    return roof["fp32FlopsPerSecond"] / (roof["probeVectorBits"] / 32 * FMA_PORTS * 2)
+
+
+def nominal_mhz():
+    try:
+        return next(float(line.split(":")[1]) for line in open("/proc/cpuinfo") if line.startswith("cpu MHz"))
+    except (OSError, StopIteration, ValueError):
+        return None
+
+
 def report(d):
     cs = {c["id"]: c for c in json.load(open(os.path.join(d, "cases.json")))}
     scipy_r = {r["id"]: r for r in json.load(open(os.path.join(d, "scipy.json")))}
@@ -224,6 +242,12 @@ def report(d):
               f"fp32 FMA peak {roof['fp32FlopsPerSecond'] * 1e-9:.1f} GFLOP/s; "
               f"L1d {roof['l1dBytes'] >> 10} KiB, L2 {roof['l2Bytes'] >> 10} KiB"
               + ("" if roof["cachesFromSysfs"] else " (sysfs hid them: fallback sizes)"))
+        clock = fma_clock(roof)
+        mhz = nominal_mhz()
+        print(f"   clock assumed {clock * 1e-9:.2f} GHz (fp32 peak / ({roof['probeVectorBits'] // 32} lanes x {FMA_PORTS} FMA ports x 2); "
+              f"/proc/cpuinfo {'says ' + format(mhz, '.0f') + ' MHz' if mhz else 'names none'}): per clock L1 read "
+              f"{roof['l1ReadBytesPerSecond'] / clock:.1f} B, L2 read {roof['l2ReadBytesPerSecond'] / clock:.1f} B, "
+              f"L3 read {roof['l3ReadBytesPerSecond'] / clock:.1f} B, {roof['fp32FlopsPerSecond'] / clock:.0f} fp32 FLOP")
 
     print(f"\n== CSR SpMM {big}, 1 thread, GFLOP/s and speed-up of sparseprof csr over each peer (goal >= 3x scipy)")
     head = f"{'N':>4} {'sparsity':>8} {'scipy':>7} {'torch':>7}"
@@ -261,16 +285,20 @@ def report(d):
     print("   roof = min(L2 read bandwidth / bytes per FLOP from L2, FMA peak), both probed at the width; csr per FLOP:")
     print("   (nnz (4N + 8 x column blocks) + rows x 4N) / (2 nnz N) bytes (B row per entry, value and index per block, C row once),")
     print("   dense: 2 / (tile rows) (the packed B panel from L2 once per row tile), coo: (4N + 12) / 2N,")
-    print("   bsr4x4: (0.5 + 2/N) / (non-zero share of the stored entries), ejml-csc: 12 (fp64 B load, C load + store per FMA)")
-    print(f"{'format':>10} {'N':>4} {'bits':>4} {'B/FLOP':>6} {'roof GF/s':>9} {'GF/s':>7} {'of roof':>7}")
+    print("   bsr4x4: (0.5 + 2/N) / (non-zero share of the stored entries), ejml-csc: 12 (fp64 B load, C load + store per FMA);")
+    print("   cyc/nz: the median's clock cycles per non-zero of A, at the width's assumed clock (above)")
+    print(f"{'format':>10} {'N':>4} {'bits':>4} {'B/FLOP':>6} {'roof GF/s':>9} {'GF/s':>7} {'of roof':>7} {'cyc/nz':>6}")
     for b in widths:
         roof = roofs[b]
+
+        def cyc(r, nnz):
+            return f"{r['medianSeconds'] * fma_clock(roof) / nnz:6.2f}"
         for n in WIDE:
             c = cs[f"{big}_n{n}_s0.9"]
             bpf = csr_bytes_per_flop(n, b // 32, c["nnz"], c["m"])
             r = j(f"{big}_n{n}_s0.9", "csr", 1, b)
             rf = roof_gflops(roof, b, bpf)
-            print(f"{'csr':>10} {n:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}")
+            print(f"{'csr':>10} {n:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%} {cyc(r, c['nnz'])}")
         bpf = 2.0 / configs[b]["denseTileRows"]
         rf = roof_gflops(roof, b, bpf)
         r = j(f"{big}_n128_s0.5", "dense", 1, b)
@@ -280,13 +308,13 @@ def report(d):
             r = j(cid, "coo", 1, b)
             bpf = (4.0 * n + 12.0) / (2.0 * n)
             rf = roof_gflops(roof, b, bpf)
-            print(f"{'coo':>10} {n:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}")
+            print(f"{'coo':>10} {n:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%} {cyc(r, cs[cid]['nnz'])}")
             r = j(cid, "bsr4x4", 1, b)
             kept = cs[cid]["nnz"] / (16.0 * cs[cid]["blocks4x4"])  # useful share of the stored 4x4 blocks
             bpf = (0.5 + 4.0 / (2.0 * n)) / kept  # a B strip per 4 rows, a value per stored entry
             peak = roof["fp32FlopsPerSecond"] * b / roof["probeVectorBits"] * 1e-9
             rf = min(roof["l2ReadBytesPerSecond"] / bpf * 1e-9, kept * peak)  # useful GFLOP/s: padding FMAs count against it
-            print(f"{'bsr4x4':>10} {n:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%}"
+            print(f"{'bsr4x4':>10} {n:>4} {b:>4} {bpf:6.2f} {rf:9.1f} {r['gflops']:7.1f} {r['gflops'] / rf:7.0%} {cyc(r, cs[cid]['nnz'])}"
                   f"   (random matrix: {kept:.0%} of the stored entries are non-zero)")
     e = j(f"{big}_n128_s0.9", "ejml-csc", 1, widths[0])
     if e:

@@ -18,8 +18,9 @@ import jdk.incubator.vector.VectorSpecies;
  * <li>{@code coo} (row runs): finds the end of each row's run of triples with vector compares
  * over the sorted row indices (into index scratch, as the bitmask kernel decodes its bitmap), then
  * computes each run as CSR computes a row ({@link BroadcastRows}: the C row's column block in
- * registers across the run, one store per vector). It relies on the entries being grouped by row,
- * which a {@code CooMatrix} guarantees.
+ * registers across the run, one store per vector; N of one or two vectors: csr's tight loops over
+ * all the rows, {@code oneVectorRows} and {@code twoVectorRows}, the run starts as row pointers).
+ * It relies on the entries being grouped by row, which a {@code CooMatrix} guarantees.
  * <li>{@code coo-scatter} (entry by entry): each triple adds {@code value * B[column, :]} into
  * {@code C[row, :]} through memory ({@link Axpy}: a load, an FMA and a store per vector), reading
  * the row index per entry. It needs no order at all (the path an unsorted COO would take), and is
@@ -29,9 +30,10 @@ import jdk.incubator.vector.VectorSpecies;
  * threads on whole rows only.
  *
  * <p>Per SIMD vector (L lanes): {@code coo}: per L triples one row-index vector load and compare
- * (finding the run ends), then the {@link BroadcastRows} body per run (per entry 1 value, 1 column
- * index, per vector 1 B load + 1 FMA; per run the C stores). {@code coo-scatter}: per triple 3
- * scalar loads (row, column, value), then per vector 1 B load, 1 C load, 1 FMA, 1 C store ({@link Axpy}).
+ * (finding the run ends), then the {@link BroadcastRows} body per run, in csr's tight all-rows
+ * loops at N = L and 2L (per entry 1 value, 1 column index, per vector 1 B load + 1 FMA; per run
+ * the C stores). {@code coo-scatter}: per triple 3 scalar loads (row, column, value), then per
+ * vector 1 B load, 1 C load, 1 FMA, 1 C store ({@link Axpy}).
  */
 public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
     /** The COO matrix and where each row's triples start (the format itself stores no row pointers). */
@@ -135,7 +137,11 @@ public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
         return starts;
     }
 
-    /** The row runs decoded, then each row as CSR computes it (N = one vector: all rows in one tight loop). */
+    /**
+     * The row runs decoded, then each row as CSR computes it; N = one or two vectors: csr's tight
+     * loops over all the range's rows ({@code oneVectorRows}, {@code twoVectorRows}), the run starts
+     * taking the place of csr's row pointers.
+     */
     private static void runRows(Operands<Rows> op, WorkRange range, Workspace ws) {
         CooMatrix a = op.a().matrix();
         int[] starts = runStarts(a, range, ws, null);
@@ -144,6 +150,10 @@ public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
         int n = op.n();
         if (n == BroadcastRows.L) {
             BroadcastRows.oneVectorRows(op, vals, colIdx, starts, range.rowStart(), range.rowEnd(), range.nzStart());
+            return;
+        }
+        if (n == 2 * BroadcastRows.L) {
+            BroadcastRows.twoVectorRows(op, vals, colIdx, starts, range.rowStart(), range.rowEnd(), range.nzStart());
             return;
         }
         for (int r = range.rowStart(); r < range.rowEnd(); r++) {

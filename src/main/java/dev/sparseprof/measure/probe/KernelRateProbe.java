@@ -184,7 +184,7 @@ public final class KernelRateProbe {
         RowRates two = body[1];
         RowRates four = body[2];
         RowRates eight = body[3];
-        // the general path's 2- and 1-vector blocks (coo and N:M at N = 1 or 2 vectors, every N's
+        // the general path's 2- and 1-vector blocks (N:M at N = 1 or 2 vectors, every N's
         // tail): N = 6 and 5 vectors run a 4-vector block and then that block, each entry once in each
         RowRates six = rowRates(t, 6, rowsFor(l1dBytes, 6, lanes), one, last);
         RowRates five = rowRates(t, 5, rowsFor(l1dBytes, 5, lanes), one, last);

@@ -25,8 +25,8 @@ import dev.sparseprof.util.SparseprofException;
  *     and row at the tight loop's rate of its width, the columns past the last whole pass one more
  *     row body in blocks (the packing of each pass's panel, K x pass floats, is not counted);
  * <li>{@code coo} ({@code CooSpmm}, row runs): a vector compare per lane group of row indices to
- *     find each row's run (counted per triple and per row), then the CSR body (its tight loop
- *     only when N is one vector);
+ *     find each row's run (counted per triple and per row), then the CSR body over the runs, with
+ *     csr's tight loops when N is one vector or two (no column passes);
  * <li>{@code N:M} ({@code NmSpmm}): every kept slot of a row (zeros of short groups included) is
  *     decoded once per row (per slot and per row), then the CSR body runs over the slots;
  * <li>{@code bsrRxC} ({@code BsrSpmm} over {@code BlockRowTiles}): per stored block, tile of 4 rows
@@ -99,7 +99,7 @@ public final class LoopNests {
             return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         if (format.equals("csr")) return csrBody(rows, cols, nnz, n, lanes, l2Bytes);
-        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, 1).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0));
+        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, true).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0));
         if (format.startsWith("bsr")) {
             if (blocks == null) throw new SparseprofException(format + ": no block counts for this layer");
             return bsr(BlockShape.parse(format.substring(3)), rows, blocks.nonEmptyBlocks(), n, lanes);
@@ -107,7 +107,7 @@ public final class LoopNests {
         if (format.contains(":")) {
             NmPattern p = NmPattern.parse(format);
             double slots = (double) rows * (cols / p.m()) * p.n();
-            return rowBody(rows, slots, n, lanes, 0).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0));
+            return rowBody(rows, slots, n, lanes, false).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0));
         }
         throw new SparseprofException("no CPU loop nest for format '" + format + "'");
     }
@@ -118,22 +118,23 @@ public final class LoopNests {
      */
     static LoopCounts csrBody(int rows, int cols, double entries, long n, int lanes, long l2Bytes) {
         int pass = CsrSpmm.passColumns(cols, (int) n, lanes, l2Bytes);
-        if (pass >= n) return rowBody(rows, entries, n, lanes, 2);
+        if (pass >= n) return rowBody(rows, entries, n, lanes, true);
         LoopCounts counts = LoopCounts.ZERO;
         long whole = n / pass;
-        for (long p = 0; p < whole; p++) counts = counts.plus(rowBody(rows, entries, pass, lanes, 2));
+        for (long p = 0; p < whole; p++) counts = counts.plus(rowBody(rows, entries, pass, lanes, true));
         long rest = n - whole * pass;
-        return rest > 0 ? counts.plus(rowBody(rows, entries, rest, lanes, 0)) : counts;
+        return rest > 0 ? counts.plus(rowBody(rows, entries, rest, lanes, false)) : counts;
     }
 
     /**
      * The broadcast-and-FMA row body over {@code entries} entries of {@code rows} rows;
-     * {@code tightVectors}: the widest N, in vectors, that the kernel runs in a tight all-rows
-     * loop when N is exactly that many vectors (csr 2, coo 1, N:M 0).
+     * {@code tightLoops}: whether the kernel runs all rows in one tight loop when N is exactly one
+     * or two vectors ({@code BroadcastRows.oneVectorRows}, {@code twoVectorRows}: csr and coo do,
+     * N:M and csr's columns past its last pass do not).
      */
-    static LoopCounts rowBody(int rows, double entries, long n, int lanes, int tightVectors) {
-        if (n == lanes && tightVectors >= 1) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        if (n == 2L * lanes && tightVectors >= 2) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    static LoopCounts rowBody(int rows, double entries, long n, int lanes, boolean tightLoops) {
+        if (n == lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        if (n == 2L * lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         double[] byWidth = new double[MAX_BLOCK_VECTORS + 1]; // blocks of 8, 4, 2, 1 vectors (0: the masked tail)
         double blocks = 0;
         for (long left = n; left > 0; ) {

@@ -29,37 +29,47 @@ class EcmModelTest {
     @Test
     void theRowBodyIsCutIntoColumnBlocksAsTheKernelCutsIt() {
         // N = 128: one 8-vector block at 16 lanes, two at 8 lanes
-        LoopCounts wide = LoopNests.rowBody(10, 100, 128, 16, 2);
+        LoopCounts wide = LoopNests.rowBody(10, 100, 128, 16, true);
         assertEquals(100, wide.block8Entries());
         assertEquals(10, wide.rowBlocks());
-        LoopCounts avx2 = LoopNests.rowBody(10, 100, 128, 8, 2);
+        LoopCounts avx2 = LoopNests.rowBody(10, 100, 128, 8, true);
         assertEquals(200, avx2.block8Entries());
         assertEquals(20, avx2.rowBlocks());
         // N = 40 at 16 lanes: a 2-vector block and a masked tail of 8 columns (a one-vector block)
-        LoopCounts tail = LoopNests.rowBody(1, 1, 40, 16, 2);
+        LoopCounts tail = LoopNests.rowBody(1, 1, 40, 16, true);
         assertEquals(1, tail.split2Entries());
         assertEquals(1, tail.split1Entries());
         assertEquals(0, tail.block2Entries() + tail.oneVectorEntries());
         assertEquals(2, tail.rowBlocks());
         // N = 48 = 2 + 1 vectors: one 2-vector and one one-vector block of the general path
-        LoopCounts three = LoopNests.rowBody(4, 8, 48, 16, 2);
+        LoopCounts three = LoopNests.rowBody(4, 8, 48, 16, true);
         assertEquals(8, three.split2Entries());
         assertEquals(8, three.split1Entries());
         assertEquals(8, three.rowBlocks());
         assertEquals(0, three.wholeRows());
-        // N = one and two vectors: csr's tight all-rows loops, no block dispatch; coo has only the one-vector loop
-        LoopCounts csr32 = LoopNests.rowBody(10, 100, 32, 16, 2);
+        // N = one and two vectors: the tight all-rows loops, no block dispatch (csr, and coo over its row runs)
+        LoopCounts csr32 = LoopNests.rowBody(10, 100, 32, 16, true);
         assertEquals(100, csr32.block2Entries());
         assertEquals(10, csr32.wholeRows());
         assertEquals(0, csr32.rowBlocks());
-        LoopCounts coo32 = LoopNests.rowBody(10, 100, 32, 16, 1);
-        assertEquals(100, coo32.split2Entries()); // the general path's 2-vector block, not csr's tight loop
-        assertEquals(0, coo32.block2Entries());
-        assertEquals(10, coo32.rowBlocks());
+        LoopCounts general32 = LoopNests.rowBody(10, 100, 32, 16, false);
+        assertEquals(100, general32.split2Entries()); // the general path's 2-vector block, not the tight loop
+        assertEquals(0, general32.block2Entries());
+        assertEquals(10, general32.rowBlocks());
         LoopCounts coo16 = LoopNests.of("coo", 10, 64, 16, 100, null, 0, 16);
         assertEquals(100, coo16.oneVectorEntries());
         assertEquals(10, coo16.wholeRows());
         assertEquals(100, coo16.cooEntries());
+        // coo at two vectors (32 at 512 bits, 16 at 256): csr's two-vector tight loop plus the run search
+        for (int lanes : new int[] {16, 8}) {
+            LoopCounts coo2 = LoopNests.of("coo", 10, 64, 2L * lanes, 100, null, 0, lanes);
+            LoopCounts csr2 = LoopNests.of("csr", 10, 64, 2L * lanes, 100, null, 0, lanes);
+            assertEquals(100, coo2.block2Entries());
+            assertEquals(0, coo2.split2Entries() + coo2.rowBlocks());
+            assertEquals(csr2.wholeRows(), coo2.wholeRows());
+            assertEquals(100, coo2.cooEntries());
+            assertEquals(10, coo2.cooRows());
+        }
         // N:M has no tight loop
         LoopCounts nm16 = LoopNests.of("2:4", 10, 64, 16, 320, null, 0, 16);
         assertEquals(320, nm16.split1Entries());
@@ -86,7 +96,7 @@ class EcmModelTest {
         CpuSpec now = (CpuSpec) HardwareSpecs.parse("now.yaml", withSlopes);
         assertTrue(now.inCore().fixedPartsApart());
         assertEquals(5 * 60 + 5 * 20 + 2 * 2 * 40, bsr.cycles(now.inCore()), 1e-9); // 2 block rows x 2 strips
-        assertEquals(100 * 5 + 10 * 20, LoopNests.rowBody(10, 100, 32, 16, 1).cycles(now.inCore()), 1e-9); // coo's 2-vector block
+        assertEquals(100 * 5 + 10 * 20, LoopNests.rowBody(10, 100, 32, 16, false).cycles(now.inCore()), 1e-9); // N:M's 2-vector block
         // bsrTile without nmRow: one line naming the key
         String half = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    bsrTile: 40cycles\n");
         Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("half.yaml", half));
