@@ -29,7 +29,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * was registered: the caller reads the segment itself); {@link #window} returns the calling
  * thread's window holding the asked bytes, valid until that thread's next call; {@link #read}
  * reads any of the file's bytes into the caller's own segment ({@link FileSources}: a tensor as a
- * {@link dev.sparseprof.util.ByteSource}). The file's channel is opened on first use and closed
+ * {@link dev.sparseprof.util.ByteSource}), and {@link #copyTo} copies a run of them into another
+ * file inside the kernel. The file's channel is opened on first use and closed
  * with the mapping's arena; after that, {@link #window} and {@link #read} throw
  * {@link IllegalStateException}, as reading a closed mapping does.
  */
@@ -126,6 +127,26 @@ final class FileWindows {
             }
         } catch (IOException e) {
             throw ModelFormatException.in(file, "cannot read (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * Copies file bytes {@code [from, from + count)} to {@code target} at {@code at} inside the
+     * kernel ({@link FileChannel#transferFrom}: {@code copy_file_range} on Linux, as {@code cp}
+     * does), never through the mapping or a buffer of the process. The source is a channel of its
+     * own (the copy moves its position), so copies on several threads do not wait for each other;
+     * {@code target}'s position is left alone. A file that ends before {@code from + count} is a
+     * {@link ModelFormatException} naming it.
+     */
+    void copyTo(long from, long count, FileChannel target, long at) throws IOException {
+        if (closed) throw new IllegalStateException(file + ": model already closed");
+        try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
+            source.position(from);
+            for (long done = 0; done < count; ) {
+                long n = target.transferFrom(source, at + done, count - done);
+                if (n <= 0) throw ModelFormatException.in(file, "file ends before its tensors do");
+                done += n;
+            }
         }
     }
 

@@ -33,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and length, into native and heap targets, without being a view of the mapping; a segment that
  * is not a registered mapping's is copied from; a file truncated since it was opened is one
  * {@link ModelFormatException} naming it (where the mapping would fault), out-of-range reads and
- * reads after close are refused, and a prune that meets the truncation leaves no output behind.
+ * reads after close are refused, and a prune that meets the truncation leaves no output behind;
+ * untouched tensors copied file to file inside the kernel ({@link FileWindows#copyTo}) are the
+ * source's bytes, and a truncated source there too is one error and no output.
  */
 class FileSourcesTest {
     @TempDir Path dir;
@@ -124,6 +126,39 @@ class FileSourcesTest {
         assertFalse(Files.exists(out));
         try (var s = Files.list(dir)) {
             assertEquals(List.of("p.safetensors"), s.map(f -> f.getFileName().toString()).toList(), "no partial output and no temporary folder");
+        }
+    }
+
+    @Test
+    void untouchedTensorsAreCopiedInTheKernelByteForByte() throws IOException {
+        Path file = checkpoint("u.safetensors");
+        Path out = dir.resolve("u-out.safetensors");
+        try (Model m = Models.open(file.toString())) {
+            assertTrue(FileWindows.of(m.tensors().get(0).data()) != null, "the source is a registered mapping: its tensors go through copyTo");
+            PrunedWriter.write(m, out, Set.of(), (tensor, target) -> {
+                throw new AssertionError("nothing is edited");
+            }, Map.of());
+            try (Model copy = Models.open(out.toString())) {
+                for (int i = 0; i < m.tensors().size(); i++) {
+                    assertEquals(-1, m.tensors().get(i).data().mismatch(copy.tensors().get(i).data()), m.tensors().get(i).name());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aCopyFromATruncatedFileLeavesNoOutput() throws IOException {
+        Path file = checkpoint("v.safetensors");
+        Path out = dir.resolve("v-out.safetensors");
+        try (Model m = Models.open(file.toString())) {
+            truncate(file, Files.size(file) - 1000);
+            RuntimeException e = assertThrows(RuntimeException.class, () -> PrunedWriter.write(m, out, Set.of(), (tensor, target) -> {
+                throw new AssertionError("nothing is edited");
+            }, Map.of()));
+            assertTrue(e.getMessage().contains("file ends before its tensors do"), e.getMessage());
+        }
+        try (var s = Files.list(dir)) {
+            assertEquals(List.of("v.safetensors"), s.map(f -> f.getFileName().toString()).toList(), "no partial output and no temporary file");
         }
     }
 
