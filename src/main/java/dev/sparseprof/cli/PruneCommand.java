@@ -1,6 +1,7 @@
 package dev.sparseprof.cli;
 
 import dev.sparseprof.advise.Recipe;
+import dev.sparseprof.model.FileSources;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.Model;
@@ -199,7 +200,7 @@ final class PruneCommand implements Callable<Integer> {
             case F32 -> StoredLayer.Width.F32;
             default -> null;
         };
-        return width == null ? null : new StoredLayer(l.name(), l.rows(), l.cols(), width, tensor.data());
+        return width == null ? null : new StoredLayer(l.name(), l.rows(), l.cols(), width, FileSources.of(tensor.data()));
     }
 
     /**

@@ -27,8 +27,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>Contract: {@link #of} gives the windows of the mapping that holds a segment (null when none
  * was registered: the caller reads the segment itself); {@link #window} returns the calling
- * thread's window holding the asked bytes, valid until that thread's next call. The file's channel
- * is opened on first use and closed with the mapping's arena; after that, {@link #window} throws
+ * thread's window holding the asked bytes, valid until that thread's next call; {@link #read}
+ * reads any of the file's bytes into the caller's own segment ({@link FileSources}: a tensor as a
+ * {@link dev.sparseprof.util.ByteSource}), and {@link #copyTo} copies a run of them into another
+ * file inside the kernel. The file's channel is opened on first use and closed
+ * with the mapping's arena; after that, {@link #window} and {@link #read} throw
  * {@link IllegalStateException}, as reading a closed mapping does.
  */
 final class FileWindows {
@@ -38,6 +41,8 @@ final class FileWindows {
      * and 4 MiB a slower one (1.73-1.85 s, half again the kernel time: the copy's target outgrows the cache).
      */
     static final long WINDOW_BYTES = 2L << 20;
+    /** The most bytes one {@link #read} call asks of the kernel (a {@link ByteBuffer} holds under 2 GiB). */
+    static final int READ_BYTES = 1 << 30;
     private static final List<FileWindows> MAPPED = new CopyOnWriteArrayList<>();
     private static final ThreadLocal<Window> WINDOWS = ThreadLocal.withInitial(Window::new);
     private final Path file;
@@ -48,7 +53,6 @@ final class FileWindows {
     /** One thread's window: file bytes {@code [start, end)} of {@code owner} at the front of {@code bytes}. */
     static final class Window {
         MemorySegment bytes = MemorySegment.NULL;
-        private ByteBuffer buffer;
         private FileWindows owner;
         long start;
         private long end;
@@ -96,24 +100,54 @@ final class FileWindows {
         Window w = WINDOWS.get();
         if (w.owner == this && from >= w.start && from + rowBytes <= w.end && !closed) return w;
         long length = Math.min(limit - from, WINDOW_BYTES / rowBytes * rowBytes);
-        if (w.buffer == null) {
-            w.bytes = Arena.ofAuto().allocate(WINDOW_BYTES, 4096);
-            w.buffer = w.bytes.asByteBuffer();
-        }
-        ByteBuffer b = w.buffer.clear().limit((int) length);
+        if (w.bytes == MemorySegment.NULL) w.bytes = Arena.ofAuto().allocate(WINDOW_BYTES, 4096);
         w.owner = null;
-        try {
-            FileChannel ch = channel();
-            while (b.hasRemaining()) {
-                if (ch.read(b, from + b.position()) < 0) throw ModelFormatException.in(file, "file ends before its tensors do");
-            }
-        } catch (IOException e) {
-            throw ModelFormatException.in(file, "cannot read (" + e.getMessage() + ")");
-        }
+        read(from, w.bytes.asSlice(0, length));
         w.owner = this;
         w.start = from;
         w.end = from + length;
         return w;
+    }
+
+    /**
+     * Reads file bytes {@code [from, from + target.byteSize())} into {@code target} with positional
+     * reads (a native target directly, in calls of at most {@value #READ_BYTES} bytes); a file that
+     * ends before them (truncated since it was opened) is a {@link ModelFormatException} naming it.
+     * Any thread, any time until the mapping's arena closes.
+     */
+    void read(long from, MemorySegment target) {
+        try {
+            FileChannel ch = channel();
+            for (long done = 0; done < target.byteSize(); ) {
+                ByteBuffer b = target.asSlice(done, Math.min(READ_BYTES, target.byteSize() - done)).asByteBuffer();
+                while (b.hasRemaining()) {
+                    if (ch.read(b, from + done + b.position()) < 0) throw ModelFormatException.in(file, "file ends before its tensors do");
+                }
+                done += b.limit();
+            }
+        } catch (IOException e) {
+            throw ModelFormatException.in(file, "cannot read (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * Copies file bytes {@code [from, from + count)} to {@code target} at {@code at} inside the
+     * kernel ({@link FileChannel#transferFrom}: {@code copy_file_range} on Linux, as {@code cp}
+     * does), never through the mapping or a buffer of the process. The source is a channel of its
+     * own (the copy moves its position), so copies on several threads do not wait for each other;
+     * {@code target}'s position is left alone. A file that ends before {@code from + count} is a
+     * {@link ModelFormatException} naming it.
+     */
+    void copyTo(long from, long count, FileChannel target, long at) throws IOException {
+        if (closed) throw new IllegalStateException(file + ": model already closed");
+        try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
+            source.position(from);
+            for (long done = 0; done < count; ) {
+                long n = target.transferFrom(source, at + done, count - done);
+                if (n <= 0) throw ModelFormatException.in(file, "file ends before its tensors do");
+                done += n;
+            }
+        }
     }
 
     private FileChannel channel() throws IOException {

@@ -251,7 +251,8 @@ public final class PrunedWriter {
 
     /**
      * The header, then every tensor at its place through positional writes on the file's channel:
-     * untouched tensors straight from the (mapped) source in large writes, edited ones through the
+     * untouched tensors copied from the source file inside the kernel ({@link FileWindows#copyTo};
+     * a source that is not a registered mapping straight from its segment in large writes), edited ones through the
      * editor's stream (a chunk at a time) or, where it declines, a heap copy edited in place.
      * {@value #WRITERS}-at-most threads take tensors largest first.
      */
@@ -291,7 +292,9 @@ public final class PrunedWriter {
 
     private static void writeTensor(FileChannel channel, Tensor t, long at, Editor editor, ByteBuffer buffer) throws IOException {
         if (editor == null) {
-            writeSegment(channel, t.data(), at, buffer);
+            FileWindows file = FileWindows.of(t.data());
+            if (file != null) file.copyTo(file.fileOffset(t.data()), t.sizeBytes(), channel, at);
+            else writeSegment(channel, t.data(), at, buffer);
             return;
         }
         ByteSink sink = (offset, bytes) -> {

@@ -99,12 +99,14 @@ class StoredPrunerTest {
         StoredLayer.Width[] widths = {StoredLayer.Width.BF16, StoredLayer.Width.F16, StoredLayer.Width.F32, StoredLayer.Width.BF16};
         int[][] shapes = {{131, 1009}, {40, 77}, {129, 200}, {7, 4096}};
         List<StoredLayer> layers = new java.util.ArrayList<>();
+        List<MemorySegment> stored = new java.util.ArrayList<>();
         List<LayerWeights> floats = new java.util.ArrayList<>();
         for (int k = 0; k < widths.length; k++) {
             int rows = shapes[k][0];
             int cols = shapes[k][1];
             MemorySegment source = weights(widths[k], rows * cols, 11 + k);
             layers.add(new StoredLayer("w" + k, rows, cols, widths[k], source));
+            stored.add(source);
             float[] values = new float[rows * cols];
             for (int i = 0; i < values.length; i++) values[i] = decode(widths[k], source, i);
             floats.add(new LayerWeights("w" + k, rows, cols, values));
@@ -113,9 +115,9 @@ class StoredPrunerTest {
         List<StoredGlobalMagnitude.Cut> cuts = StoredGlobalMagnitude.plan(layers, sparsity, dev.sparseprof.util.Progress.NONE);
         for (int k = cuts.size() - 1; k >= 0; k--) { // any order
             StoredLayer layer = layers.get(k);
-            byte[] streamed = new byte[(int) layer.data().byteSize()];
+            byte[] streamed = new byte[(int) layer.bytes().byteSize()];
             PruneResult got = cuts.get(k).write((offset, bytes) -> MemorySegment.copy(bytes, 0, MemorySegment.ofArray(streamed), offset, bytes.byteSize()));
-            byte[] expected = layer.data().toArray(ValueLayout.JAVA_BYTE);
+            byte[] expected = stored.get(k).toArray(ValueLayout.JAVA_BYTE);
             MemorySegment e = MemorySegment.ofArray(expected);
             float[] values = floats.get(k).values();
             for (int i = 0; i < values.length; i++) {
