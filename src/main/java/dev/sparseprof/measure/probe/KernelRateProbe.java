@@ -52,7 +52,7 @@ import java.util.Random;
  * of the core, and a tenant's time slice or a JIT recompilation of a shared body only ever slows a
  * round. (The Zen 5 VM's probe, median of 3 rounds on the old matrices, kept a row-block cost of
  * 470 cycles where its layers took about 70, most likely from C, 64 KiB at 8 vectors of 128 rows,
- * spilling out of its 48 KiB L1.) The kernel part takes about 25 s on a 2-vCPU VM.
+ * spilling out of its 48 KiB L1.) Each case's plan is built and warmed up once ({@link Plans}).
  */
 public final class KernelRateProbe {
     /** Columns of the in-L1 row-body matrices: B is K x N fp32 (16 KiB at N = 8 vectors of 512 bits). */
@@ -134,18 +134,65 @@ public final class KernelRateProbe {
         // warm-up can settle on the JIT's first tier while the last is still compiling (on a loaded
         // machine the compiler threads wait for a core), and measure it 10x too slow.
         try (WorkerPool one = WorkerPool.pinned(1); WorkerPool all = WorkerPool.pinned(Math.max(1, threads))) {
+            Plans plans = new Plans(l1dBytes);
             Timer warm = (format, a, n, pool) -> {
-                callSeconds(format, a, n, pool, false);
+                plans.warm(format, a, n, pool);
                 return 1e-9 * (1 + a.rows() + a.cols()); // any positive, growing with the matrix: the pass is dropped
             };
             rates(warm, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
-            Timer timed = (format, a, n, pool) -> best.keep(format, a, n, pool.threads(), callSeconds(format, a, n, pool, true));
+            Timer timed = (format, a, n, pool) -> best.keep(format, a, n, pool.threads(), timeCalls(plans.forRound(format, a, n, pool), pool, 0.25));
             for (int i = 0; i < ROUNDS; i++) rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
+            plans.clear(); // the gather's fresh allocations then draw from the heap as they did when no plan outlived its call
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
             KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, true);
             return r.withGather(gather(r, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, one, all), (System.nanoTime() - t0) * 1e-9);
         }
     }
+
+    /**
+     * Each case's plan (the kernel's prepared matrix, its schedule, B and C), built and warmed up once
+     * in the warm-up pass and timed in every round. Building and warming a plan for each call of each
+     * round (at least {@link #WARM_UP}'s 0.1 s, some 56 cases in 5 passes) took most of the probe's
+     * time, for in-L1 cases whose time does not depend on where their arrays lie. A case whose B
+     * outgrows half of L1d (the transfer check's B of a quarter of L2) still gets a fresh plan, warmed
+     * up, in every round, as before: where its pages land in the physically indexed L2 changes its
+     * time, and each round draws anew (the rounds' best stays what it was).
+     */
+    private static final class Plans {
+        private final Map<String, CpuRunner.Prepared<?>> built = new HashMap<>();
+        private final long l1dBytes;
+
+        Plans(long l1dBytes) {
+            this.l1dBytes = l1dBytes;
+        }
+
+        /** Builds the case's plan and warms it up (the warm-up pass). */
+        void warm(String format, MatrixView a, int n, WorkerPool pool) {
+            built.put(BestTimes.key(format, a, n, pool.threads()), warmedPlan(format, a, n, pool));
+        }
+
+        /** The plan a round times: the warm-up pass's (a few calls run again first), or a fresh one for a case outside L1. */
+        CpuRunner.Prepared<?> forRound(String format, MatrixView a, int n, WorkerPool pool) {
+            if (!fitsL1(a, n)) return warmedPlan(format, a, n, pool);
+            CpuRunner.Prepared<?> p = built.get(BestTimes.key(format, a, n, pool.threads()));
+            if (p == null) throw new IllegalStateException("kernel probe: the warm-up pass built no plan for " + BestTimes.key(format, a, n, pool.threads()));
+            long[] threadNanos = new long[pool.threads()];
+            for (int i = 0; i < ROUND_REWARM_CALLS; i++) p.plan().run(p.b(), p.c(), pool, threadNanos);
+            return p;
+        }
+
+        void clear() {
+            built.clear();
+        }
+
+        /** Whether B (K x N fp32) takes at most half of L1d. */
+        private boolean fitsL1(MatrixView a, int n) {
+            return (long) a.cols() * n * Float.BYTES <= l1dBytes / 2;
+        }
+    }
+
+    /** Untimed calls a round runs on a plan built in the warm-up pass before timing it (the core's caches and predictors, not the JIT). */
+    static final int ROUND_REWARM_CALLS = 20;
 
     /** Seconds of one call of a kernel on a matrix at N columns on a pool: measured, or a round's best. */
     @FunctionalInterface
@@ -168,7 +215,7 @@ public final class KernelRateProbe {
             return s;
         }
 
-        private static String key(String format, MatrixView a, int n, int threads) {
+        static String key(String format, MatrixView a, int n, int threads) {
             return format + " " + a.rows() + "x" + a.cols() + " #" + Arrays.hashCode(a.toDense()) + " n" + n + " t" + threads;
         }
     }
@@ -292,7 +339,7 @@ public final class KernelRateProbe {
     /** The median over {@link #GATHER_ALLOCATIONS} fresh plans of each one's median call, after its warm-up. */
     private double medianCallSeconds(MatrixView a, int n, WorkerPool pool) {
         double[] perPlan = new double[GATHER_ALLOCATIONS];
-        for (int i = 0; i < perPlan.length; i++) perPlan[i] = callSeconds("csr", a, n, pool, true, 0.5);
+        for (int i = 0; i < perPlan.length; i++) perPlan[i] = timeCalls(warmedPlan("csr", a, n, pool), pool, 0.5);
         Arrays.sort(perPlan);
         return perPlan[perPlan.length / 2];
     }
@@ -390,24 +437,23 @@ public final class KernelRateProbe {
     /** At least 200 calls and 0.1 s, then until successive rounds agree (the JIT has compiled the kernel). */
     private static final TimingConfig WARM_UP = new TimingConfig(200, 0.1, 1);
 
-    /**
-     * The lower quartile of single calls' seconds, after the warm-up ({@code timed} false: the
-     * warm-up only). Calls take microseconds, so most of them run without the scheduler handing the
-     * core to another tenant; a trial of many calls on a loaded machine (load 13 on 2 vCPUs here)
-     * always includes such time slices and measured the rates 3-10x too slow.
-     */
-    private double callSeconds(String format, MatrixView a, int n, WorkerPool pool, boolean timed) {
-        return callSeconds(format, a, n, pool, timed, 0.25);
-    }
-
-    /** {@link #callSeconds} at the {@code quantile} of the single calls. */
-    private double callSeconds(String format, MatrixView a, int n, WorkerPool pool, boolean timed, double quantile) {
+    /** A plan of {@code format} on {@code a} at N = {@code n} for {@code pool}, built and warmed up ({@link #WARM_UP}). */
+    private static CpuRunner.Prepared<?> warmedPlan(String format, MatrixView a, int n, WorkerPool pool) {
         SpmmKernel<?> kernel = Kernels.byName(format);
         CpuRunner.Prepared<?> p = CpuRunner.prepare(kernel, a, new CpuRunner.Request("probe", n, pool.threads(), new NnzBalancedPartition(),
                 new TimingConfig(0, 0, 1)));
-        long[] threadNanos = new long[pool.threads()];
         TimingHarness.warmUp(p.plan(), p.b(), p.c(), pool, WARM_UP);
-        if (!timed) return 0;
+        return p;
+    }
+
+    /**
+     * The {@code quantile} of single calls' seconds on a warmed-up plan (the lower quartile for the
+     * rates). Calls take microseconds, so most of them run without the scheduler handing the core to
+     * another tenant; a trial of many calls on a loaded machine (load 13 on 2 vCPUs here) always
+     * includes such time slices and measured the rates 3-10x too slow.
+     */
+    private double timeCalls(CpuRunner.Prepared<?> p, WorkerPool pool, double quantile) {
+        long[] threadNanos = new long[pool.threads()];
         long[] calls = new long[MAX_CALLS];
         int count = 0;
         long end = System.nanoTime() + (long) (minTrialSeconds * trials * 1e9);
