@@ -52,7 +52,7 @@ import java.util.Random;
  * of the core, and a tenant's time slice or a JIT recompilation of a shared body only ever slows a
  * round. (The Zen 5 VM's probe, median of 3 rounds on the old matrices, kept a row-block cost of
  * 470 cycles where its layers took about 70, most likely from C, 64 KiB at 8 vectors of 128 rows,
- * spilling out of its 48 KiB L1.) Each case's plan is built and warmed up once ({@link Plans}).
+ * spilling out of its 48 KiB L1.) The JIT is warmed up in the first pass only ({@link #roundPlan}).
  */
 public final class KernelRateProbe {
     /** Columns of the in-L1 row-body matrices: B is K x N fp32 (16 KiB at N = 8 vectors of 512 bits). */
@@ -134,15 +134,13 @@ public final class KernelRateProbe {
         // warm-up can settle on the JIT's first tier while the last is still compiling (on a loaded
         // machine the compiler threads wait for a core), and measure it 10x too slow.
         try (WorkerPool one = WorkerPool.pinned(1); WorkerPool all = WorkerPool.pinned(Math.max(1, threads))) {
-            Plans plans = new Plans(l1dBytes);
             Timer warm = (format, a, n, pool) -> {
-                plans.warm(format, a, n, pool);
+                warmedPlan(format, a, n, pool); // the JIT's warm-up: every kernel and variant compiled before any round
                 return 1e-9 * (1 + a.rows() + a.cols()); // any positive, growing with the matrix: the pass is dropped
             };
             rates(warm, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
-            Timer timed = (format, a, n, pool) -> best.keep(format, a, n, pool.threads(), timeCalls(plans.forRound(format, a, n, pool), pool, 0.25));
+            Timer timed = (format, a, n, pool) -> best.keep(format, a, n, pool.threads(), timeCalls(roundPlan(format, a, n, pool), pool, 0.25));
             for (int i = 0; i < ROUNDS; i++) rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
-            plans.clear(); // the gather's fresh allocations then draw from the heap as they did when no plan outlived its call
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
             KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, true);
             return r.withGather(gather(r, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, one, all), (System.nanoTime() - t0) * 1e-9);
@@ -150,48 +148,20 @@ public final class KernelRateProbe {
     }
 
     /**
-     * Each case's plan (the kernel's prepared matrix, its schedule, B and C), built and warmed up once
-     * in the warm-up pass and timed in every round. Building and warming a plan for each call of each
-     * round (at least {@link #WARM_UP}'s 0.1 s, some 56 cases in 5 passes) took most of the probe's
-     * time, for in-L1 cases whose time does not depend on where their arrays lie. A case whose B
-     * outgrows half of L1d (the transfer check's B of a quarter of L2) still gets a fresh plan, warmed
-     * up, in every round, as before: where its pages land in the physically indexed L2 changes its
-     * time, and each round draws anew (the rounds' best stays what it was).
+     * A round's plan of a case: built afresh (new B and C, as every round's were: where they land can
+     * change a time, and the rounds' best is over those draws too) and run {@link #ROUND_REWARM_CALLS}
+     * times untimed, with no JIT warm-up: the warm-up pass compiled every kernel and variant. A full
+     * warm-up ({@link #WARM_UP}, at least 0.1 s) for every call of every round (some 56 cases, 4 rounds)
+     * was most of {@code calibrate --probe}'s time.
      */
-    private static final class Plans {
-        private final Map<String, CpuRunner.Prepared<?>> built = new HashMap<>();
-        private final long l1dBytes;
-
-        Plans(long l1dBytes) {
-            this.l1dBytes = l1dBytes;
-        }
-
-        /** Builds the case's plan and warms it up (the warm-up pass). */
-        void warm(String format, MatrixView a, int n, WorkerPool pool) {
-            built.put(BestTimes.key(format, a, n, pool.threads()), warmedPlan(format, a, n, pool));
-        }
-
-        /** The plan a round times: the warm-up pass's (a few calls run again first), or a fresh one for a case outside L1. */
-        CpuRunner.Prepared<?> forRound(String format, MatrixView a, int n, WorkerPool pool) {
-            if (!fitsL1(a, n)) return warmedPlan(format, a, n, pool);
-            CpuRunner.Prepared<?> p = built.get(BestTimes.key(format, a, n, pool.threads()));
-            if (p == null) throw new IllegalStateException("kernel probe: the warm-up pass built no plan for " + BestTimes.key(format, a, n, pool.threads()));
-            long[] threadNanos = new long[pool.threads()];
-            for (int i = 0; i < ROUND_REWARM_CALLS; i++) p.plan().run(p.b(), p.c(), pool, threadNanos);
-            return p;
-        }
-
-        void clear() {
-            built.clear();
-        }
-
-        /** Whether B (K x N fp32) takes at most half of L1d. */
-        private boolean fitsL1(MatrixView a, int n) {
-            return (long) a.cols() * n * Float.BYTES <= l1dBytes / 2;
-        }
+    private static CpuRunner.Prepared<?> roundPlan(String format, MatrixView a, int n, WorkerPool pool) {
+        CpuRunner.Prepared<?> p = plan(format, a, n, pool);
+        long[] threadNanos = new long[pool.threads()];
+        for (int i = 0; i < ROUND_REWARM_CALLS; i++) p.plan().run(p.b(), p.c(), pool, threadNanos);
+        return p;
     }
 
-    /** Untimed calls a round runs on a plan built in the warm-up pass before timing it (the core's caches and predictors, not the JIT). */
+    /** Untimed calls a round runs on its fresh plan before timing it (the core's caches, TLB and predictors; the JIT is warm). */
     static final int ROUND_REWARM_CALLS = 20;
 
     /** Seconds of one call of a kernel on a matrix at N columns on a pool: measured, or a round's best. */
@@ -215,7 +185,7 @@ public final class KernelRateProbe {
             return s;
         }
 
-        static String key(String format, MatrixView a, int n, int threads) {
+        private static String key(String format, MatrixView a, int n, int threads) {
             return format + " " + a.rows() + "x" + a.cols() + " #" + Arrays.hashCode(a.toDense()) + " n" + n + " t" + threads;
         }
     }
@@ -439,11 +409,15 @@ public final class KernelRateProbe {
 
     /** A plan of {@code format} on {@code a} at N = {@code n} for {@code pool}, built and warmed up ({@link #WARM_UP}). */
     private static CpuRunner.Prepared<?> warmedPlan(String format, MatrixView a, int n, WorkerPool pool) {
-        SpmmKernel<?> kernel = Kernels.byName(format);
-        CpuRunner.Prepared<?> p = CpuRunner.prepare(kernel, a, new CpuRunner.Request("probe", n, pool.threads(), new NnzBalancedPartition(),
-                new TimingConfig(0, 0, 1)));
+        CpuRunner.Prepared<?> p = plan(format, a, n, pool);
         TimingHarness.warmUp(p.plan(), p.b(), p.c(), pool, WARM_UP);
         return p;
+    }
+
+    /** A plan of {@code format} on {@code a} at N = {@code n} for {@code pool}: the prepared matrix, its schedule, B and C. */
+    private static CpuRunner.Prepared<?> plan(String format, MatrixView a, int n, WorkerPool pool) {
+        SpmmKernel<?> kernel = Kernels.byName(format);
+        return CpuRunner.prepare(kernel, a, new CpuRunner.Request("probe", n, pool.threads(), new NnzBalancedPartition(), new TimingConfig(0, 0, 1)));
     }
 
     /**
