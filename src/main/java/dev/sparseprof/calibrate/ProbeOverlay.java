@@ -29,6 +29,31 @@ import java.util.Map;
 public final class ProbeOverlay {
     private ProbeOverlay() {}
 
+    /** The effective FMA clock and what it was derived from. */
+    public record Clock(double hz, String from) {}
+
+    /**
+     * The effective FMA clock of {@code probe} on {@code base}'s FMA ports: fp64 FLOP/s on 1 core / (lanes x
+     * FMA ports x 2), or fp32's over twice the lanes where that is higher.
+     */
+    public static Clock effectiveClock(ProbeResult probe, CpuSpec base) {
+        FlopsPoint fma1 = probe.flops(64, 1).orElseThrow(() -> new SparseprofException("probe: no fp64 FMA point"));
+        int simdBits = Math.min(base.simdBits(), probe.vectorBits());
+        double lanes = simdBits / 64.0;
+        double clock = fma1.bestFlopsPerSecond() / (lanes * base.fmaPorts() * 2);
+        String from = String.format(Locale.ROOT, "fp64 %s on 1 core / (%d lanes x %d ports x 2)",
+                Quantities.gflops(fma1.bestFlopsPerSecond()), (int) lanes, base.fmaPorts());
+        // fp32 runs the same FMA pipes at twice the lanes: on a shared machine the width whose best
+        // trial was disturbed less gives the higher (truer) clock.
+        FlopsPoint fp32 = probe.flops(32, 1).orElse(null);
+        if (fp32 != null && fp32.bestFlopsPerSecond() / (2 * lanes * base.fmaPorts() * 2) > clock) {
+            clock = fp32.bestFlopsPerSecond() / (2 * lanes * base.fmaPorts() * 2);
+            from = String.format(Locale.ROOT, "fp32 %s on 1 core / (%d lanes x %d ports x 2), above fp64's %s",
+                    Quantities.gflops(fp32.bestFlopsPerSecond()), (int) (2 * lanes), base.fmaPorts(), Quantities.gflops(fma1.bestFlopsPerSecond()));
+        }
+        return new Clock(clock, from);
+    }
+
     public static SpecOverlay of(ProbeResult probe, CpuSpec base, String preset, List<String> provenance) {
         return of(probe, base, preset, provenance, null);
     }
@@ -44,20 +69,10 @@ public final class ProbeOverlay {
         cpu.put("cores", Integer.toString(all));
         notes.put("cpu.cores", "processors the JVM sees");
 
-        FlopsPoint fma1 = probe.flops(64, 1).orElseThrow(() -> new SparseprofException("probe: no fp64 FMA point"));
         int simdBits = Math.min(base.simdBits(), probe.vectorBits());
-        double lanes = simdBits / 64.0;
-        double clock = fma1.bestFlopsPerSecond() / (lanes * base.fmaPorts() * 2);
-        String from = String.format(Locale.ROOT, "fp64 %s on 1 core / (%d lanes x %d ports x 2)",
-                Quantities.gflops(fma1.bestFlopsPerSecond()), (int) lanes, base.fmaPorts());
-        // fp32 runs the same FMA pipes at twice the lanes: on a shared machine the width whose best
-        // trial was disturbed less gives the higher (truer) clock.
-        FlopsPoint fp32 = probe.flops(32, 1).orElse(null);
-        if (fp32 != null && fp32.bestFlopsPerSecond() / (2 * lanes * base.fmaPorts() * 2) > clock) {
-            clock = fp32.bestFlopsPerSecond() / (2 * lanes * base.fmaPorts() * 2);
-            from = String.format(Locale.ROOT, "fp32 %s on 1 core / (%d lanes x %d ports x 2), above fp64's %s",
-                    Quantities.gflops(fp32.bestFlopsPerSecond()), (int) (2 * lanes), base.fmaPorts(), Quantities.gflops(fma1.bestFlopsPerSecond()));
-        }
+        Clock effective = effectiveClock(probe, base);
+        double clock = effective.hz();
+        String from = effective.from();
         cpu.put("clock", Quantities.gigahertz(clock));
         notes.put("cpu.clock", "effective FMA clock: measured " + from);
         cpu.put("simdWidth", simdBits + "bits");

@@ -316,15 +316,19 @@ final class CalibrateCommand implements Callable<Integer> {
         double slowest = speeds == null ? 1 : speeds.slowestOverFirst();
         r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds())
                 .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), slowest));
-        TextTable t = new TextTable("level", "kernel", "threads", "working set", "median", "best").rightAlign(2, 4, 5);
+        // bytes per clock per thread of the best trial, at the effective FMA clock the overlay writes
+        double clock = ProbeOverlay.effectiveClock(r, cpu).hz();
+        TextTable t = new TextTable("level", "kernel", "threads", "working set", "median", "best", "B/clk/thread").rightAlign(2, 4, 5, 6);
         for (BandwidthPoint p : r.bandwidth()) {
             t.row(p.level().key(), p.kernel().key(), Integer.toString(p.threads()), Units.formatBytes(p.workingSetBytes()),
-                    gbps(p.medianBytesPerSecond()), gbps(p.bestBytesPerSecond()));
+                    gbps(p.medianBytesPerSecond()), gbps(p.bestBytesPerSecond()),
+                    String.format(Locale.ROOT, "%.1f", p.bestBytesPerSecond() / p.threads() / clock));
         }
         for (FlopsPoint f : r.flops()) {
-            t.row("fma", "fp" + f.bits(), Integer.toString(f.threads()), "-", gflops(f.medianFlopsPerSecond()), gflops(f.bestFlopsPerSecond()));
+            t.row("fma", "fp" + f.bits(), Integer.toString(f.threads()), "-", gflops(f.medianFlopsPerSecond()), gflops(f.bestFlopsPerSecond()), "-");
         }
         w.print(t.render());
+        w.printf(Locale.ROOT, "calibrate: B/clk at the %.2f GHz effective FMA clock (%s)%n", clock / 1e9, ProbeOverlay.effectiveClock(r, cpu).from());
         if (speeds != null) {
             w.printf(Locale.ROOT, "calibrate: fp32 FMA per CPU, one pinned thread each (median of %d rounds): %s%n", CoreSpeeds.ROUNDS, speeds.describe());
             if (speeds.spread() < CoreSpeeds.EQUAL) {

@@ -45,10 +45,15 @@ public final class CoreAffinity {
 
     /** The calling thread's mask, or null where it cannot be read. */
     public static byte[] current() {
+        return maskOf(0);
+    }
+
+    /** The mask of thread {@code tid} (0: the calling thread), or null where it cannot be read. */
+    private static byte[] maskOf(int tid) {
         if (GET == null) return null;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(MASK_BYTES);
-            int rc = (int) GET.invokeExact(0, (long) MASK_BYTES, mask);
+            int rc = (int) GET.invokeExact(tid, (long) MASK_BYTES, mask);
             return rc == 0 ? mask.toArray(ValueLayout.JAVA_BYTE) : null;
         } catch (Throwable t) {
             return null;
@@ -71,10 +76,35 @@ public final class CoreAffinity {
         return mask == null ? new int[0] : cpus(mask);
     }
 
-    /** The CPUs to pin a team's threads to, ascending: the allowed ones where affinity can be set and there are two or more, else none. */
+    /**
+     * The CPUs this process may run on, ascending: the mask it was started with ({@code taskset -c
+     * 1,3} gives 1 and 3), read once as its main thread's (the thread whose id is the process's,
+     * which no pool pins); empty where it cannot be read. Not the calling thread's mask: a thread a
+     * pool or {@code CoreSpeeds} has pinned to one CPU sees only that CPU, and a team it chose
+     * CPUs for would then go unpinned.
+     */
+    public static int[] processCpus() {
+        byte[] mask = ProcessMask.AT_START;
+        return mask == null ? new int[0] : cpus(mask);
+    }
+
+    /** The process's mask, read at the first use of {@link #processCpus}. */
+    private static final class ProcessMask {
+        static final byte[] AT_START = maskOf((int) ProcessHandle.current().pid());
+    }
+
+    /** The CPUs to pin a team's threads to, ascending: the process's ({@link #processCpus}) where affinity can be set, else none. */
     public static int[] pinnable() {
-        if (!available()) return new int[0];
-        int[] cpus = allowed();
+        return available() ? pinnable(ProcessMask.AT_START) : new int[0];
+    }
+
+    /**
+     * The CPUs to pin a team's threads to from the process's {@code mask}: its CPUs where there are
+     * two or more, none where there is one (nothing to choose) or the mask is unknown (null).
+     */
+    static int[] pinnable(byte[] mask) {
+        if (mask == null) return new int[0];
+        int[] cpus = cpus(mask);
         return cpus.length > 1 ? cpus : new int[0];
     }
 

@@ -18,6 +18,40 @@ class CoreAffinityTest {
     }
 
     @Test
+    void aTeamIsPinnedToTheCpusOfTheProcessMask() {
+        byte[] taskset13 = new byte[CoreAffinity.MASK_BYTES];
+        taskset13[0] = 0b1010; // taskset -c 1,3
+        assertArrayEquals(new int[] {1, 3}, CoreAffinity.pinnable(taskset13), "the mask's CPUs, not 0..n-1");
+        byte[] high = new byte[CoreAffinity.MASK_BYTES];
+        high[8] = 0b11; // CPUs 64 and 65
+        assertArrayEquals(new int[] {64, 65}, CoreAffinity.pinnable(high));
+        byte[] taskset1 = new byte[CoreAffinity.MASK_BYTES];
+        taskset1[0] = 0b10; // taskset -c 1: one CPU, nothing to choose
+        assertArrayEquals(new int[0], CoreAffinity.pinnable(taskset1));
+        assertArrayEquals(new int[0], CoreAffinity.pinnable(null), "an unreadable mask pins nothing");
+    }
+
+    @Test
+    void aThreadPinnedToOneCpuStillSeesTheProcessCpus() throws Exception {
+        assumeTrue(CoreAffinity.available(), "no sched_setaffinity here");
+        int[] process = CoreAffinity.processCpus();
+        assumeTrue(process.length >= 2, "one CPU: nothing to pin");
+        Thread t = new Thread(() -> {
+            byte[] mask = CoreAffinity.current();
+            assertTrue(CoreAffinity.pin(process[process.length - 1]));
+            assertArrayEquals(new int[] {process[process.length - 1]}, CoreAffinity.allowed());
+            assertArrayEquals(process, CoreAffinity.processCpus());
+            assertArrayEquals(process, CoreAffinity.pinnable(), "a pinned caller still chooses among the process's CPUs");
+            assertTrue(CoreAffinity.set(mask));
+        });
+        Throwable[] failure = new Throwable[1];
+        t.setUncaughtExceptionHandler((th, e) -> failure[0] = e);
+        t.start();
+        t.join();
+        if (failure[0] != null) throw new AssertionError(failure[0]);
+    }
+
+    @Test
     void aThreadPinnedToOneCpuGetsItsMaskBack() throws Exception {
         assumeTrue(CoreAffinity.available(), "no sched_setaffinity here");
         int[] before = CoreAffinity.allowed();

@@ -52,7 +52,7 @@ import java.util.Random;
  * of the core, and a tenant's time slice or a JIT recompilation of a shared body only ever slows a
  * round. (The Zen 5 VM's probe, median of 3 rounds on the old matrices, kept a row-block cost of
  * 470 cycles where its layers took about 70, most likely from C, 64 KiB at 8 vectors of 128 rows,
- * spilling out of its 48 KiB L1.) The kernel part takes about 25 s on a 2-vCPU VM.
+ * spilling out of its 48 KiB L1.) The JIT is warmed up in the first pass only ({@link #roundPlan}).
  */
 public final class KernelRateProbe {
     /** Columns of the in-L1 row-body matrices: B is K x N fp32 (16 KiB at N = 8 vectors of 512 bits). */
@@ -135,17 +135,34 @@ public final class KernelRateProbe {
         // machine the compiler threads wait for a core), and measure it 10x too slow.
         try (WorkerPool one = WorkerPool.pinned(1); WorkerPool all = WorkerPool.pinned(Math.max(1, threads))) {
             Timer warm = (format, a, n, pool) -> {
-                callSeconds(format, a, n, pool, false);
+                warmedPlan(format, a, n, pool); // the JIT's warm-up: every kernel and variant compiled before any round
                 return 1e-9 * (1 + a.rows() + a.cols()); // any positive, growing with the matrix: the pass is dropped
             };
             rates(warm, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
-            Timer timed = (format, a, n, pool) -> best.keep(format, a, n, pool.threads(), callSeconds(format, a, n, pool, true));
+            Timer timed = (format, a, n, pool) -> best.keep(format, a, n, pool.threads(), timeCalls(roundPlan(format, a, n, pool), pool, 0.25));
             for (int i = 0; i < ROUNDS; i++) rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
             KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, true);
             return r.withGather(gather(r, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, one, all), (System.nanoTime() - t0) * 1e-9);
         }
     }
+
+    /**
+     * A round's plan of a case: built afresh (new B and C, as every round's were: where they land can
+     * change a time, and the rounds' best is over those draws too) and run {@link #ROUND_REWARM_CALLS}
+     * times untimed, with no JIT warm-up: the warm-up pass compiled every kernel and variant. A full
+     * warm-up ({@link #WARM_UP}, at least 0.1 s) for every call of every round (some 56 cases, 4 rounds)
+     * was most of {@code calibrate --probe}'s time.
+     */
+    private static CpuRunner.Prepared<?> roundPlan(String format, MatrixView a, int n, WorkerPool pool) {
+        CpuRunner.Prepared<?> p = plan(format, a, n, pool);
+        long[] threadNanos = new long[pool.threads()];
+        for (int i = 0; i < ROUND_REWARM_CALLS; i++) p.plan().run(p.b(), p.c(), pool, threadNanos);
+        return p;
+    }
+
+    /** Untimed calls a round runs on its fresh plan before timing it (the core's caches, TLB and predictors; the JIT is warm). */
+    static final int ROUND_REWARM_CALLS = 20;
 
     /** Seconds of one call of a kernel on a matrix at N columns on a pool: measured, or a round's best. */
     @FunctionalInterface
@@ -292,7 +309,7 @@ public final class KernelRateProbe {
     /** The median over {@link #GATHER_ALLOCATIONS} fresh plans of each one's median call, after its warm-up. */
     private double medianCallSeconds(MatrixView a, int n, WorkerPool pool) {
         double[] perPlan = new double[GATHER_ALLOCATIONS];
-        for (int i = 0; i < perPlan.length; i++) perPlan[i] = callSeconds("csr", a, n, pool, true, 0.5);
+        for (int i = 0; i < perPlan.length; i++) perPlan[i] = timeCalls(warmedPlan("csr", a, n, pool), pool, 0.5);
         Arrays.sort(perPlan);
         return perPlan[perPlan.length / 2];
     }
@@ -390,24 +407,27 @@ public final class KernelRateProbe {
     /** At least 200 calls and 0.1 s, then until successive rounds agree (the JIT has compiled the kernel). */
     private static final TimingConfig WARM_UP = new TimingConfig(200, 0.1, 1);
 
-    /**
-     * The lower quartile of single calls' seconds, after the warm-up ({@code timed} false: the
-     * warm-up only). Calls take microseconds, so most of them run without the scheduler handing the
-     * core to another tenant; a trial of many calls on a loaded machine (load 13 on 2 vCPUs here)
-     * always includes such time slices and measured the rates 3-10x too slow.
-     */
-    private double callSeconds(String format, MatrixView a, int n, WorkerPool pool, boolean timed) {
-        return callSeconds(format, a, n, pool, timed, 0.25);
+    /** A plan of {@code format} on {@code a} at N = {@code n} for {@code pool}, built and warmed up ({@link #WARM_UP}). */
+    private static CpuRunner.Prepared<?> warmedPlan(String format, MatrixView a, int n, WorkerPool pool) {
+        CpuRunner.Prepared<?> p = plan(format, a, n, pool);
+        TimingHarness.warmUp(p.plan(), p.b(), p.c(), pool, WARM_UP);
+        return p;
     }
 
-    /** {@link #callSeconds} at the {@code quantile} of the single calls. */
-    private double callSeconds(String format, MatrixView a, int n, WorkerPool pool, boolean timed, double quantile) {
+    /** A plan of {@code format} on {@code a} at N = {@code n} for {@code pool}: the prepared matrix, its schedule, B and C. */
+    private static CpuRunner.Prepared<?> plan(String format, MatrixView a, int n, WorkerPool pool) {
         SpmmKernel<?> kernel = Kernels.byName(format);
-        CpuRunner.Prepared<?> p = CpuRunner.prepare(kernel, a, new CpuRunner.Request("probe", n, pool.threads(), new NnzBalancedPartition(),
-                new TimingConfig(0, 0, 1)));
+        return CpuRunner.prepare(kernel, a, new CpuRunner.Request("probe", n, pool.threads(), new NnzBalancedPartition(), new TimingConfig(0, 0, 1)));
+    }
+
+    /**
+     * The {@code quantile} of single calls' seconds on a warmed-up plan (the lower quartile for the
+     * rates). Calls take microseconds, so most of them run without the scheduler handing the core to
+     * another tenant; a trial of many calls on a loaded machine (load 13 on 2 vCPUs here) always
+     * includes such time slices and measured the rates 3-10x too slow.
+     */
+    private double timeCalls(CpuRunner.Prepared<?> p, WorkerPool pool, double quantile) {
         long[] threadNanos = new long[pool.threads()];
-        TimingHarness.warmUp(p.plan(), p.b(), p.c(), pool, WARM_UP);
-        if (!timed) return 0;
         long[] calls = new long[MAX_CALLS];
         int count = 0;
         long end = System.nanoTime() + (long) (minTrialSeconds * trials * 1e9);

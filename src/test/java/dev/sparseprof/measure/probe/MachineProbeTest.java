@@ -28,7 +28,8 @@ class MachineProbeTest {
     @Test
     void workingSetsAreSizedIntoTheirLevel() {
         MachineProbe p = new MachineProbe(new ProbeSettings(1, 1e-4, 64L << 20, 2), SMALL);
-        assertEquals(16L << 10, p.perThreadBytes(MemoryLevel.L1, 1));
+        assertEquals(24L << 10, p.perThreadBytes(MemoryLevel.L1, 1), "three quarters of L1d on one thread");
+        assertEquals(16L << 10, p.perThreadBytes(MemoryLevel.L1, 2), "half on a team (SMT siblings may share it)");
         assertEquals(128L << 10, p.perThreadBytes(MemoryLevel.L2, 2), "private: each thread its own");
         assertEquals(2L << 20, p.perThreadBytes(MemoryLevel.L3, 1), "half the L3 (capped at 32 MiB), at least 4 x L2");
         assertEquals(32L << 20, p.perThreadBytes(MemoryLevel.DRAM, 2), "shared: split among threads");
@@ -39,7 +40,8 @@ class MachineProbeTest {
         java.lang.foreign.MemorySegment a = StreamLoops.alignedDoubles(147, 0);
         for (int i = 0; i < 147; i++) a.setAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, i, i + 1);
         assertEquals(0, a.address() % StreamLoops.ALIGNMENT_BYTES, "the read stream is line-aligned");
-        assertEquals(147 * 148 / 2, StreamLoops.read(a), "vector body (8 accumulators) and scalar tail");
+        assertEquals(147 * 148 / 2, StreamLoops.read(a, 1), "vector body (8 accumulators) and scalar tail");
+        assertEquals(3 * 147 * 148 / 2, StreamLoops.read(a, 3), "every pass, one reduction");
         double[] b = new double[19];
         double[] c = new double[19];
         for (int i = 0; i < 19; i++) {
