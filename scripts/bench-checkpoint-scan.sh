@@ -8,8 +8,9 @@
 # /proc/sys/vm/drop_caches (root), one more cat and one more profile each after dropping the page cache.
 # Prints GB/s and the ratios to cat, medians, the machine and the load average, and the CPU time
 # (user+sys) of each, which a shared machine's load disturbs far less than the wall time.
-# BEFORE=DIR (another checkout of sparseprof, built) adds its profile to each round, between cat and
-# this one's, and to the cold runs: before and after side by side in one run.
+# BEFORE=DIR (another checkout of sparseprof, built) adds its profile to each round, after cat, the
+# two builds' runs in turns first (odd rounds: before first), and to the cold runs: before and after
+# side by side in one run.
 # Usage: [BEFORE=DIR] scripts/bench-checkpoint-scan.sh [MODEL (default /tmp/sparseprof-llama7b, generated: bf16,
 #          32 blocks, sharded)] [REPEATS (3)] [--cold]
 set -euo pipefail
@@ -37,12 +38,15 @@ cat "${files[@]}" > /dev/null
 cat_t=(); prof_t=(); cat_cpu=(); prof_cpu=(); before_t=(); before_cpu=()
 cpu() { /usr/bin/time -f '%U %S' -o "$tmp" "$@" > /dev/null; awk '{print $1 + $2}' "$tmp"; }
 tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
-for _ in $(seq "$repeats"); do
+run_before() { t0=$(now); c=$(cpu "$before/sparseprof" profile "$model"); t1=$(now); before_t+=("$(echo "$t1 - $t0" | bc -l)"); before_cpu+=("$c"); }
+run_this() { t0=$(now); c=$(cpu ./sparseprof profile "$model"); t1=$(now); prof_t+=("$(echo "$t1 - $t0" | bc -l)"); prof_cpu+=("$c"); }
+for round in $(seq "$repeats"); do
   t0=$(now); c=$(cpu cat "${files[@]}"); t1=$(now); cat_t+=("$(echo "$t1 - $t0" | bc -l)"); cat_cpu+=("$c")
-  if [[ -n "$before" ]]; then
-    t0=$(now); c=$(cpu "$before/sparseprof" profile "$model"); t1=$(now); before_t+=("$(echo "$t1 - $t0" | bc -l)"); before_cpu+=("$c")
-  fi
-  t0=$(now); c=$(cpu ./sparseprof profile "$model"); t1=$(now); prof_t+=("$(echo "$t1 - $t0" | bc -l)"); prof_cpu+=("$c")
+  # the two builds take turns going first: the second of a pair ran up to 0.1 s faster in some
+  # rounds on the Granite Rapids VM (6 Dec), which a fixed order credits to one build
+  if [[ -z "$before" ]]; then run_this
+  elif (( round % 2 )); then run_before; run_this
+  else run_this; run_before; fi
 done
 t0=$(now); ./sparseprof --version > /dev/null 2>&1 || ./sparseprof --help > /dev/null; t1=$(now); start_s=$(echo "$t1 - $t0" | bc -l)
 cat_s=$(printf '%s\n' "${cat_t[@]}" | median)

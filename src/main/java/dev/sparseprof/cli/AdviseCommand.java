@@ -96,13 +96,9 @@ final class AdviseCommand implements Callable<Integer> {
         String modelName = model.label();
         PrintWriter out = command.commandLine().getOut();
         List<Plan> plans = new ArrayList<>();
-        ActivationNorms norms = null;
+        ActivationNorms norms;
         try (Model m = model.open()) {
-            if (activationNorms != null) {
-                Map<String, int[]> shapes = new LinkedHashMap<>();
-                for (GemmLayer l : Simulation.gemmLayers(m.layers())) shapes.put(l.name(), new int[] {l.rows(), l.cols()});
-                norms = ActivationNorms.read(activationNorms, shapes);
-            }
+            norms = activationNorms == null ? null : ActivationNorms.read(activationNorms, shapes(m));
             List<LayerCandidates> layers = Advice.candidates(m.layers(), candidates, Advice.GRID, norms,
                     TerminalProgressBar.forTerminal("advise: pruning and scanning layers"));
             // The value type simulate picks by default: the weights' stored dtype when narrow, else each machine's.
@@ -111,18 +107,24 @@ final class AdviseCommand implements Callable<Integer> {
                 for (long n : tokens) plans.add(Advice.plan(specs.get(i), hw.get(i), n, layers, goal, stored));
             }
         }
-        String note = null;
-        if (recipe != null && plans.size() > 1) {
-            note = "--recipe " + recipe + " holds the plan for " + plans.get(0).spec() + " at " + plans.get(0).tokens()
-                    + " tokens (the first of " + plans.size() + ")";
-        }
+        String note = recipe != null && plans.size() > 1
+                ? "--recipe " + recipe + " holds the plan for " + plans.get(0).spec() + " at " + plans.get(0).tokens()
+                        + " tokens (the first of " + plans.size() + ")"
+                : null;
         if (!Outputs.jsonOnStdout(json)) out.print(AdviseReport.table(plans));
         if (recipe != null) {
-            Outputs.write(recipe, Recipe.yaml(plans.get(0), modelName, norms), out);
+            Outputs.write(recipe, () -> Recipe.yaml(plans.get(0), modelName, norms), out);
             command.commandLine().getErr().println("advise: " + (note != null ? note : "wrote " + recipe));
         }
-        Outputs.write(json, AdviseReport.json(plans, modelName, note), out);
+        Outputs.write(json, () -> AdviseReport.json(plans, modelName, note), out);
         if (html != null) HtmlReport.writeAdvice(Path.of(html), plans, modelName);
         return Main.EXIT_OK;
+    }
+
+    /** Each GEMM layer's rows and columns by name, what activation norms are checked against. */
+    private static Map<String, int[]> shapes(Model m) {
+        Map<String, int[]> shapes = new LinkedHashMap<>();
+        for (GemmLayer l : Simulation.gemmLayers(m.layers())) shapes.put(l.name(), new int[] {l.rows(), l.cols()});
+        return shapes;
     }
 }

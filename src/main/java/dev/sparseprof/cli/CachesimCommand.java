@@ -163,7 +163,7 @@ final class CachesimCommand implements RunsDirect {
         HierarchyStats stats = h.measured();
         List<MissRatioCurve> curves = profilers.stream().map(StackDistanceProfiler::curve).toList();
 
-        if (json != null) Outputs.write(json, json(stats, curves, seconds), out);
+        Outputs.write(json, () -> json(stats, curves, seconds), out);
         if (!Outputs.jsonOnStdout(json)) {
             out.print(table(stats, curves));
             out.printf(Locale.ROOT, "%,d accesses in %.2f s (%.1f M accesses/s)%n", h.snapshot().accesses(), seconds,

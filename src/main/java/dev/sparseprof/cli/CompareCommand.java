@@ -84,7 +84,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         choice.announce("compare", command.commandLine().getErr());
         if (!Outputs.jsonOnStdout(json)) out.print(ComparisonReport.table(c, tableOptions.wide));
-        Outputs.write(json, ComparisonReport.json(c), out);
+        Outputs.write(json, () -> ComparisonReport.json(c), out);
         if (html != null) HtmlReport.writeComparison(Path.of(html), c);
         return Main.EXIT_OK;
     }

@@ -78,7 +78,7 @@ final class FormatsCommand implements Callable<Integer> {
                 rows.add(row);
             }
             if (!Outputs.jsonOnStdout(json)) out.print(table(m, valueType, formats, rows, tableOptions.wide));
-            Outputs.write(json, json(m, valueType, formats, rows), out);
+            Outputs.write(json, () -> json(m, valueType, formats, rows), out);
             if (why != null) spec.commandLine().getErr().println("formats: value type " + valueType.label() + why);
         }
         return Main.EXIT_OK;

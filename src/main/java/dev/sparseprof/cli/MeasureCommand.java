@@ -139,7 +139,7 @@ final class MeasureCommand implements Callable<Integer> {
                 out.print(table(results, tableOptions.wide));
                 out.println(noiseSummary(results, noise));
             }
-            Outputs.write(json, file.toJson(), out);
+            Outputs.write(json, file::toJson, out);
         }
         return Main.EXIT_OK;
     }
@@ -168,9 +168,7 @@ final class MeasureCommand implements Callable<Integer> {
             }
             PrintWriter err = spec.commandLine().getErr();
             GpuLayerRun.Results r = GpuLayerRun.run(runner, selected, formats, batch, name -> err.println("measure: gpu " + name));
-            String json = GpuMeasurementsJson.write(m.source(), runner.device(), Instant.now().toString(), commandLine(),
-                    r.cases(), r.measurements());
-            if (!Outputs.jsonOnStdout(this.json)) {
+            if (!Outputs.jsonOnStdout(json)) {
                 TextTable t = new TextTable("case", "median", "min..max", "GFLOP/s", "rel. error").rightAlign(1, 2, 3, 4);
                 for (GpuMeasurement g : r.measurements()) {
                     t.row(g.layer() + " " + g.kernel(), Units.formatSeconds(g.medianSeconds()), Units.formatSeconds(g.timing().minSeconds()) + ".." + Units.formatSeconds(g.timing().maxSeconds()),
@@ -179,7 +177,8 @@ final class MeasureCommand implements Callable<Integer> {
                 }
                 out.print(t.render());
             }
-            Outputs.write(this.json, json, out);
+            Outputs.write(json, () -> GpuMeasurementsJson.write(m.source(), runner.device(), Instant.now().toString(), commandLine(),
+                    r.cases(), r.measurements()), out);
         }
         return Main.EXIT_OK;
     }

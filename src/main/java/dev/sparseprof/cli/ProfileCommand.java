@@ -175,7 +175,7 @@ final class ProfileCommand implements RunsDirect {
             ProfileGroups groups = ProfileGroups.of(m);
             if (!Outputs.jsonOnStdout(json)) out.print(table(m, density, layers, totals, groups));
             if (csv != null) AtomicFiles.writeString(Path.of(csv), csv(layers, groups));
-            Outputs.write(json, json(m, density, layers, totals, groups), out);
+            Outputs.write(json, () -> json(m, density, layers, totals, groups), out);
         }
         return Main.EXIT_OK;
     }

@@ -90,7 +90,7 @@ final class SimulateCommand implements Callable<Integer> {
         if (published != null) {
             List<PublishedCases.Row> rows = PublishedCases.evaluate(Path.of(published));
             if (!Outputs.jsonOnStdout(json)) out.print(PublishedReport.table(rows));
-            Outputs.write(json, PublishedReport.json(rows), out);
+            Outputs.write(json, () -> PublishedReport.json(rows), out);
             return Main.EXIT_OK;
         }
         if (format.equals("list")) {
@@ -152,7 +152,7 @@ final class SimulateCommand implements Callable<Integer> {
         }
         choice.announce("simulate", command.commandLine().getErr());
         if (!Outputs.jsonOnStdout(json)) out.print(SimulationReport.table(result, wide));
-        Outputs.write(json, SimulationReport.json(result), out);
+        Outputs.write(json, () -> SimulationReport.json(result), out);
         if (html != null) HtmlReport.writeSimulation(Path.of(html), result);
         return Main.EXIT_OK;
     }

@@ -110,7 +110,7 @@ final class ValidateCommand implements Callable<Integer> {
             out.print(g.render());
             if (!pub.isEmpty()) out.print(publishedTable(pub));
         }
-        Outputs.write(json, toJson(report, pub), out);
+        Outputs.write(json, () -> toJson(report, pub), out);
         return 0;
     }
 
