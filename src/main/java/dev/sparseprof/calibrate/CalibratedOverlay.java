@@ -86,6 +86,7 @@ public final class CalibratedOverlay {
             if (k.split1Cycles() > 0) inCore.put("split1", Quantities.cycles(k.split1Cycles()));
             if (k.l3CoreBytesPerSecond() > 0) inCore.put("l3PerCore", Quantities.gigabytesPerSecond(k.l3CoreBytesPerSecond()));
             inCore.put("overlap", String.format(Locale.ROOT, "%.6f", k.overlap()));
+            if (k.denseOverlapProbed()) inCore.put("denseOverlap", String.format(Locale.ROOT, "%.6f", k.denseOverlap()));
             if (k.l2Gather().present()) {
                 inCore.put("l2GatherPerCore", Quantities.gigabytesPerSecond(k.l2Gather().coreBytesPerSecond()));
                 inCore.put("l2GatherAll", Quantities.gigabytesPerSecond(k.l2Gather().allBytesPerSecond()));

@@ -48,6 +48,11 @@ package dev.sparseprof.hw;
  *     model for Intel cores, no transfer overlaps the loads that use it) to 1 (overlapped:
  *     {@code T = max(T_core, T_L1L2, ...)}, as on AMD Zen cores): {@code T = serial - overlap x
  *     (serial - overlapped)}. The probe measures it with the CSR micro-kernel with B in L2;
+ * <li>{@code denseOverlap}: the same for the dense kernel (spec key {@code denseOverlap}), whose L2
+ *     traffic is another kind of access: its packed B block streamed in order by every row tile,
+ *     where csr's is random rows gathered. The probe measures it with the dense kernel with its
+ *     packed block in L2; {@link #NOT_PROBED} (NaN) in files written before 6 Dec 2026, where the
+ *     shared {@code overlap} stands in ({@link #overlapOf});
  * <li>{@code l2Gather}: the rate at which the cores gather B's rows from L2 in a sustained CSR call
  *     ({@link GatherRates}; spec keys {@code l2GatherPerCore}, {@code l2GatherAll},
  *     {@code gatherThreads}), which the model uses for the row gathers' L2 bytes in place of the
@@ -67,8 +72,10 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
                           double block2Cycles, double oneVectorCycles, double rowBlockCycles, double wholeRowCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
                           double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap,
                           double bsrTileCycles, double nmRowCycles, boolean fixedPartsApart, double split2Cycles, double split1Cycles,
-                          GatherRates l2Gather, double slowestCore) {
-    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, GatherRates.NONE, 0);
+                          GatherRates l2Gather, double slowestCore, double denseOverlap) {
+    /** A {@code denseOverlap} the probe did not measure: the shared {@code overlap} stands in. */
+    public static final double NOT_PROBED = Double.NaN;
+    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, GatherRates.NONE, 0, NOT_PROBED);
 
     public InCoreRates {
         if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);
@@ -82,6 +89,9 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
             throw new SpecException("cpu.inCore: denseFma, block8, block4, block2 and oneVector cycles must be positive");
         }
         if (!(overlap >= 0 && overlap <= 1)) throw new SpecException("cpu.inCore.overlap must be in [0, 1], got " + overlap);
+        if (!Double.isNaN(denseOverlap) && !(denseOverlap >= 0 && denseOverlap <= 1)) {
+            throw new SpecException("cpu.inCore.denseOverlap must be in [0, 1], got " + denseOverlap);
+        }
         if (l2Gather == null) l2Gather = GatherRates.NONE;
         if (!(slowestCore >= 0 && slowestCore <= 1)) throw new SpecException("cpu.inCore.slowestCore must be in (0, 1], got " + slowestCore);
     }
@@ -94,6 +104,16 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
     /** {@link #coreStretch(int)} for a {@code slowestCore} (0: equal cores) before it is in a spec. */
     public static double coreStretch(int cores, double slowestCore) {
         return cores > 1 && slowestCore > 0 ? 1 / Math.min(1, slowestCore) : 1;
+    }
+
+    /** Whether the probe measured the dense kernel's own overlap ({@code denseOverlap}). */
+    public boolean denseOverlapProbed() {
+        return !Double.isNaN(denseOverlap);
+    }
+
+    /** The overlap of {@code format}'s kernel: dense's own where probed, else the shared one (csr's). */
+    public double overlapOf(String format) {
+        return format.equals("dense") && denseOverlapProbed() ? denseOverlap : overlap;
     }
 
     /** Cycles per entry of the general path's 2-vector block: its own probed rate, else the tight loop's. */

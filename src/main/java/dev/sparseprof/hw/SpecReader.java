@@ -23,7 +23,7 @@ final class SpecReader {
         "registersPerSm", "maxBlocksPerSm", "arch"};
     private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram", "model", "inCore"};
     private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "block8", "block4", "block2", "oneVector", "rowBlock", "wholeRow", "cooEntry", "cooRow",
-        "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap",
+        "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap", "denseOverlap",
         "l2GatherPerCore", "l2GatherAll", "gatherThreads", "slowestCore"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
@@ -123,7 +123,8 @@ final class SpecReader {
                     m.has("l3PerCore") ? SpecValues.bytesPerSecond(m, "l3PerCore") : 0, m.number("overlap"),
                     apart ? SpecValues.cycles(m, "bsrTile") : 0, apart ? SpecValues.cycles(m, "nmRow") : 0, apart,
                     m.has("split2") ? SpecValues.cycles(m, "split2") : 0, m.has("split1") ? SpecValues.cycles(m, "split1") : 0,
-                    gather(m), m.has("slowestCore") ? m.number("slowestCore") : 0);
+                    gather(m), m.has("slowestCore") ? m.number("slowestCore") : 0,
+                    m.has("denseOverlap") ? m.number("denseOverlap") : InCoreRates.NOT_PROBED);
         } catch (SpecException e) {
             throw m.error(e.getMessage());
         }

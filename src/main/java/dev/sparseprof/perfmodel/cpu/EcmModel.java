@@ -29,7 +29,8 @@ import java.util.List;
  * <li>composed as the probe found this machine composes them: between serial,
  *     {@code T = T_core + sum T_i} (Kerncraft's Intel model), and overlapped,
  *     {@code T = max(T_core, max T_i)}, by the probed overlap: {@code T = serial - overlap x
- *     (serial - overlapped)};
+ *     (serial - overlapped)}; the dense kernel by its own probed overlap where the spec has one
+ *     ({@link InCoreRates#overlapOf}: its streamed B block hides otherwise than csr's gathered rows);
  * <li>plus the call's fixed costs: launch and fork/join (probed) and the private copies of B
  *     ({@link #bCopySeconds}: the sparse kernels' aligned copies, the dense kernel's packed panels,
  *     each thread its own whole one).
@@ -98,7 +99,7 @@ public final class EcmModel {
             }
         }
         double serialTime = core + serial;
-        double time = serialTime - rates.overlap() * (serialTime - Math.max(core, slowest));
+        double time = serialTime - rates.overlapOf(plan.format()) * (serialTime - Math.max(core, slowest));
         double overhead = features.overheads() ? spec.overheads().launchSeconds(spec.cores()) + bCopySeconds(spec, w, plan.format()) : 0;
         if (overhead > time) bottleneck = "overhead";
         return new Prediction(plan, traffic, time + overhead, core, levelSeconds, 0, overhead, imbalance, bottleneck);

@@ -261,6 +261,31 @@ class EcmModelTest {
     }
 
     @Test
+    void denseTakesItsOwnProbedOverlapWhereTheSpecHasOneTheSharedOneElse() {
+        // 1024 x 256 at N = 64: the packed 256 x 64 block (64 KiB) passes the 48 KiB L1d, so dense has an L2 term
+        Workload w = Workload.uniformSparse("ffn", 1024, 256, 64, DType.F32, 0.5, false);
+        String own = spec(512, "0").replace("    overlap: 0\n", "    overlap: 0\n    denseOverlap: 1\n");
+        CpuSpec withDense = (CpuSpec) HardwareSpecs.parse("d.yaml", own);
+        assertEquals(1.0, withDense.inCore().denseOverlap());
+        assertEquals(0.0, withDense.inCore().overlap());
+        Prediction dense = new PerfModel(withDense, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("dense"), Features.ALL);
+        Prediction denseSerial = new PerfModel(cpu(512, "0"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("dense"), Features.ALL);
+        Prediction denseOverlapped = new PerfModel(cpu(512, "1"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("dense"), Features.ALL);
+        assertTrue(denseSerial.levelSeconds()[1] > 0, "dense streams its block from L2");
+        assertTrue(denseSerial.seconds() > denseOverlapped.seconds());
+        assertEquals(denseOverlapped.seconds(), dense.seconds(), 1e-15, "dense: its own overlap");
+        Prediction csr = new PerfModel(withDense, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        Prediction csrSerial = new PerfModel(cpu(512, "0"), TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        assertEquals(csrSerial.seconds(), csr.seconds(), 1e-15, "csr: the shared overlap");
+        // no denseOverlap key (every probe file before 6 Dec 2026): dense takes the shared overlap, as before
+        assertTrue(!cpu(512, "0").inCore().denseOverlapProbed());
+        assertEquals(0.5, cpu(512, "0.5").inCore().overlapOf("dense"));
+        SparseprofException bad = assertThrows(SparseprofException.class,
+                () -> HardwareSpecs.parse("b.yaml", spec(512, "0").replace("    overlap: 0\n", "    overlap: 0\n    denseOverlap: 1.2\n")));
+        assertTrue(bad.getMessage().contains("denseOverlap must be in [0, 1]"), bad.getMessage());
+    }
+
+    @Test
     void inCoreRatesAreCheckedWhenTheSpecLoads() {
         String wrongWidth = spec(512, "0").replace("vectorBits: 512bits", "vectorBits: 256bits");
         SparseprofException e = assertThrows(SparseprofException.class, () -> HardwareSpecs.parse("w.yaml", wrongWidth));
