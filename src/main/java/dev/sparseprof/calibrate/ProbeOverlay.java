@@ -121,7 +121,7 @@ public final class ProbeOverlay {
                     Quantities.gigahertz(clock), k.vectorBits(), k.overlap(),
                     k.l2MeasuredSeconds() * 1e9, k.l2CoreSeconds() * 1e9, k.l2TransferSeconds() * 1e9,
                     (k.l2CoreSeconds() + k.l2TransferSeconds()) * 1e9, Math.max(k.l2CoreSeconds(), k.l2TransferSeconds()) * 1e9)
-                    + gatherNote(k.gather()) + speedNote(speeds));
+                    + denseNote(k.denseL2()) + gatherNote(k.gather()) + speedNote(speeds));
             Map<String, Object> overheads = new LinkedHashMap<>();
             overheads.put("launch", Quantities.microseconds(k.launchSeconds()));
             overheads.put("forkJoin", Quantities.microseconds(k.forkJoinSeconds()));
@@ -155,6 +155,7 @@ public final class ProbeOverlay {
         m.put("l2PerCore", Quantities.gigabytesPerSecond(l2CoreBytesPerSecond));
         m.put("l3PerCore", Quantities.gigabytesPerSecond(l3CoreBytesPerSecond));
         m.put("overlap", String.format(Locale.ROOT, "%.3f", k.overlap()));
+        if (k.denseL2() != null) m.put("denseOverlap", String.format(Locale.ROOT, "%.3f", k.denseL2().overlap()));
         if (k.gather() != null) {
             m.put("l2GatherPerCore", Quantities.gigabytesPerSecond(k.gather().coreBytesPerSecond()));
             m.put("l2GatherAll", Quantities.gigabytesPerSecond(k.gather().allBytesPerSecond()));
@@ -166,6 +167,13 @@ public final class ProbeOverlay {
     /** What the per-CPU FMA check measured, for the spec's note. */
     static String speedNote(CoreSpeeds speeds) {
         return speeds == null ? "" : "; slowestCore: fp32 FMA, one thread pinned to each CPU, " + speeds.describe();
+    }
+
+    /** What dense's transfer check measured, for the spec's note. */
+    static String denseNote(KernelRates.DenseL2 d) {
+        if (d == null) return "";
+        return String.format(Locale.ROOT, "; denseOverlap %.2f: dense at K %d, N %d (its packed block from L2) measured %.3g ns per vector FMA, "
+                + "in-core %.3g + L2 %.3g ns", d.overlap(), d.k(), d.n(), d.measuredSeconds() * 1e9, d.coreSeconds() * 1e9, d.transferSeconds() * 1e9);
     }
 
     /** What the sustained gather measured, for the spec's note. */

@@ -1,6 +1,7 @@
 package dev.sparseprof.calibrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.hw.CpuSpec;
@@ -53,12 +54,26 @@ class ProbeOverlayTest {
     }
 
     @Test
+    void theDenseChecksOverlapReachesTheSpecAsItsOwnKeyAndItsNote() {
+        var dense = new KernelRates.DenseL2(256, 64, 0.23e-9, 0.2e-9, 0.12e-9, 0.75);
+        KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, dense, null, 30);
+        SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
+        CpuSpec spec = (CpuSpec) o.check();
+        assertEquals(0.75, spec.inCore().denseOverlap(), 1e-9);
+        assertEquals(0.5, spec.inCore().overlap(), 1e-9, "the shared overlap stays csr's");
+        assertTrue(o.toYaml().contains("denseOverlap 0.75: dense at K 256, N 64"), o.toYaml());
+    }
+
+    @Test
     void theProbedGatherBandwidthsReachTheSpecAndItsNote() {
         var gather = new KernelRates.Gather(50_000, 20e6, 90e-6, 200e-6, 110e-6, 2, 120e9, 210e9);
         KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
-                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, gather, 30);
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, gather, 30);
         SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
         CpuSpec spec = (CpuSpec) o.check();
+        assertFalse(spec.inCore().denseOverlapProbed(), "no dense check: no denseOverlap key");
+        assertFalse(o.toYaml().contains("denseOverlap"), o.toYaml());
         assertEquals(120e9, spec.inCore().l2Gather().coreBytesPerSecond(), 1e6);
         assertEquals(210e9, spec.inCore().l2Gather().allBytesPerSecond(), 1e6);
         assertEquals(2, spec.inCore().l2Gather().threads());

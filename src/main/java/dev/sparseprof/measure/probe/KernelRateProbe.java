@@ -2,6 +2,7 @@ package dev.sparseprof.measure.probe;
 
 import dev.sparseprof.hw.InCoreRates;
 import dev.sparseprof.kernel.DenseGemm;
+import dev.sparseprof.kernel.DenseTiling;
 import dev.sparseprof.kernel.KernelVectors;
 import dev.sparseprof.kernel.Kernels;
 import dev.sparseprof.kernel.NnzBalancedPartition;
@@ -41,7 +42,8 @@ import java.util.Random;
  *     VM, the pack's K x N copy in it, against 1.16 from rows); A, packed B and C take 26 KiB.
  * </ul>
  * Then the same CSR kernel with B sized into L2 shows how much of the L2 transfer hides behind the
- * in-core time (the overlap), and a long call of it over random rows of such a B, on 1 thread and on
+ * in-core time (the overlap), the dense kernel with its packed B block in L2 the same for its own
+ * streamed block ({@link #denseL2}), and a long call of it over random rows of such a B, on 1 thread and on
  * all, how fast the cores gather B's rows from L2 when they do nothing else for a whole call
  * ({@link #gather}): the short differential check ran at 2.96 ns per entry on the Zen 5 VM where
  * long calls of the same rows took 4.8-7.3. A tiny matrix on 1 thread and on all gives the call's fixed costs
@@ -237,6 +239,8 @@ public final class KernelRateProbe {
         // dense: per vector FMA, wide (4 vectors) and narrow (1 vector) micro-kernels, from two K
         double denseWide = perFma(t, wideVectors, DENSE_TILES * DenseGemm.wideTileRows(), one);
         double denseNarrow = perFma(t, 1, DENSE_NARROW_ROWS, one);
+        // dense's own transfer check: its packed B block past L1d, streamed from L2 by every row tile
+        KernelRates.DenseL2 denseL2 = denseL2(t, denseWide, l1dBytes, l2ReadBytesPerSecond, one);
         // the transfer check: 8 vectors, B of a quarter of L2, random columns (every B row from L2)
         int n8 = 8 * lanes;
         int kL2 = (int) Math.max(64, l2Bytes / 4 / ((long) n8 * Float.BYTES));
@@ -264,7 +268,7 @@ public final class KernelRateProbe {
         }
         return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
                 wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
-                launch, forkJoin, overlap, measured, core, transfer, null, (System.nanoTime() - t0) * 1e-9);
+                launch, forkJoin, overlap, measured, core, transfer, denseL2, null, (System.nanoTime() - t0) * 1e-9);
     }
 
     /**
@@ -392,6 +396,51 @@ public final class KernelRateProbe {
     /** Dense seconds per vector FMA at a panel of {@code vectors} vectors: per row of {@code rows} over half as many, over K x vectors. */
     private double perFma(Timer t, int vectors, int rows, WorkerPool pool) {
         return perRow(t, "dense", rows, DENSE_K, DENSE_K, vectors * lanes, pool) / ((double) DENSE_K * vectors);
+    }
+
+    /**
+     * Row tiles of the dense transfer check's larger matrix (the smaller has half as many): 8 tiles
+     * apart, each reading the whole packed block once more.
+     */
+    static final int DENSE_L2_TILES = 16;
+
+    /**
+     * Dense's transfer check, the csr check's twin for the dense kernel's own L2 traffic: at K = its
+     * K block and N = {@link #denseL2Columns} every row tile streams the packed {@code kc x N} block,
+     * larger than L1d, from L2 (16 B per vector FMA at 4-row tiles of 512-bit vectors), in order,
+     * where csr's check gathers random rows. Per vector FMA from two row counts (B's packing, once
+     * per call, cancels), against the in-L1 rate {@code corePerFma}; null where no block of one C
+     * block passes L1d (dense then has no L2 term to compose).
+     */
+    private KernelRates.DenseL2 denseL2(Timer t, double corePerFma, long l1dBytes, double l2ReadBytesPerSecond, WorkerPool pool) {
+        DenseTiling tiling = DenseGemm.tiling();
+        int n = denseL2Columns(tiling, l1dBytes);
+        if (n == 0) return null;
+        int k = tiling.kc();
+        int rows = DENSE_L2_TILES * tiling.rows();
+        double perRow = perRowOf(t, "dense", rowsMatrix(rows, k, k, 1), rowsMatrix(rows / 2, k, k, 1), rows / 2, n, pool);
+        return denseL2(k, n, perRow / ((double) k * n / tiling.lanes()), corePerFma, tiling, l2ReadBytesPerSecond);
+    }
+
+    /**
+     * N of dense's transfer check: the fewest whole wide panels whose packed block of K = kc is
+     * larger than L1d (one 64 KiB panel on a 48 KiB core at 512 bits: 1024 x 256 x 64 per 4 tiles),
+     * 0 where that passes one C block ({@code nc}).
+     */
+    static int denseL2Columns(DenseTiling tiling, long l1dBytes) {
+        long panelBytes = (long) tiling.kc() * tiling.panelColumns() * Float.BYTES;
+        long n = (l1dBytes / panelBytes + 1) * tiling.panelColumns();
+        return n <= tiling.nc() ? (int) n : 0;
+    }
+
+    /**
+     * The dense composition solved as csr's is ({@link #overlap}): the block's bytes per vector FMA
+     * (a tile of {@code rows} rows reads one vector of B per {@code rows} FMAs) over the 1-thread L2
+     * read bandwidth is the transfer, {@code measured} and {@code core} seconds per vector FMA.
+     */
+    static KernelRates.DenseL2 denseL2(int k, int n, double measured, double core, DenseTiling tiling, double l2ReadBytesPerSecond) {
+        double transfer = (double) tiling.lanes() * Float.BYTES / tiling.rows() / l2ReadBytesPerSecond;
+        return new KernelRates.DenseL2(k, n, measured, core, transfer, overlap(core, transfer, measured));
     }
 
     /** Seconds per row of {@code rows} rows of {@code len} entries in K columns over half as many rows. */

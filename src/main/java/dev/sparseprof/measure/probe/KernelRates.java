@@ -9,13 +9,24 @@ package dev.sparseprof.measure.probe;
  * with B in L2 composed its in-core time and its L2 transfer: {@code overlap}, the share of the
  * smaller of the two that the measured time hid ({@code (core + transfer - measured) / min(core,
  * transfer)}, clamped to [0, 1]: 0 serial, 1 overlapped); the three times in seconds per entry;
+ * {@code denseL2}: the same composition for the dense kernel with its packed B block in L2
+ * ({@link DenseL2}; null where the block cannot pass L1d);
  * {@code gather}: the sustained row-gather bandwidths ({@code hw.GatherRates}) with the calls they
  * came from ({@link Gather}).
  */
 public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNarrowFmaSeconds, double block8Seconds, double block4Seconds,
                           double block2Seconds, double oneVectorSeconds, double rowBlockSeconds, double wholeRowSeconds, double cooEntrySeconds, double cooRowSeconds, double bsrWideSeconds, double bsrNarrowSeconds,
                           double nmSlotSeconds, double bsrTileSeconds, double nmRowSeconds, double split2Seconds, double split1Seconds, double launchSeconds, double forkJoinSeconds, double overlap,
-                          double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, Gather gather, double elapsedSeconds) {
+                          double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, DenseL2 denseL2, Gather gather, double elapsedSeconds) {
+    /**
+     * The dense kernel at K = {@code k} (its K block) and N = {@code n} columns, where the packed
+     * {@code k x n} block of B is larger than L1d and every row tile streams it from L2: per vector
+     * FMA {@code measuredSeconds} (a difference of two row counts), in-core {@code coreSeconds}
+     * (the in-L1 rate) and {@code transferSeconds} (the block's bytes per FMA at the L2 read
+     * bandwidth); {@code overlap} solved from them as csr's is.
+     */
+    public record DenseL2(int k, int n, double measuredSeconds, double coreSeconds, double transferSeconds, double overlap) {}
+
     /**
      * The sustained gather: one CSR call of {@code entries} random-column entries at 8 vectors over
      * a B in L2 took {@code measuredSeconds} (the call's fixed costs and B's private copies out) on 1
@@ -38,6 +49,6 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
         return new KernelRates(vectorBits, denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds,
                 rowBlockSeconds, wholeRowSeconds, cooEntrySeconds, cooRowSeconds, bsrWideSeconds, bsrNarrowSeconds, nmSlotSeconds, bsrTileSeconds,
                 nmRowSeconds, split2Seconds, split1Seconds, launchSeconds, forkJoinSeconds, overlap, l2MeasuredSeconds, l2CoreSeconds,
-                l2TransferSeconds, g, elapsed);
+                l2TransferSeconds, denseL2, g, elapsed);
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sparseprof.kernel.DenseTiling;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -97,6 +98,27 @@ class KernelRateProbeTest {
         assertFalse(dev.sparseprof.hw.GatherRates.NONE.present());
         assertEquals(0, dev.sparseprof.hw.GatherRates.NONE.perCoreBytesPerSecond(2));
         assertThrows(dev.sparseprof.hw.SpecException.class, () -> new dev.sparseprof.hw.GatherRates(1e9, 2e9, 0));
+    }
+
+    @Test
+    void densesCheckStreamsABlockPastL1AndSolvesItsOverlapAsCsrsIs() {
+        // 48 KiB L1d at 512 bits: 4 x 4 vectors, kc 256; one 64-column panel's block is 64 KiB, past L1d
+        DenseTiling avx512 = DenseTiling.choose(512, 48L << 10, 2L << 20);
+        assertEquals(64, KernelRateProbe.denseL2Columns(avx512, 48L << 10));
+        // at 256 bits (6 x 2 vectors of 8, kc 128) one 16-column panel's block is 8 KiB: 4 panels pass 32 KiB
+        DenseTiling avx2 = DenseTiling.choose(256, 32L << 10, 512L << 10);
+        int n2 = KernelRateProbe.denseL2Columns(avx2, 32L << 10);
+        assertTrue((long) avx2.kc() * n2 * Float.BYTES > 32L << 10, "block " + avx2.kc() + " x " + n2);
+        assertTrue((long) avx2.kc() * (n2 - avx2.panelColumns()) * Float.BYTES <= 32L << 10, "the fewest panels");
+        // a block that cannot pass L1d within one C block: no check
+        assertEquals(0, KernelRateProbe.denseL2Columns(new DenseTiling(4, 4, 16, 64, 64), 1L << 20));
+        // 16 lanes over 4-row tiles: 16 B per vector FMA; at 100 GB/s 0.16 ns; core 0.2 ns, measured 0.3 ns
+        var d = KernelRateProbe.denseL2(256, 64, 0.3e-9, 0.2e-9, avx512, 100e9);
+        assertEquals(0.16e-9, d.transferSeconds(), 1e-15);
+        assertEquals((0.2 + 0.16 - 0.3) / 0.16, d.overlap(), 1e-9);
+        assertEquals(KernelRateProbe.overlap(0.2e-9, 0.16e-9, 0.3e-9), d.overlap());
+        assertEquals(0, KernelRateProbe.denseL2(256, 64, 0.5e-9, 0.2e-9, avx512, 100e9).overlap(), "serial or worse");
+        assertEquals(1, KernelRateProbe.denseL2(256, 64, 0.2e-9, 0.2e-9, avx512, 100e9).overlap(), "hidden");
     }
 
     @Test
