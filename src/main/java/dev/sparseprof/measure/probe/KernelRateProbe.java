@@ -14,10 +14,13 @@ import dev.sparseprof.measure.TimingHarness;
 import dev.sparseprof.memsim.RowGatherReuse;
 import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.SparseprofException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The in-core rates of the project's own kernels on this machine: each kernel of the {@code kernel}
@@ -55,6 +58,8 @@ import java.util.Random;
  * round. (The Zen 5 VM's probe, median of 3 rounds on the old matrices, kept a row-block cost of
  * 470 cycles where its layers took about 70, most likely from C, 64 KiB at 8 vectors of 128 rows,
  * spilling out of its 48 KiB L1.) The JIT is warmed up in the first pass only ({@link #roundPlan}).
+ * The transfer checks keep no best: {@link #CHECK_ROUNDS} rounds, interleaved with those, each time a
+ * check's in-L1 case next to its L2 case and solve that round's overlap, of which the median is kept.
  */
 public final class KernelRateProbe {
     /** Columns of the in-L1 row-body matrices: B is K x N fp32 (16 KiB at N = 8 vectors of 512 bits). */
@@ -140,11 +145,18 @@ public final class KernelRateProbe {
                 warmedPlan(format, a, n, pool); // the JIT's warm-up: every kernel and variant compiled before any round
                 return 1e-9 * (1 + a.rows() + a.cols()); // any positive, growing with the matrix: the pass is dropped
             };
-            rates(warm, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
+            rates(warm, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, null);
+            transferChecks(warm, l1dBytes, l2Bytes, l2ReadBytesPerSecond, one);
             Timer timed = (format, a, n, pool) -> best.keep(format, a, n, pool.threads(), timeCalls(roundPlan(format, a, n, pool), pool, 0.25));
-            for (int i = 0; i < ROUNDS; i++) rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, false);
+            // the transfer checks keep no best: each round solves its own overlap from its own times
+            Timer checkTimed = (format, a, n, pool) -> timeCalls(roundPlan(format, a, n, pool), pool, 0.25);
+            List<TransferChecks> checks = new ArrayList<>();
+            for (int i = 0; i < Math.max(ROUNDS, CHECK_ROUNDS); i++) {
+                if (i < ROUNDS) rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, null);
+                if (i < CHECK_ROUNDS) checks.add(transferChecks(checkTimed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, one));
+            }
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
-            KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, true);
+            KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, TransferChecks.median(checks));
             return r.withGather(gather(r, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, one, all), (System.nanoTime() - t0) * 1e-9);
         }
     }
@@ -192,9 +204,14 @@ public final class KernelRateProbe {
         }
     }
 
-    /** The rates from one pass of calls; {@code last}: the pass over the best times, the only one whose rates are checked and kept (null otherwise). */
+    /**
+     * The rates from one pass of calls; {@code checks}: the transfer checks' median over their rounds,
+     * given only to the pass over the best times, the only one whose rates are checked and kept (null
+     * otherwise, and then so is the result).
+     */
     private KernelRates rates(Timer t, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, WorkerPool one, WorkerPool all,
-                              long t0, boolean last) {
+                              long t0, TransferChecks checks) {
+        boolean last = checks != null;
         // the CSR row body at each block width the kernels dispatch (LoopNests): N = 1 and 2 vectors
         // take the tight all-rows loops, 4 and 8 vectors one column block of the general path.
         RowRates[] body = new RowRates[WIDTHS.length];
@@ -239,22 +256,6 @@ public final class KernelRateProbe {
         // dense: per vector FMA, wide (4 vectors) and narrow (1 vector) micro-kernels, from two K
         double denseWide = perFma(t, wideVectors, DENSE_TILES * DenseGemm.wideTileRows(), one);
         double denseNarrow = perFma(t, 1, DENSE_NARROW_ROWS, one);
-        // dense's own transfer check: its packed B block past L1d, streamed from L2 by every row tile
-        KernelRates.DenseL2 denseL2 = denseL2(t, denseWide, l1dBytes, l2ReadBytesPerSecond, one);
-        // the transfer check: 8 vectors, B of a quarter of L2, random columns (every B row from L2)
-        int n8 = 8 * lanes;
-        int kL2 = (int) Math.max(64, l2Bytes / 4 / ((long) n8 * Float.BYTES));
-        int rows8 = CHECK_ROWS;
-        MatrixView check = randomRows(rows8, kL2, CHECK_MIN, CHECK_MAX);
-        long checkEntries = entries(check, rows8 / 2, rows8);
-        double measured = (t.seconds("csr", check, n8, one) - t.seconds("csr", firstRows(check, rows8 / 2), n8, one)) / checkEntries;
-        double core = eight.perRow() * (rows8 / 2) / checkEntries + eight.perEntry();
-        // the B rows that miss L1: LRU's share of the rows' reuse, as the model takes it (memsim.RowGatherReuse)
-        double bBytes = (double) kL2 * n8 * Float.BYTES;
-        double meanRow = (double) checkEntries / (rows8 / 2);
-        double transfer = n8 * Float.BYTES * (1 - RowGatherReuse.hitShare(l1dBytes, bBytes, meanRow * n8 * Float.BYTES, meanRow / kL2))
-                / l2ReadBytesPerSecond;
-        double overlap = overlap(core, transfer, measured);
         // fixed costs of a call: one row of one entry, N = one vector
         double launch = t.seconds("csr", rowsMatrix(1, K_L1, 1, 1), lanes, one);
         double forkJoin = threads > 1 ? Math.max(0, (t.seconds("csr", rowsMatrix(threads, K_L1, 1, 1), lanes, all) - launch) / (threads - 1)) : 0;
@@ -268,7 +269,95 @@ public final class KernelRateProbe {
         }
         return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
                 wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
-                launch, forkJoin, overlap, measured, core, transfer, denseL2, null, (System.nanoTime() - t0) * 1e-9);
+                launch, forkJoin, checks.csr().overlap(), checks.csr().measuredSeconds(), checks.csr().coreSeconds(), checks.csr().transferSeconds(),
+                checks.dense(), null, (System.nanoTime() - t0) * 1e-9);
+    }
+
+    /**
+     * Rounds of the transfer checks ({@link #transferChecks}), each solving its overlaps from its own
+     * times, of which the probe keeps the median. The best of each call over the rounds, which the
+     * rates take, paired an in-L1 time and an L2 time from different rounds, seconds apart, each
+     * on its own draw of B's pages: csr's overlap is the small difference of two such calls (about
+     * 2 us of some 10 us, mostly B's 512 KiB aligned copy) against the in-L1 rate, and four probes
+     * on the Intel VM within three minutes solved 0.25, 0.93, 0.66 and 0.58 from L2 times of 5.16,
+     * 3.23, 3.97 and 4.16 ns per entry beside in-L1 ones of 2.73-2.94.
+     */
+    static final int CHECK_ROUNDS = 9;
+
+    /** One round of both transfer checks, or their median over rounds: csr's ({@link #csrL2}) and dense's ({@link #denseL2}; null where it has none). */
+    record TransferChecks(TransferSolve csr, KernelRates.DenseL2 dense) {
+        /** Each check's median over the rounds ({@link TransferSolve#median}, {@link #medianDense}). */
+        static TransferChecks median(List<TransferChecks> rounds) {
+            List<KernelRates.DenseL2> dense = rounds.stream().map(TransferChecks::dense).filter(d -> d != null).toList();
+            return new TransferChecks(TransferSolve.median(rounds.stream().map(TransferChecks::csr).toList()),
+                    dense.isEmpty() ? null : medianDense(dense));
+        }
+    }
+
+    /**
+     * A transfer check's times (seconds per unit: measured with B in L2, in-core, the L2 transfer) and
+     * the overlap solved from them ({@link #overlap}).
+     */
+    record TransferSolve(double measuredSeconds, double coreSeconds, double transferSeconds, double overlap) {
+        static TransferSolve of(double core, double transfer, double measured) {
+            return new TransferSolve(measured, core, transfer, KernelRateProbe.overlap(core, transfer, measured));
+        }
+
+        /** The median of each over the rounds: the overlap is the median of the rounds' overlaps, not one solved from the median times. */
+        static TransferSolve median(List<TransferSolve> rounds) {
+            return new TransferSolve(medianOf(rounds, TransferSolve::measuredSeconds), medianOf(rounds, TransferSolve::coreSeconds),
+                    medianOf(rounds, TransferSolve::transferSeconds), medianOf(rounds, TransferSolve::overlap));
+        }
+    }
+
+    /** Dense's check over the rounds as {@link TransferSolve#median}: each time's median, and the median of the rounds' overlaps. */
+    static KernelRates.DenseL2 medianDense(List<KernelRates.DenseL2> rounds) {
+        KernelRates.DenseL2 first = rounds.get(0);
+        return new KernelRates.DenseL2(first.k(), first.n(), medianOf(rounds, KernelRates.DenseL2::measuredSeconds),
+                medianOf(rounds, KernelRates.DenseL2::coreSeconds), medianOf(rounds, KernelRates.DenseL2::transferSeconds),
+                medianOf(rounds, KernelRates.DenseL2::overlap));
+    }
+
+    /** The median of {@code f} over {@code xs} (the mean of the middle two of an even count). */
+    static <T> double medianOf(List<T> xs, ToDoubleFunction<T> f) {
+        if (xs.isEmpty()) throw new IllegalArgumentException("median of nothing");
+        double[] v = xs.stream().mapToDouble(f).sorted().toArray();
+        int m = v.length / 2;
+        return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+    }
+
+    /**
+     * One round of the transfer checks, each with its in-L1 rate timed next to its L2 case (a drift
+     * between the two goes straight into the overlap): csr's and dense's.
+     */
+    private TransferChecks transferChecks(Timer t, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, WorkerPool one) {
+        TransferSolve csr = csrL2(t, l1dBytes, l2Bytes, l2ReadBytesPerSecond, one);
+        int wideVectors = lanes >= 16 ? 4 : 2;
+        double denseWide = perFma(t, wideVectors, DENSE_TILES * DenseGemm.wideTileRows(), one);
+        return new TransferChecks(csr, denseL2(t, denseWide, l1dBytes, l2ReadBytesPerSecond, one));
+    }
+
+    /**
+     * Csr's transfer check: the 8-vector row body in L1 (its per-entry and per-row rates, as the
+     * rates' pass times them), then 8 vectors over a B of a quarter of L2 at random columns (every B
+     * row from L2): per entry from two row counts, against the in-L1 rate and the B rows' L2 bytes at
+     * the 1-thread L2 read bandwidth.
+     */
+    private TransferSolve csrL2(Timer t, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, WorkerPool one) {
+        RowRates eight = rowRates(t, 8, rowsFor(l1dBytes, 8, lanes), one, false);
+        int n8 = 8 * lanes;
+        int kL2 = (int) Math.max(64, l2Bytes / 4 / ((long) n8 * Float.BYTES));
+        int rows8 = CHECK_ROWS;
+        MatrixView check = randomRows(rows8, kL2, CHECK_MIN, CHECK_MAX);
+        long checkEntries = entries(check, rows8 / 2, rows8);
+        double measured = (t.seconds("csr", check, n8, one) - t.seconds("csr", firstRows(check, rows8 / 2), n8, one)) / checkEntries;
+        double core = eight.perRow() * (rows8 / 2) / checkEntries + eight.perEntry();
+        // the B rows that miss L1: LRU's share of the rows' reuse, as the model takes it (memsim.RowGatherReuse)
+        double bBytes = (double) kL2 * n8 * Float.BYTES;
+        double meanRow = (double) checkEntries / (rows8 / 2);
+        double transfer = n8 * Float.BYTES * (1 - RowGatherReuse.hitShare(l1dBytes, bBytes, meanRow * n8 * Float.BYTES, meanRow / kL2))
+                / l2ReadBytesPerSecond;
+        return TransferSolve.of(core, transfer, measured);
     }
 
     /**

@@ -122,6 +122,43 @@ class KernelRateProbeTest {
     }
 
     @Test
+    void eachRoundSolvesItsOwnOverlapAndTheProbeKeepsTheirMedian() {
+        // the Intel VM's csr check: in-core about 2.8 ns per entry, L2 transfer 3.0 ns; one round's L2
+        // case met a slow draw of B's pages (5.2 ns), another's in-L1 case a slow moment (3.4 ns, and its L2 case a fast one)
+        double transfer = 3.0e-9;
+        double[][] coreMeasured = {{2.8e-9, 4.1e-9}, {2.8e-9, 5.2e-9}, {3.4e-9, 3.3e-9}, {2.7e-9, 4.0e-9}, {2.9e-9, 4.2e-9}};
+        List<KernelRateProbe.TransferSolve> rounds = new java.util.ArrayList<>();
+        for (double[] cm : coreMeasured) rounds.add(KernelRateProbe.TransferSolve.of(cm[0], transfer, cm[1]));
+        assertEquals((2.8 + 3.0 - 4.1) / 2.8, rounds.get(0).overlap(), 1e-9, "a round solves from its own times");
+        assertEquals((2.8 + 3.0 - 5.2) / 2.8, rounds.get(1).overlap(), 1e-9);
+        assertEquals(1.0, rounds.get(2).overlap(), "clamped: the slow in-L1 time hides more than min(core, transfer)");
+        var median = KernelRateProbe.TransferSolve.median(rounds);
+        double[] overlaps = rounds.stream().mapToDouble(KernelRateProbe.TransferSolve::overlap).sorted().toArray();
+        assertEquals(overlaps[2], median.overlap(), "the median of the rounds' overlaps");
+        assertEquals((2.8 + 3.0 - 4.1) / 2.8, median.overlap(), 1e-9);
+        assertEquals(2.8e-9, median.coreSeconds(), 1e-18);
+        assertEquals(4.1e-9, median.measuredSeconds(), 1e-18);
+        assertEquals(transfer, median.transferSeconds());
+        // an even count takes the mean of the middle two
+        assertEquals(2.5, KernelRateProbe.medianOf(List.of(4.0, 1.0, 3.0, 2.0), Double::doubleValue));
+        assertThrows(IllegalArgumentException.class, () -> KernelRateProbe.medianOf(List.<Double>of(), Double::doubleValue));
+        // dense's check the same way, per field; the check's shape is kept
+        DenseTiling avx512 = DenseTiling.choose(512, 48L << 10, 2L << 20);
+        var dense = KernelRateProbe.medianDense(List.of(KernelRateProbe.denseL2(256, 64, 0.23e-9, 0.224e-9, avx512, 160e9),
+                KernelRateProbe.denseL2(256, 64, 0.23e-9, 0.201e-9, avx512, 160e9), KernelRateProbe.denseL2(256, 64, 0.40e-9, 0.215e-9, avx512, 160e9)));
+        assertEquals(256, dense.k());
+        assertEquals(64, dense.n());
+        assertEquals(0.23e-9, dense.measuredSeconds(), 1e-18);
+        assertEquals(0.215e-9, dense.coreSeconds(), 1e-18);
+        assertEquals(KernelRateProbe.overlap(0.201e-9, 0.1e-9, 0.23e-9), dense.overlap(), 1e-9); // 0.94, 0.71, 0 (serial)
+        // both checks together; a machine without dense's check has none in any round
+        var both = KernelRateProbe.TransferChecks.median(List.of(new KernelRateProbe.TransferChecks(rounds.get(0), null),
+                new KernelRateProbe.TransferChecks(rounds.get(1), null), new KernelRateProbe.TransferChecks(rounds.get(3), null)));
+        assertEquals(null, both.dense());
+        assertEquals(rounds.get(0).overlap(), both.csr().overlap(), 1e-12);
+    }
+
+    @Test
     void aMachineThatHidesItsCachesFallsBackToThePreset(@TempDir Path dir) throws Exception {
         CacheSizes preset = new CacheSizes(48L << 10, 2L << 20, 480L << 20, List.of(12, 16, 16), 64, false);
         CacheSizes none = CacheSizes.read(dir.resolve("absent"), preset);
