@@ -155,7 +155,7 @@ public final class ProbeOverlay {
         m.put("l2PerCore", Quantities.gigabytesPerSecond(l2CoreBytesPerSecond));
         m.put("l3PerCore", Quantities.gigabytesPerSecond(l3CoreBytesPerSecond));
         m.put("overlap", String.format(Locale.ROOT, "%.3f", k.overlap()));
-        if (k.denseL2() != null) m.put("denseOverlap", String.format(Locale.ROOT, "%.3f", k.denseL2().overlap()));
+        if (k.denseL2() != null) m.put("denseOverlap", String.format(Locale.ROOT, "%.3f", k.denseL2().transfer().overlap()));
         if (k.gather() != null) {
             m.put("l2GatherPerCore", Quantities.gigabytesPerSecond(k.gather().coreBytesPerSecond()));
             m.put("l2GatherAll", Quantities.gigabytesPerSecond(k.gather().allBytesPerSecond()));
@@ -172,8 +172,9 @@ public final class ProbeOverlay {
     /** What dense's transfer check measured, for the spec's note. */
     static String denseNote(KernelRates.DenseL2 d) {
         if (d == null) return "";
+        KernelRates.Transfer x = d.transfer();
         return String.format(Locale.ROOT, "; denseOverlap %.2f: dense at K %d, N %d (its packed block from L2) measured %.3g ns per vector FMA, "
-                + "in-core %.3g + L2 %.3g ns", d.overlap(), d.k(), d.n(), d.measuredSeconds() * 1e9, d.coreSeconds() * 1e9, d.transferSeconds() * 1e9);
+                + "in-core %.3g + L2 %.3g ns", x.overlap(), d.k(), d.n(), x.measuredSeconds() * 1e9, x.coreSeconds() * 1e9, x.transferSeconds() * 1e9);
     }
 
     /** What the sustained gather measured, for the spec's note. */

@@ -317,7 +317,8 @@ final class CalibrateCommand implements Callable<Integer> {
         r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds())
                 .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), slowest));
         // bytes per clock per thread of the best trial, at the effective FMA clock the overlay writes
-        double clock = ProbeOverlay.effectiveClock(r, cpu).hz();
+        ProbeOverlay.Clock effective = ProbeOverlay.effectiveClock(r, cpu);
+        double clock = effective.hz();
         TextTable t = new TextTable("level", "kernel", "threads", "working set", "median", "best", "B/clk/thread").rightAlign(2, 4, 5, 6);
         for (BandwidthPoint p : r.bandwidth()) {
             t.row(p.level().key(), p.kernel().key(), Integer.toString(p.threads()), Units.formatBytes(p.workingSetBytes()),
@@ -328,7 +329,7 @@ final class CalibrateCommand implements Callable<Integer> {
             t.row("fma", "fp" + f.bits(), Integer.toString(f.threads()), "-", gflops(f.medianFlopsPerSecond()), gflops(f.bestFlopsPerSecond()), "-");
         }
         w.print(t.render());
-        w.printf(Locale.ROOT, "calibrate: B/clk at the %.2f GHz effective FMA clock (%s)%n", clock / 1e9, ProbeOverlay.effectiveClock(r, cpu).from());
+        w.printf(Locale.ROOT, "calibrate: B/clk at the %.2f GHz effective FMA clock (%s)%n", clock / 1e9, effective.from());
         if (speeds != null) {
             w.printf(Locale.ROOT, "calibrate: fp32 FMA per CPU, one pinned thread each (median of %d rounds): %s%n", CoreSpeeds.ROUNDS, speeds.describe());
             if (speeds.spread() < CoreSpeeds.EQUAL) {
@@ -343,7 +344,7 @@ final class CalibrateCommand implements Callable<Integer> {
                 k.denseFmaSeconds() * 1e9, k.denseNarrowFmaSeconds() * 1e9, k.block8Seconds() * 1e9, k.block4Seconds() * 1e9,
                 k.block2Seconds() * 1e9, k.oneVectorSeconds() * 1e9, k.rowBlockSeconds() * 1e9, k.wholeRowSeconds() * 1e9, k.cooEntrySeconds() * 1e9, k.cooRowSeconds() * 1e9, k.bsrWideSeconds() * 1e9,
                 k.bsrNarrowSeconds() * 1e9, k.bsrTileSeconds() * 1e9, k.nmSlotSeconds() * 1e9, k.nmRowSeconds() * 1e9, k.split2Seconds() * 1e9, k.split1Seconds() * 1e9, k.launchSeconds() * 1e6, k.forkJoinSeconds() * 1e6,
-                k.overlap(), k.denseL2() == null ? "not probed" : String.format(Locale.ROOT, "%.2f", k.denseL2().overlap()));
+                k.overlap(), k.denseL2() == null ? "not probed" : String.format(Locale.ROOT, "%.2f", k.denseL2().transfer().overlap()));
         List<String> provenance = List.of(
                 "Probed by sparseprof calibrate --probe on " + r.cpuModel() + " (" + r.cores() + " cores, Vector API "
                         + r.vectorBits() + " bits)",

@@ -55,7 +55,7 @@ class ProbeOverlayTest {
 
     @Test
     void theDenseChecksOverlapReachesTheSpecAsItsOwnKeyAndItsNote() {
-        var dense = new KernelRates.DenseL2(256, 64, 0.23e-9, 0.2e-9, 0.12e-9, 0.75);
+        var dense = new KernelRates.DenseL2(256, 64, new KernelRates.Transfer(0.23e-9, 0.2e-9, 0.12e-9, 0.75));
         KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
                 1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, dense, null, 30);
         SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));

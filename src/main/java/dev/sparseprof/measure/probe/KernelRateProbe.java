@@ -249,12 +249,11 @@ public final class KernelRateProbe {
         // BSR 4x4, every block dense, one wide strip (4 vectors on 32 registers, 2 on 16:
         // kernel.BlockRowTiles.WIDE_VECTORS) and one narrow strip: per block from block rows of 12 and
         // 4 blocks, per tile and strip what the short block rows take beyond their blocks
-        int wideVectors = lanes >= 16 ? 4 : 2;
-        BlockRates wide = bsrRates(t, wideVectors * lanes, one);
+        BlockRates wide = bsrRates(t, wideVectors() * lanes, one);
         BlockRates narrow = bsrRates(t, lanes, one);
         double bsrTile = (wide.perTile() + narrow.perTile()) / 2;
         // dense: per vector FMA, wide (4 vectors) and narrow (1 vector) micro-kernels, from two K
-        double denseWide = perFma(t, wideVectors, DENSE_TILES * DenseGemm.wideTileRows(), one);
+        double denseWide = denseWideFma(t, one);
         double denseNarrow = perFma(t, 1, DENSE_NARROW_ROWS, one);
         // fixed costs of a call: one row of one entry, N = one vector
         double launch = t.seconds("csr", rowsMatrix(1, K_L1, 1, 1), lanes, one);
@@ -285,37 +284,19 @@ public final class KernelRateProbe {
     static final int CHECK_ROUNDS = 9;
 
     /** One round of both transfer checks, or their median over rounds: csr's ({@link #csrL2}) and dense's ({@link #denseL2}; null where it has none). */
-    record TransferChecks(TransferSolve csr, KernelRates.DenseL2 dense) {
-        /** Each check's median over the rounds ({@link TransferSolve#median}, {@link #medianDense}). */
+    record TransferChecks(KernelRates.Transfer csr, KernelRates.DenseL2 dense) {
+        /** Each check's median over the rounds ({@link KernelRates.Transfer#median}); dense's keeps its shape. */
         static TransferChecks median(List<TransferChecks> rounds) {
             List<KernelRates.DenseL2> dense = rounds.stream().map(TransferChecks::dense).filter(d -> d != null).toList();
-            return new TransferChecks(TransferSolve.median(rounds.stream().map(TransferChecks::csr).toList()),
-                    dense.isEmpty() ? null : medianDense(dense));
+            return new TransferChecks(KernelRates.Transfer.median(rounds.stream().map(TransferChecks::csr).toList()),
+                    dense.isEmpty() ? null : new KernelRates.DenseL2(dense.get(0).k(), dense.get(0).n(),
+                            KernelRates.Transfer.median(dense.stream().map(KernelRates.DenseL2::transfer).toList())));
         }
     }
 
-    /**
-     * A transfer check's times (seconds per unit: measured with B in L2, in-core, the L2 transfer) and
-     * the overlap solved from them ({@link #overlap}).
-     */
-    record TransferSolve(double measuredSeconds, double coreSeconds, double transferSeconds, double overlap) {
-        static TransferSolve of(double core, double transfer, double measured) {
-            return new TransferSolve(measured, core, transfer, KernelRateProbe.overlap(core, transfer, measured));
-        }
-
-        /** The median of each over the rounds: the overlap is the median of the rounds' overlaps, not one solved from the median times. */
-        static TransferSolve median(List<TransferSolve> rounds) {
-            return new TransferSolve(medianOf(rounds, TransferSolve::measuredSeconds), medianOf(rounds, TransferSolve::coreSeconds),
-                    medianOf(rounds, TransferSolve::transferSeconds), medianOf(rounds, TransferSolve::overlap));
-        }
-    }
-
-    /** Dense's check over the rounds as {@link TransferSolve#median}: each time's median, and the median of the rounds' overlaps. */
-    static KernelRates.DenseL2 medianDense(List<KernelRates.DenseL2> rounds) {
-        KernelRates.DenseL2 first = rounds.get(0);
-        return new KernelRates.DenseL2(first.k(), first.n(), medianOf(rounds, KernelRates.DenseL2::measuredSeconds),
-                medianOf(rounds, KernelRates.DenseL2::coreSeconds), medianOf(rounds, KernelRates.DenseL2::transferSeconds),
-                medianOf(rounds, KernelRates.DenseL2::overlap));
+    /** A transfer check's times (seconds per unit) and the overlap solved from them ({@link #overlap}). */
+    static KernelRates.Transfer solve(double core, double transfer, double measured) {
+        return new KernelRates.Transfer(measured, core, transfer, overlap(core, transfer, measured));
     }
 
     /** The median of {@code f} over {@code xs} (the mean of the middle two of an even count). */
@@ -331,10 +312,8 @@ public final class KernelRateProbe {
      * between the two goes straight into the overlap): csr's and dense's.
      */
     private TransferChecks transferChecks(Timer t, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, WorkerPool one) {
-        TransferSolve csr = csrL2(t, l1dBytes, l2Bytes, l2ReadBytesPerSecond, one);
-        int wideVectors = lanes >= 16 ? 4 : 2;
-        double denseWide = perFma(t, wideVectors, DENSE_TILES * DenseGemm.wideTileRows(), one);
-        return new TransferChecks(csr, denseL2(t, denseWide, l1dBytes, l2ReadBytesPerSecond, one));
+        KernelRates.Transfer csr = csrL2(t, l1dBytes, l2Bytes, l2ReadBytesPerSecond, one);
+        return new TransferChecks(csr, denseL2(t, denseWideFma(t, one), l1dBytes, l2ReadBytesPerSecond, one));
     }
 
     /**
@@ -343,7 +322,7 @@ public final class KernelRateProbe {
      * row from L2): per entry from two row counts, against the in-L1 rate and the B rows' L2 bytes at
      * the 1-thread L2 read bandwidth.
      */
-    private TransferSolve csrL2(Timer t, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, WorkerPool one) {
+    private KernelRates.Transfer csrL2(Timer t, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, WorkerPool one) {
         RowRates eight = rowRates(t, 8, rowsFor(l1dBytes, 8, lanes), one, false);
         int n8 = 8 * lanes;
         int kL2 = (int) Math.max(64, l2Bytes / 4 / ((long) n8 * Float.BYTES));
@@ -357,7 +336,7 @@ public final class KernelRateProbe {
         double meanRow = (double) checkEntries / (rows8 / 2);
         double transfer = n8 * Float.BYTES * (1 - RowGatherReuse.hitShare(l1dBytes, bBytes, meanRow * n8 * Float.BYTES, meanRow / kL2))
                 / l2ReadBytesPerSecond;
-        return TransferSolve.of(core, transfer, measured);
+        return solve(core, transfer, measured);
     }
 
     /**
@@ -482,6 +461,16 @@ public final class KernelRateProbe {
         return new BlockRates(block, Math.max(0, shortRow - blocksShort * Math.max(0, block)));
     }
 
+    /** Vectors of the wide micro-kernels, bsr's wide strip and dense's wide tile: 4 on 32 registers (512 bits), 2 on 16. */
+    private int wideVectors() {
+        return lanes >= 16 ? 4 : 2;
+    }
+
+    /** The dense wide micro-kernel's seconds per vector FMA in L1, what the rates keep and dense's transfer check composes against. */
+    private double denseWideFma(Timer t, WorkerPool one) {
+        return perFma(t, wideVectors(), DENSE_TILES * DenseGemm.wideTileRows(), one);
+    }
+
     /** Dense seconds per vector FMA at a panel of {@code vectors} vectors: per row of {@code rows} over half as many, over K x vectors. */
     private double perFma(Timer t, int vectors, int rows, WorkerPool pool) {
         return perRow(t, "dense", rows, DENSE_K, DENSE_K, vectors * lanes, pool) / ((double) DENSE_K * vectors);
@@ -529,7 +518,7 @@ public final class KernelRateProbe {
      */
     static KernelRates.DenseL2 denseL2(int k, int n, double measured, double core, DenseTiling tiling, double l2ReadBytesPerSecond) {
         double transfer = (double) tiling.lanes() * Float.BYTES / tiling.rows() / l2ReadBytesPerSecond;
-        return new KernelRates.DenseL2(k, n, measured, core, transfer, overlap(core, transfer, measured));
+        return new KernelRates.DenseL2(k, n, solve(core, transfer, measured));
     }
 
     /** Seconds per row of {@code rows} rows of {@code len} entries in K columns over half as many rows. */

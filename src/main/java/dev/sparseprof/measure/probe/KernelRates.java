@@ -1,5 +1,7 @@
 package dev.sparseprof.measure.probe;
 
+import java.util.List;
+
 /**
  * What the kernel micro-benchmarks of {@link KernelRateProbe} measured: the in-core seconds per unit
  * of each kernel's loop nest (every operand in L1; the overlay turns them into cycles of the effective clock; see
@@ -20,12 +22,25 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
                           double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, DenseL2 denseL2, Gather gather, double elapsedSeconds) {
     /**
      * The dense kernel at K = {@code k} (its K block) and N = {@code n} columns, where the packed
-     * {@code k x n} block of B is larger than L1d and every row tile streams it from L2: per vector
-     * FMA {@code measuredSeconds} (a difference of two row counts), in-core {@code coreSeconds}
-     * (the in-L1 rate) and {@code transferSeconds} (the block's bytes per FMA at the L2 read
-     * bandwidth); {@code overlap} solved from them as csr's is.
+     * {@code k x n} block of B is larger than L1d and every row tile streams it from L2; its
+     * {@link Transfer} per vector FMA: measured as a difference of two row counts, in-core the
+     * in-L1 rate, the block's bytes per FMA at the L2 read bandwidth, and the overlap solved from
+     * them as csr's is.
      */
-    public record DenseL2(int k, int n, double measuredSeconds, double coreSeconds, double transferSeconds, double overlap) {}
+    public record DenseL2(int k, int n, Transfer transfer) {}
+
+    /**
+     * A transfer check (csr's or dense's): seconds per unit measured with the operand in L2, in-core
+     * (the in-L1 rate) and the L2 transfer (its bytes at the L2 read bandwidth), and the overlap
+     * solved from them.
+     */
+    public record Transfer(double measuredSeconds, double coreSeconds, double transferSeconds, double overlap) {
+        /** The median of each over the rounds: the overlap is the median of the rounds' overlaps, not one solved from the median times. */
+        static Transfer median(List<Transfer> rounds) {
+            return new Transfer(KernelRateProbe.medianOf(rounds, Transfer::measuredSeconds), KernelRateProbe.medianOf(rounds, Transfer::coreSeconds),
+                    KernelRateProbe.medianOf(rounds, Transfer::transferSeconds), KernelRateProbe.medianOf(rounds, Transfer::overlap));
+        }
+    }
 
     /**
      * The sustained gather: one CSR call of {@code entries} random-column entries at 8 vectors over

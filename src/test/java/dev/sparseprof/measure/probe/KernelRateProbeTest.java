@@ -114,11 +114,11 @@ class KernelRateProbeTest {
         assertEquals(0, KernelRateProbe.denseL2Columns(new DenseTiling(4, 4, 16, 64, 64), 1L << 20));
         // 16 lanes over 4-row tiles: 16 B per vector FMA; at 100 GB/s 0.16 ns; core 0.2 ns, measured 0.3 ns
         var d = KernelRateProbe.denseL2(256, 64, 0.3e-9, 0.2e-9, avx512, 100e9);
-        assertEquals(0.16e-9, d.transferSeconds(), 1e-15);
-        assertEquals((0.2 + 0.16 - 0.3) / 0.16, d.overlap(), 1e-9);
-        assertEquals(KernelRateProbe.overlap(0.2e-9, 0.16e-9, 0.3e-9), d.overlap());
-        assertEquals(0, KernelRateProbe.denseL2(256, 64, 0.5e-9, 0.2e-9, avx512, 100e9).overlap(), "serial or worse");
-        assertEquals(1, KernelRateProbe.denseL2(256, 64, 0.2e-9, 0.2e-9, avx512, 100e9).overlap(), "hidden");
+        assertEquals(0.16e-9, d.transfer().transferSeconds(), 1e-15);
+        assertEquals((0.2 + 0.16 - 0.3) / 0.16, d.transfer().overlap(), 1e-9);
+        assertEquals(KernelRateProbe.overlap(0.2e-9, 0.16e-9, 0.3e-9), d.transfer().overlap());
+        assertEquals(0, KernelRateProbe.denseL2(256, 64, 0.5e-9, 0.2e-9, avx512, 100e9).transfer().overlap(), "serial or worse");
+        assertEquals(1, KernelRateProbe.denseL2(256, 64, 0.2e-9, 0.2e-9, avx512, 100e9).transfer().overlap(), "hidden");
     }
 
     @Test
@@ -127,13 +127,13 @@ class KernelRateProbeTest {
         // case met a slow draw of B's pages (5.2 ns), another's in-L1 case a slow moment (3.4 ns, and its L2 case a fast one)
         double transfer = 3.0e-9;
         double[][] coreMeasured = {{2.8e-9, 4.1e-9}, {2.8e-9, 5.2e-9}, {3.4e-9, 3.3e-9}, {2.7e-9, 4.0e-9}, {2.9e-9, 4.2e-9}};
-        List<KernelRateProbe.TransferSolve> rounds = new java.util.ArrayList<>();
-        for (double[] cm : coreMeasured) rounds.add(KernelRateProbe.TransferSolve.of(cm[0], transfer, cm[1]));
+        List<KernelRates.Transfer> rounds = new java.util.ArrayList<>();
+        for (double[] cm : coreMeasured) rounds.add(KernelRateProbe.solve(cm[0], transfer, cm[1]));
         assertEquals((2.8 + 3.0 - 4.1) / 2.8, rounds.get(0).overlap(), 1e-9, "a round solves from its own times");
         assertEquals((2.8 + 3.0 - 5.2) / 2.8, rounds.get(1).overlap(), 1e-9);
         assertEquals(1.0, rounds.get(2).overlap(), "clamped: the slow in-L1 time hides more than min(core, transfer)");
-        var median = KernelRateProbe.TransferSolve.median(rounds);
-        double[] overlaps = rounds.stream().mapToDouble(KernelRateProbe.TransferSolve::overlap).sorted().toArray();
+        var median = KernelRates.Transfer.median(rounds);
+        double[] overlaps = rounds.stream().mapToDouble(KernelRates.Transfer::overlap).sorted().toArray();
         assertEquals(overlaps[2], median.overlap(), "the median of the rounds' overlaps");
         assertEquals((2.8 + 3.0 - 4.1) / 2.8, median.overlap(), 1e-9);
         assertEquals(2.8e-9, median.coreSeconds(), 1e-18);
@@ -144,13 +144,15 @@ class KernelRateProbeTest {
         assertThrows(IllegalArgumentException.class, () -> KernelRateProbe.medianOf(List.<Double>of(), Double::doubleValue));
         // dense's check the same way, per field; the check's shape is kept
         DenseTiling avx512 = DenseTiling.choose(512, 48L << 10, 2L << 20);
-        var dense = KernelRateProbe.medianDense(List.of(KernelRateProbe.denseL2(256, 64, 0.23e-9, 0.224e-9, avx512, 160e9),
-                KernelRateProbe.denseL2(256, 64, 0.23e-9, 0.201e-9, avx512, 160e9), KernelRateProbe.denseL2(256, 64, 0.40e-9, 0.215e-9, avx512, 160e9)));
+        List<KernelRates.DenseL2> denseRounds = List.of(KernelRateProbe.denseL2(256, 64, 0.23e-9, 0.224e-9, avx512, 160e9),
+                KernelRateProbe.denseL2(256, 64, 0.23e-9, 0.201e-9, avx512, 160e9), KernelRateProbe.denseL2(256, 64, 0.40e-9, 0.215e-9, avx512, 160e9));
+        var dense = KernelRateProbe.TransferChecks.median(List.of(new KernelRateProbe.TransferChecks(rounds.get(0), denseRounds.get(0)),
+                new KernelRateProbe.TransferChecks(rounds.get(1), denseRounds.get(1)), new KernelRateProbe.TransferChecks(rounds.get(3), denseRounds.get(2)))).dense();
         assertEquals(256, dense.k());
         assertEquals(64, dense.n());
-        assertEquals(0.23e-9, dense.measuredSeconds(), 1e-18);
-        assertEquals(0.215e-9, dense.coreSeconds(), 1e-18);
-        assertEquals(KernelRateProbe.overlap(0.201e-9, 0.1e-9, 0.23e-9), dense.overlap(), 1e-9); // 0.94, 0.71, 0 (serial)
+        assertEquals(0.23e-9, dense.transfer().measuredSeconds(), 1e-18);
+        assertEquals(0.215e-9, dense.transfer().coreSeconds(), 1e-18);
+        assertEquals(KernelRateProbe.overlap(0.201e-9, 0.1e-9, 0.23e-9), dense.transfer().overlap(), 1e-9); // 0.94, 0.71, 0 (serial)
         // both checks together; a machine without dense's check has none in any round
         var both = KernelRateProbe.TransferChecks.median(List.of(new KernelRateProbe.TransferChecks(rounds.get(0), null),
                 new KernelRateProbe.TransferChecks(rounds.get(1), null), new KernelRateProbe.TransferChecks(rounds.get(3), null)));
