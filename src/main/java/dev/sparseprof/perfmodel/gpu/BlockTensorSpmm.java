@@ -23,10 +23,12 @@ import dev.sparseprof.util.DType;
  *     is the sum of its phases: the dependent loads (index from the L2, then B and the block from
  *     the L2 and DRAM), the copy of the step's bytes at the SM's share of the L2 bandwidth, the
  *     shared-memory traffic, the math and the spec's {@code tileStep} cycles (barrier, loop). The
- *     shared-memory traffic counts the step's bytes twice before the operand reads: with one stage
- *     Triton's pipeliner (the pass that makes a dot's loads cp.async copies into shared memory) does
- *     not run, so the loads are ld.global through the L1 into registers, then stored to shared
- *     memory, both passes through the SM's one L1/shared SRAM.</li>
+ *     shared-memory traffic counts the step's bytes three times before the operand reads
+ *     ({@link #SRAM_PASSES_BEFORE_OPERANDS}): with one stage Triton's pipeliner (the pass that makes a
+ *     dot's loads cp.async copies into shared memory) does not run, so the loads are plain
+ *     {@code ld.global}, whose default {@code .ca} allocates each line in the L1; the line is written
+ *     into the L1 data array (its fill from the L2), read from it into registers, then stored to
+ *     shared memory: three passes through the SM's one L1/shared SRAM.</li>
  * <li>The programs resident on an SM overlap each other's latencies but queue for its resources
  *     (the L2 copy, the SRAM, the dot's pipe, the FMA dot's FP64 pipe): {@link ResidentSharing},
  *     mean value analysis of that closed network with fixed-length phases, gives the SM's time per
@@ -65,6 +67,17 @@ public final class BlockTensorSpmm {
     public static final int STAGES = 1;
     /** Warps of a program, in a 2 x 2 grid over its tile: {@code num_warps=4} (V, same launch). */
     public static final int WARPS = 4;
+    /**
+     * Passes of a step's loaded bytes through the SM's L1/shared SRAM before the dot's operand reads:
+     * the L1 fill, the read into registers, the store to shared memory. The loads are plain
+     * {@code ld.global}: Triton 2.1's load lowering ({@code LoadStoreOpToLLVM.cpp} at e6216047) adds a
+     * cache operator only when {@code tl.load} names one, and the kernel's loads name none; PTX's
+     * default {@code ld.ca} "allocates cache lines in all levels (L1 and L2)" (PTX ISA, cache
+     * operators, V). The L1 data array is the SRAM shared memory lives in (the 192 KB unified
+     * L1/shared per SM, V), so the fill writes it like the store does; each pass at the spec's
+     * {@code l1.bandwidth} (U: 128 B per clock per SM, reads and writes alike).
+     */
+    static final int SRAM_PASSES_BEFORE_OPERANDS = 3;
 
     /** How the program's {@code tl.dot} multiplies a block. */
     public enum Dot {
@@ -133,10 +146,11 @@ public final class BlockTensorSpmm {
         double copy = l2Share > 0 ? (aStep + bStep) / l2Share : 0;
         // One stage: Triton's pipeliner, which turns loads feeding a dot into cp.async copies to shared
         // memory, runs only for num_stages > 1 (Triton 2.x lib/Dialect/TritonGPU/Transforms/Pipeline.cpp,
-        // PipelinePass::runOnOperation: `if (numStages <= 1) return;`), so the step's loads are ld.global into registers: their
-        // bytes come out of the L1 data array (the SRAM shared memory lives in) and are then stored to
-        // shared memory for the dot's operand layout, two passes through the SRAM before the operand reads.
-        double shared = sramShare > 0 ? (2 * (aStep + bStep) + reads) / sramShare : 0;
+        // PipelinePass::runOnOperation: `if (numStages <= 1) return;`), so the step's loads are ld.global into registers:
+        // their lines are filled into the L1 data array (the SRAM shared memory lives in; ld.ca allocates in L1),
+        // read out of it and then stored to shared memory for the dot's operand layout, three passes through
+        // the SRAM before the operand reads.
+        double shared = sramShare > 0 ? (SRAM_PASSES_BEFORE_OPERANDS * (aStep + bStep) + reads) / sramShare : 0;
         double l2Latency = g.l2().latencyCycles() / clock;
         double load = l2Latency + g.dram().latencySeconds();
         double chain = l2Latency + load; // the index, then the B rows it names (the block's load overlaps the index's)
