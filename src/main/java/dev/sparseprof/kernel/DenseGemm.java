@@ -25,7 +25,8 @@ import jdk.incubator.vector.VectorSpecies;
  *     16 registers (256-bit and narrower): {@code micro6x2}, 6 rows x 2 vectors. Per k:
  *     {@code vectors} aligned vector loads of the packed panel, {@code rows} scalar loads +
  *     broadcasts of A, {@code rows x vectors} FMAs; per tile and K block: {@code rows x vectors}
- *     vector stores of C (plus as many loads of C after the first K block);
+ *     vector stores of C (plus as many loads of C after the first K block, before the K loop: a
+ *     later block's accumulators start from C);
  * <li>panels: NR columns while a whole NR panel fits, then two-vector panels while more than one
  *     vector of columns is left, then a one-vector panel ({@link #panelWidth}): N = 32 at 16 lanes
  *     is one 32-column panel, N = 48 a 32- and a 16-column one, N = 80 a 64- and a 16-column one;
@@ -286,10 +287,25 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         float[] a = op.a().values();
         int lda = op.a().cols();
         int a0 = aOff, a1 = aOff + lda, a2 = aOff + 2 * lda, a3 = aOff + 3 * lda;
-        FloatVector c00 = FloatVector.zero(S), c01 = c00, c02 = c00, c03 = c00;
-        FloatVector c10 = c00, c11 = c00, c12 = c00, c13 = c00;
-        FloatVector c20 = c00, c21 = c00, c22 = c00, c23 = c00;
-        FloatVector c30 = c00, c31 = c00, c32 = c00, c33 = c00;
+        float[] c = op.c();
+        int n = op.n();
+        boolean direct = valid == NR;
+        float[] out = direct ? c : tile;
+        int o0 = direct ? cOff : tileAt;
+        int o1 = direct ? cOff + n : tileAt + NR;
+        int o2 = direct ? cOff + 2 * n : tileAt + 2 * NR;
+        int o3 = direct ? cOff + 3 * n : tileAt + 3 * NR;
+        // a later K block starts from C (micro6x2 says why)
+        boolean fromC = direct && accumulate;
+        FloatVector z = FloatVector.zero(S);
+        FloatVector c00 = fromC ? FloatVector.fromArray(S, c, o0) : z, c01 = fromC ? FloatVector.fromArray(S, c, o0 + L) : z;
+        FloatVector c02 = fromC ? FloatVector.fromArray(S, c, o0 + 2 * L) : z, c03 = fromC ? FloatVector.fromArray(S, c, o0 + 3 * L) : z;
+        FloatVector c10 = fromC ? FloatVector.fromArray(S, c, o1) : z, c11 = fromC ? FloatVector.fromArray(S, c, o1 + L) : z;
+        FloatVector c12 = fromC ? FloatVector.fromArray(S, c, o1 + 2 * L) : z, c13 = fromC ? FloatVector.fromArray(S, c, o1 + 3 * L) : z;
+        FloatVector c20 = fromC ? FloatVector.fromArray(S, c, o2) : z, c21 = fromC ? FloatVector.fromArray(S, c, o2 + L) : z;
+        FloatVector c22 = fromC ? FloatVector.fromArray(S, c, o2 + 2 * L) : z, c23 = fromC ? FloatVector.fromArray(S, c, o2 + 3 * L) : z;
+        FloatVector c30 = fromC ? FloatVector.fromArray(S, c, o3) : z, c31 = fromC ? FloatVector.fromArray(S, c, o3 + L) : z;
+        FloatVector c32 = fromC ? FloatVector.fromArray(S, c, o3 + 2 * L) : z, c33 = fromC ? FloatVector.fromArray(S, c, o3 + 3 * L) : z;
         for (int kk = 0; kk < kc; kk++) {
             long pb = (long) (pOff + kk * NR) * Float.BYTES;
             FloatVector b0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER);
@@ -306,24 +322,6 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
             c30 = b0.fma(x, c30); c31 = b1.fma(x, c31); c32 = b2.fma(x, c32); c33 = b3.fma(x, c33);
         }
         // Stores stay in this method: a FloatVector passed to a call the JIT does not inline is boxed.
-        float[] c = op.c();
-        int n = op.n();
-        boolean direct = valid == NR;
-        float[] out = direct ? c : tile;
-        int o0 = direct ? cOff : tileAt;
-        int o1 = direct ? cOff + n : tileAt + NR;
-        int o2 = direct ? cOff + 2 * n : tileAt + 2 * NR;
-        int o3 = direct ? cOff + 3 * n : tileAt + 3 * NR;
-        if (direct && accumulate) {
-            c00 = c00.add(FloatVector.fromArray(S, c, o0)); c01 = c01.add(FloatVector.fromArray(S, c, o0 + L));
-            c02 = c02.add(FloatVector.fromArray(S, c, o0 + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, o0 + 3 * L));
-            c10 = c10.add(FloatVector.fromArray(S, c, o1)); c11 = c11.add(FloatVector.fromArray(S, c, o1 + L));
-            c12 = c12.add(FloatVector.fromArray(S, c, o1 + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, o1 + 3 * L));
-            c20 = c20.add(FloatVector.fromArray(S, c, o2)); c21 = c21.add(FloatVector.fromArray(S, c, o2 + L));
-            c22 = c22.add(FloatVector.fromArray(S, c, o2 + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, o2 + 3 * L));
-            c30 = c30.add(FloatVector.fromArray(S, c, o3)); c31 = c31.add(FloatVector.fromArray(S, c, o3 + L));
-            c32 = c32.add(FloatVector.fromArray(S, c, o3 + 2 * L)); c33 = c33.add(FloatVector.fromArray(S, c, o3 + 3 * L));
-        }
         c00.intoArray(out, o0); c01.intoArray(out, o0 + L); c02.intoArray(out, o0 + 2 * L); c03.intoArray(out, o0 + 3 * L);
         c10.intoArray(out, o1); c11.intoArray(out, o1 + L); c12.intoArray(out, o1 + 2 * L); c13.intoArray(out, o1 + 3 * L);
         c20.intoArray(out, o2); c21.intoArray(out, o2 + L); c22.intoArray(out, o2 + 2 * L); c23.intoArray(out, o2 + 3 * L);
@@ -340,8 +338,28 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         float[] a = op.a().values();
         int lda = op.a().cols();
         int a0 = aOff, a1 = aOff + lda, a2 = aOff + 2 * lda, a3 = aOff + 3 * lda, a4 = aOff + 4 * lda, a5 = aOff + 5 * lda;
-        FloatVector c00 = FloatVector.zero(S), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
-        FloatVector c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+        float[] c = op.c();
+        int n = op.n();
+        boolean direct = valid == nr;
+        float[] out = direct ? c : tile;
+        int stride = direct ? n : nr;
+        int o0 = direct ? cOff : tileAt;
+        int o1 = o0 + stride, o2 = o0 + 2 * stride, o3 = o0 + 3 * stride, o4 = o0 + 4 * stride, o5 = o0 + 5 * stride;
+        // The accumulators start from C (a later K block) rather than adding C after the loop: with
+        // the add after it, C2 compiled the 16-register loop (12 accumulators, 2 of B, 1 of A) about
+        // 15 % slower once a call had taken that path (issue 12; docs/kernels.md).
+        FloatVector c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+        if (direct && accumulate) {
+            c00 = FloatVector.fromArray(S, c, o0); c01 = FloatVector.fromArray(S, c, o0 + L);
+            c10 = FloatVector.fromArray(S, c, o1); c11 = FloatVector.fromArray(S, c, o1 + L);
+            c20 = FloatVector.fromArray(S, c, o2); c21 = FloatVector.fromArray(S, c, o2 + L);
+            c30 = FloatVector.fromArray(S, c, o3); c31 = FloatVector.fromArray(S, c, o3 + L);
+            c40 = FloatVector.fromArray(S, c, o4); c41 = FloatVector.fromArray(S, c, o4 + L);
+            c50 = FloatVector.fromArray(S, c, o5); c51 = FloatVector.fromArray(S, c, o5 + L);
+        } else {
+            c00 = FloatVector.zero(S); c01 = c00; c10 = c00; c11 = c00; c20 = c00; c21 = c00;
+            c30 = c00; c31 = c00; c40 = c00; c41 = c00; c50 = c00; c51 = c00;
+        }
         for (int kk = 0; kk < kc; kk++) {
             long pb = (long) (pOff + kk * nr) * Float.BYTES;
             FloatVector b0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER);
@@ -359,21 +377,6 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
             x = FloatVector.broadcast(S, a[a5 + kk]);
             c50 = b0.fma(x, c50); c51 = b1.fma(x, c51);
         }
-        float[] c = op.c();
-        int n = op.n();
-        boolean direct = valid == nr;
-        float[] out = direct ? c : tile;
-        int stride = direct ? n : nr;
-        int o0 = direct ? cOff : tileAt;
-        int o1 = o0 + stride, o2 = o0 + 2 * stride, o3 = o0 + 3 * stride, o4 = o0 + 4 * stride, o5 = o0 + 5 * stride;
-        if (direct && accumulate) {
-            c00 = c00.add(FloatVector.fromArray(S, c, o0)); c01 = c01.add(FloatVector.fromArray(S, c, o0 + L));
-            c10 = c10.add(FloatVector.fromArray(S, c, o1)); c11 = c11.add(FloatVector.fromArray(S, c, o1 + L));
-            c20 = c20.add(FloatVector.fromArray(S, c, o2)); c21 = c21.add(FloatVector.fromArray(S, c, o2 + L));
-            c30 = c30.add(FloatVector.fromArray(S, c, o3)); c31 = c31.add(FloatVector.fromArray(S, c, o3 + L));
-            c40 = c40.add(FloatVector.fromArray(S, c, o4)); c41 = c41.add(FloatVector.fromArray(S, c, o4 + L));
-            c50 = c50.add(FloatVector.fromArray(S, c, o5)); c51 = c51.add(FloatVector.fromArray(S, c, o5 + L));
-        }
         c00.intoArray(out, o0); c01.intoArray(out, o0 + L); c10.intoArray(out, o1); c11.intoArray(out, o1 + L);
         c20.intoArray(out, o2); c21.intoArray(out, o2 + L); c30.intoArray(out, o3); c31.intoArray(out, o3 + L);
         c40.intoArray(out, o4); c41.intoArray(out, o4 + L); c50.intoArray(out, o5); c51.intoArray(out, o5 + L);
@@ -384,19 +387,18 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     private static void micro1x2(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int nr, int kc, int aOff, int cOff,
                                  int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
-        FloatVector c0 = FloatVector.zero(S), c1 = c0;
+        float[] c = op.c();
+        boolean direct = valid == nr;
+        float[] out = direct ? c : tile;
+        int o = direct ? cOff : tileAt;
+        boolean fromC = direct && accumulate;
+        FloatVector c0 = fromC ? FloatVector.fromArray(S, c, o) : FloatVector.zero(S);
+        FloatVector c1 = fromC ? FloatVector.fromArray(S, c, o + L) : FloatVector.zero(S);
         for (int kk = 0; kk < kc; kk++) {
             long pb = (long) (pOff + kk * nr) * Float.BYTES;
             FloatVector x = FloatVector.broadcast(S, a[aOff + kk]);
             c0 = FloatVector.fromMemorySegment(S, packed, pb, ORDER).fma(x, c0);
             c1 = FloatVector.fromMemorySegment(S, packed, pb + VECTOR_BYTES, ORDER).fma(x, c1);
-        }
-        float[] c = op.c();
-        boolean direct = valid == nr;
-        float[] out = direct ? c : tile;
-        int o = direct ? cOff : tileAt;
-        if (direct && accumulate) {
-            c0 = c0.add(FloatVector.fromArray(S, c, o)); c1 = c1.add(FloatVector.fromArray(S, c, o + L));
         }
         c0.intoArray(out, o); c1.intoArray(out, o + L);
         if (!direct) copyTile(tile, tileAt, nr, 1, c, cOff, op.n(), valid, accumulate);
@@ -406,7 +408,14 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     private static void micro1x4(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
                                int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
-        FloatVector c0 = FloatVector.zero(S), c1 = c0, c2 = c0, c3 = c0;
+        float[] c = op.c();
+        boolean direct = valid == NR;
+        float[] out = direct ? c : tile;
+        int o = direct ? cOff : tileAt;
+        boolean fromC = direct && accumulate;
+        FloatVector z = FloatVector.zero(S);
+        FloatVector c0 = fromC ? FloatVector.fromArray(S, c, o) : z, c1 = fromC ? FloatVector.fromArray(S, c, o + L) : z;
+        FloatVector c2 = fromC ? FloatVector.fromArray(S, c, o + 2 * L) : z, c3 = fromC ? FloatVector.fromArray(S, c, o + 3 * L) : z;
         for (int kk = 0; kk < kc; kk++) {
             long pb = (long) (pOff + kk * NR) * Float.BYTES;
             FloatVector x = FloatVector.broadcast(S, a[aOff + kk]);
@@ -414,14 +423,6 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
             c1 = FloatVector.fromMemorySegment(S, packed, pb + VECTOR_BYTES, ORDER).fma(x, c1);
             c2 = FloatVector.fromMemorySegment(S, packed, pb + 2 * VECTOR_BYTES, ORDER).fma(x, c2);
             c3 = FloatVector.fromMemorySegment(S, packed, pb + 3 * VECTOR_BYTES, ORDER).fma(x, c3);
-        }
-        float[] c = op.c();
-        boolean direct = valid == NR;
-        float[] out = direct ? c : tile;
-        int o = direct ? cOff : tileAt;
-        if (direct && accumulate) {
-            c0 = c0.add(FloatVector.fromArray(S, c, o)); c1 = c1.add(FloatVector.fromArray(S, c, o + L));
-            c2 = c2.add(FloatVector.fromArray(S, c, o + 2 * L)); c3 = c3.add(FloatVector.fromArray(S, c, o + 3 * L));
         }
         c0.intoArray(out, o); c1.intoArray(out, o + L); c2.intoArray(out, o + 2 * L); c3.intoArray(out, o + 3 * L);
         if (!direct) copyTile(tile, tileAt, NR, 1, c, cOff, op.n(), valid, accumulate);
@@ -432,7 +433,18 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
                                     int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
         int lda = op.a().cols();
-        FloatVector c0 = FloatVector.zero(S), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+        float[] c = op.c();
+        int n = op.n();
+        boolean direct = valid == L;
+        float[] out = direct ? c : tile;
+        int stride = direct ? n : L;
+        int o = direct ? cOff : tileAt;
+        boolean fromC = direct && accumulate;
+        FloatVector z = FloatVector.zero(S);
+        FloatVector c0 = fromC ? FloatVector.fromArray(S, c, o) : z, c1 = fromC ? FloatVector.fromArray(S, c, o + stride) : z;
+        FloatVector c2 = fromC ? FloatVector.fromArray(S, c, o + 2 * stride) : z, c3 = fromC ? FloatVector.fromArray(S, c, o + 3 * stride) : z;
+        FloatVector c4 = fromC ? FloatVector.fromArray(S, c, o + 4 * stride) : z, c5 = fromC ? FloatVector.fromArray(S, c, o + 5 * stride) : z;
+        FloatVector c6 = fromC ? FloatVector.fromArray(S, c, o + 6 * stride) : z, c7 = fromC ? FloatVector.fromArray(S, c, o + 7 * stride) : z;
         for (int kk = 0; kk < kc; kk++) {
             FloatVector bv = FloatVector.fromMemorySegment(S, packed, (long) pOff * Float.BYTES + kk * VECTOR_BYTES, ORDER);
             int x = aOff + kk;
@@ -445,18 +457,6 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
             c6 = bv.fma(FloatVector.broadcast(S, a[x + 6 * lda]), c6);
             c7 = bv.fma(FloatVector.broadcast(S, a[x + 7 * lda]), c7);
         }
-        float[] c = op.c();
-        int n = op.n();
-        boolean direct = valid == L;
-        float[] out = direct ? c : tile;
-        int stride = direct ? n : L;
-        int o = direct ? cOff : tileAt;
-        if (direct && accumulate) {
-            c0 = c0.add(FloatVector.fromArray(S, c, o)); c1 = c1.add(FloatVector.fromArray(S, c, o + stride));
-            c2 = c2.add(FloatVector.fromArray(S, c, o + 2 * stride)); c3 = c3.add(FloatVector.fromArray(S, c, o + 3 * stride));
-            c4 = c4.add(FloatVector.fromArray(S, c, o + 4 * stride)); c5 = c5.add(FloatVector.fromArray(S, c, o + 5 * stride));
-            c6 = c6.add(FloatVector.fromArray(S, c, o + 6 * stride)); c7 = c7.add(FloatVector.fromArray(S, c, o + 7 * stride));
-        }
         c0.intoArray(out, o); c1.intoArray(out, o + stride); c2.intoArray(out, o + 2 * stride); c3.intoArray(out, o + 3 * stride);
         c4.intoArray(out, o + 4 * stride); c5.intoArray(out, o + 5 * stride); c6.intoArray(out, o + 6 * stride); c7.intoArray(out, o + 7 * stride);
         if (!direct) copyTile(tile, tileAt, L, MR_NARROW, c, cOff, n, valid, accumulate);
@@ -466,13 +466,12 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     private static void microNarrow1(Operands<DenseMatrix> op, MemorySegment packed, int pOff, int kc, int aOff, int cOff,
                                      int valid, boolean accumulate, float[] tile, int tileAt) {
         float[] a = op.a().values();
-        FloatVector c0 = FloatVector.zero(S);
+        float[] c = op.c();
+        boolean direct = valid == L;
+        FloatVector c0 = direct && accumulate ? FloatVector.fromArray(S, c, cOff) : FloatVector.zero(S);
         for (int kk = 0; kk < kc; kk++) {
             c0 = FloatVector.fromMemorySegment(S, packed, (long) pOff * Float.BYTES + kk * VECTOR_BYTES, ORDER).fma(FloatVector.broadcast(S, a[aOff + kk]), c0);
         }
-        float[] c = op.c();
-        boolean direct = valid == L;
-        if (direct && accumulate) c0 = c0.add(FloatVector.fromArray(S, c, cOff));
         c0.intoArray(direct ? c : tile, direct ? cOff : tileAt);
         if (!direct) copyTile(tile, tileAt, L, 1, c, cOff, op.n(), valid, accumulate);
     }
@@ -498,7 +497,13 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         int n = op.n();
         int acc = ws.scratch().length - TILE_FLOATS;
         int nr = t.nr();
-        for (int x = 0; x < t.rows() * nr; x++) packed[acc + x] = 0f;
+        // a whole panel's later K block starts from C, as the fast path's accumulators do; a partial one adds after
+        boolean fromC = t.accumulate() && t.valid() == nr;
+        for (int r = 0; r < t.rows(); r++) {
+            int cOff = (t.row() + r) * n + t.cCol();
+            for (int v = 0; fromC && v < nr; v += L) tracer.readFloats(ArrayRole.C_SCATTER, cOff + v, L);
+            for (int j = 0; j < nr; j++) packed[acc + r * nr + j] = fromC ? c[cOff + j] : 0f;
+        }
         for (int kk = 0; kk < t.kc(); kk++) {
             int pb = t.pOff() + kk * nr;
             for (int v = 0; v < nr; v += L) tracer.readScratch(ArrayRole.B_GATHER, pb + v, L);
@@ -513,12 +518,12 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
             int cOff = (t.row() + r) * n + t.cCol();
             for (int v = 0; v < t.valid(); v += L) {
                 int lanes = Math.min(L, t.valid() - v);
-                if (t.accumulate()) tracer.readFloats(ArrayRole.C_SCATTER, cOff + v, lanes);
+                if (t.accumulate() && !fromC) tracer.readFloats(ArrayRole.C_SCATTER, cOff + v, lanes);
                 tracer.writeFloats(ArrayRole.C_SCATTER, cOff + v, lanes);
             }
             for (int j = 0; j < t.valid(); j++) {
                 float value = packed[acc + r * nr + j];
-                c[cOff + j] = t.accumulate() ? c[cOff + j] + value : value;
+                c[cOff + j] = t.accumulate() && !fromC ? c[cOff + j] + value : value;
             }
         }
     }

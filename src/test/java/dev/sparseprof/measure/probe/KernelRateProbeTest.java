@@ -101,6 +101,21 @@ class KernelRateProbeTest {
     }
 
     @Test
+    void densesWarmUpCallAddsToCInEveryMicroKernelAsALayersCallDoes() {
+        for (DenseTiling tiling : List.of(DenseTiling.choose(512, 48L << 10, 2L << 20), DenseTiling.choose(256, 32L << 10, 512L << 10))) {
+            var a = KernelRateProbe.denseLayerWarmUp(tiling);
+            // past one K block, so that the second block's tiles start from C (the probe's own calls never pass kc)
+            assertTrue(a.cols() > tiling.kc() && a.cols() > KernelRateProbe.DENSE_K, "K " + a.cols() + " at " + tiling);
+            assertEquals(0, a.rows() % tiling.rows(), "whole wide tiles at " + tiling);
+            assertEquals((long) a.rows() * a.cols(), KernelRateProbe.entries(a, 0, a.rows()), "every entry stored");
+            // one wide panel, then a two-vector and a one-vector panel
+            int n = KernelRateProbe.denseLayerWarmUpColumns(tiling);
+            assertEquals(tiling.panelColumns() + 2 * tiling.lanes() + tiling.lanes(), n);
+            assertTrue(n <= tiling.nc(), "one C block at " + tiling);
+        }
+    }
+
+    @Test
     void densesCheckStreamsABlockPastL1AndSolvesItsOverlapAsCsrsIs() {
         // 48 KiB L1d at 512 bits: 4 x 4 vectors, kc 256; one 64-column panel's block is 64 KiB, past L1d
         DenseTiling avx512 = DenseTiling.choose(512, 48L << 10, 2L << 20);
