@@ -14,13 +14,16 @@ package dev.sparseprof.perfmodel;
  * consecutive rows and a tiled GEMM's panels as streams, at the streaming rate. {@code sweepBytes}
  * and {@code touchShare} (a CPU kernel's row gathers, rows in ascending column order): one A row's
  * B bytes and the share of the columns a row holds, from which the analytical traffic takes an LRU
- * cache's hit share ({@code memsim.RowGatherReuse}); 0 and 0: the uniform share.
+ * cache's hit share ({@code memsim.RowGatherReuse}); 0 and 0: the uniform share. {@code store}: the
+ * kernel writes the array (C), so what the innermost cache passes on of it is written through, not
+ * a line it fetches and fills ({@link Roofline#gpuL1FillBytes}).
  */
 public record DataStream(String role, double requestBytes, double footprintBytes, double workingSetBytes,
-                         boolean replicated, boolean index, boolean bypassL1, boolean rowGather, double sweepBytes, double touchShare) {
-    /** Not a row gather. */
+                         boolean replicated, boolean index, boolean bypassL1, boolean rowGather, double sweepBytes, double touchShare,
+                         boolean store) {
+    /** Not a row gather, read. */
     public DataStream(String role, double requestBytes, double footprintBytes, double workingSetBytes, boolean replicated, boolean index, boolean bypassL1) {
-        this(role, requestBytes, footprintBytes, workingSetBytes, replicated, index, bypassL1, false, 0, 0);
+        this(role, requestBytes, footprintBytes, workingSetBytes, replicated, index, bypassL1, false, 0, 0, false);
     }
 
     public DataStream {
@@ -39,12 +42,17 @@ public record DataStream(String role, double requestBytes, double footprintBytes
      * {@code rowGather}: one B row per index (see the class comment).
      */
     public static DataStream gathered(String role, double requestBytes, double footprintBytes, boolean rowGather) {
-        return new DataStream(role, requestBytes, footprintBytes, footprintBytes, true, false, false, rowGather, 0, 0);
+        return new DataStream(role, requestBytes, footprintBytes, footprintBytes, true, false, false, rowGather, 0, 0, false);
     }
 
     /** {@link #gathered} row by row in ascending column order: one row's {@code sweepBytes}, a row's {@code touchShare} of the columns. */
     public static DataStream rowSwept(String role, double requestBytes, double footprintBytes, double sweepBytes, double touchShare) {
-        return new DataStream(role, requestBytes, footprintBytes, footprintBytes, true, false, false, true, sweepBytes, touchShare);
+        return new DataStream(role, requestBytes, footprintBytes, footprintBytes, true, false, false, true, sweepBytes, touchShare, false);
+    }
+
+    /** Written once, partitioned over the cores/SMs (a kernel's output). */
+    public static DataStream written(String role, double bytes) {
+        return new DataStream(role, bytes, bytes, bytes, false, false, false, false, 0, 0, true);
     }
 
     /** How often each distinct byte is requested. */

@@ -135,7 +135,7 @@ final class Machine {
 
     /** C written once. */
     static DataStream cWrite(Workload w) {
-        return DataStream.streamed("C", (double) w.rows() * w.denseColumns() * w.dtype().sizeBytes(), false);
+        return DataStream.written("C", (double) w.rows() * w.denseColumns() * w.dtype().sizeBytes());
     }
 
     /** An array of A re-read once per column tile (later tiles can hit in the caches). */

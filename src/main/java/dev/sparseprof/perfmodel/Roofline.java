@@ -44,6 +44,7 @@ public final class Roofline {
                 * imbalance;
         List<CacheLevel> caches = spec.cacheLevels();
         double[] levelSeconds = new double[traffic.levels().size()];
+        double l1Fill = spec instanceof GpuSpec && !TiledGemm.ownsTraffic(plan, spec) ? gpuL1FillBytes(plan, traffic, features) : 0;
         double roof = compute;
         String bottleneck = "compute";
         for (int i = 0; i < levelSeconds.length; i++) {
@@ -56,7 +57,8 @@ public final class Roofline {
             } else {
                 bandwidth = spec.dram().bandwidth().at(spec.parallelUnits());
             }
-            levelSeconds[i] = bandwidth > 0 ? traffic.bytesAt(i) / bandwidth * stretch : Double.NaN;
+            double bytes = traffic.bytesAt(i) + (i == 0 ? l1Fill : 0);
+            levelSeconds[i] = bandwidth > 0 ? bytes / bandwidth * stretch : Double.NaN;
             if (levelSeconds[i] > roof) {
                 roof = levelSeconds[i];
                 bottleneck = traffic.levels().get(i);
@@ -76,6 +78,30 @@ public final class Roofline {
         }
         if (overhead > roof) bottleneck = "overhead";
         return new Prediction(plan, traffic, roof + overhead, compute, levelSeconds, latency, overhead, imbalance, bottleneck);
+    }
+
+    /**
+     * The bytes a GPU kernel's loads fill into the L1 from the L2: what the L1 passes on to the L2
+     * less the streams that bypass it ({@link DataStream#bypassL1}: atomics, {@code cp.async.cg}) and
+     * the stores ({@link DataStream#store}: the L1 is write-through, a store fetches no line). A plain
+     * {@code ld.global} is {@code ld.ca}, which "allocates cache lines in all levels (L1 and L2)" (PTX
+     * ISA, cache operators, V; Sputnik's {@code __ldg} is {@code ld.global.nc}, also cached in the
+     * L1/texture array), and the L1 data array is the SM's one L1/shared SRAM (192 KB unified per SM
+     * on A100, V), so each missed sector is written into it before it is read out: a second pass
+     * over the spec's {@code l1.bandwidth} beside the request's read (U: 128 B per clock for the fill
+     * as for the reads, the rule {@code gpu.BlockTensorSpmm#SRAM_PASSES_BEFORE_OPERANDS} applies to its
+     * own loads). Not for the tiled GEMMs, whose shared-memory passes their plan counts itself.
+     */
+    static double gpuL1FillBytes(KernelPlan plan, Traffic traffic, Features features) {
+        if (traffic.levels().size() < 3) return 0; // an L1 without an L2 behind it: nothing modelled fills it
+        double passed = traffic.bytesAt(1);
+        for (DataStream d : plan.streams()) {
+            if (!(d.bypassL1() || d.store())) continue;
+            if (d.index() && !features.indexBytes()) continue; // never requested under these features
+            // A bypassing stream passes on all it requests; a store its write-through, its bytes once.
+            passed -= d.bypassL1() ? d.requestBytes() : Math.min(d.requestBytes(), d.footprintBytes());
+        }
+        return Math.max(0, passed);
     }
 
     /**

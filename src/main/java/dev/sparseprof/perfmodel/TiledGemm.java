@@ -86,7 +86,7 @@ final class TiledGemm {
         if (aMetadataBytes > 0) streams.add(DataStream.streamed("metadata", aMetadataBytes, true));
         // the block is swept whole by every row tile, in the same order: LRU keeps it only where it fits
         double block = Math.min(bWorkingSet, bBytes);
-        streams.add(new DataStream("B", Math.max(bRequests, bBytes), bBytes, block, true, false, false, false, block, 1));
+        streams.add(new DataStream("B", Math.max(bRequests, bBytes), bBytes, block, true, false, false, false, block, 1, false));
         streams.add(new DataStream("C", cBytes * (2 * kBlocks - 1), cBytes, cBytes, false, false, false));
         return new KernelPlan(format, kernel, unit, computeDType, executedFlops, streams, balance, Machine.launchSeconds(cpu),
                 cpu.overheads().denseEfficiency(), 0);

@@ -192,6 +192,17 @@ public final class BlockTensorSpmm {
      * the block limit and the registers per thread (the accumulator; the larger of the loaded tiles
      * and the operand fragments, which are not live at once without pipelining; the GEMM's fixed
      * {@link GpuGemm#FRAGMENT_REGISTERS}), capped at {@link GpuGemm#MAX_REGISTERS}.
+     *
+     * <p>The fixed part overlaps the explicit one: in the CUTLASS GEMM those 64 stand for the warp's
+     * double-buffered operand fragments with its addresses and loop state (a 64 x 64 warp tile's A and
+     * B fragments of k16, twice, are 64 registers by themselves), and here the operand fragments are
+     * counted explicitly. What this program holds beside them is its three pointer tensors
+     * ({@code values_block_ptrs}, {@code dense_block_ptrs}, {@code output_ptrs}, built before the loop
+     * in {@code _bsr_strided_dense_rowspace_kernel}), the column-index pointer, the loop state and
+     * whatever index arithmetic the compiler keeps live; no source gives that count, only ptxas does
+     * (Triton's {@code CompiledKernel.n_regs} for the 2.1 kernel). Taking the fixed part out without
+     * that count would assume a few registers a thread, which is a guess the other way, so it stays
+     * (U) until a compiled kernel gives the number: docs/perfmodel.md, "The BSR register count".
      */
     static int resident(GpuSpec g, Dot dot, int r, int tile, double stageBytes, double operandBytesPerWarp, int threads) {
         double accumulator = (double) r * tile * dot.accumulatorBytes / threads / 4;
