@@ -107,7 +107,7 @@ public final class PrunedWriter {
         if (kind != Kind.FOLDER && Files.isDirectory(out)) {
             throw new ModelFormatException("--out " + out + ": is a folder, not a " + kind.name().toLowerCase(Locale.ROOT) + " file (nothing is written over a folder)");
         }
-        if (m.format().equals("tfjs") && kind != Kind.FOLDER && Path.of(m.source()).getFileName().toString().equalsIgnoreCase("model.json")) {
+        if (m.format().equals("tfjs") && kind != Kind.FOLDER && TfjsReader.hasGraph(Path.of(m.source()))) {
             throw new ModelFormatException("--out " + out + ": a " + kind.name().toLowerCase(Locale.ROOT) + " file cannot hold the graph of the TF.js model "
                     + m.source() + "; name a new folder, which gets the model.json and its shards");
         }

@@ -3,10 +3,13 @@ package dev.sparseprof.model;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.Json;
 import dev.sparseprof.util.SparseprofException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +18,9 @@ import java.util.Map;
 
 /**
  * TensorFlow.js weights: a {@code *weights_manifest.json} (a JSON array of groups) or a
- * {@code model.json} (whose {@code weightsManifest} is that array). Each group lists shard
+ * {@code model.json} (whose {@code weightsManifest} is that array), or any other {@code .json}
+ * whose head says it is one of the two ({@link #looksLikeTfjs}: model zoos name their graph models
+ * after the model, {@code age.json}, {@code movenet-lightning.json}). Each group lists shard
  * {@code paths}, read as one concatenated buffer, and its {@code weights} in buffer order
  * ({@code name}, {@code shape}, {@code dtype}, optional {@code quantization}). Shard paths must
  * stay inside the manifest's folder.
@@ -30,10 +35,47 @@ final class TfjsReader implements ModelReader {
         return "tfjs";
     }
 
+    /** Bytes of a {@code .json} file's head that {@link #looksLikeTfjs} reads. */
+    static final int SNIFF_BYTES = 64 * 1024;
+
     @Override
     public boolean accepts(Path file) {
         String n = file.getFileName().toString().toLowerCase(Locale.ROOT);
-        return n.endsWith("weights_manifest.json") || n.equals("model.json");
+        if (n.endsWith("weights_manifest.json") || n.equals("model.json")) return true;
+        return n.endsWith(".json") && !n.endsWith(".index.json") && looksLikeTfjs(file);
+    }
+
+    /**
+     * Whether the head of a JSON file ({@link #SNIFF_BYTES}) is a TF.js model or weights manifest:
+     * a {@code model.json}'s top-level keys ({@code "modelTopology"}, which the converter writes
+     * before the graph, or {@code "weightsManifest"}), or a bare manifest, an array whose first group
+     * has {@code "paths"} and {@code "weights"}. An unreadable file is not one (the caller then says
+     * the format is unknown).
+     */
+    static boolean looksLikeTfjs(Path file) {
+        String text = head(file);
+        if (text.startsWith("{")) return text.contains("\"modelTopology\"") || text.contains("\"weightsManifest\"");
+        return text.startsWith("[") && text.contains("\"paths\"") && text.contains("\"weights\"");
+    }
+
+    /**
+     * Whether a TF.js manifest file carries a graph (a {@code model.json}: its {@code modelTopology}
+     * key, which the converter writes first), which only a TF.js folder can hold again.
+     */
+    static boolean hasGraph(Path file) {
+        return file.getFileName().toString().equalsIgnoreCase("model.json") || head(file).contains("\"modelTopology\"");
+    }
+
+    /** The file's first {@link #SNIFF_BYTES} as text, leading white space stripped ("" where it cannot be read). */
+    private static String head(Path file) {
+        byte[] head = new byte[SNIFF_BYTES];
+        int n = 0;
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int r; n < head.length && (r = in.read(head, n, head.length - n)) > 0; ) n += r;
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+        return new String(head, 0, n, StandardCharsets.UTF_8).stripLeading();
     }
 
     @Override
@@ -64,18 +106,27 @@ final class TfjsReader implements ModelReader {
             Map<String, DType> stored = new java.util.HashMap<>();
             for (Object group : groups(source, json)) readGroup(source, folder, group, arena, tensors, stored);
             Map<String, long[]> sizes = Map.of();
+            boolean graphModel = TfjsGraph.isGraphModel(json);
             if (options.inputSize() != null) {
+                if (graphModel) {
+                    throw ModelFormatException.in(source, "--input-size: this is a TF.js graph model (TensorFlow ops, no Keras layer list), "
+                            + "whose output sizes are not propagated; leave it out (each conv then counts N = batch)");
+                }
                 if (!TfjsShapes.hasTopology(json)) {
                     throw ModelFormatException.in(source, "--input-size needs the model's graph, and a bare weights manifest has none "
                             + "(the convolutions' strides are unknown); give the model.json that holds its modelTopology");
                 }
                 sizes = TfjsShapes.outputSizes(json, options.inputSize());
             }
+            Map<String, TfjsGraph.Feed> uses = TfjsGraph.uses(json);
             List<GemmLayer> layers = new ArrayList<>();
             for (Tensor t : tensors) {
                 int slash = t.name().lastIndexOf('/');
                 long[] hw = slash > 0 ? sizes.get(t.name().substring(0, slash)) : null;
-                GemmLayer l = TfjsLayers.of(t, stored.getOrDefault(t.name(), t.dtype()), hw == null ? 1 : hw[0] * hw[1]);
+                DType storedType = stored.getOrDefault(t.name(), t.dtype());
+                TfjsGraph.Feed feed = uses.get(t.name());
+                GemmLayer l = !graphModel ? TfjsLayers.of(t, storedType, hw == null ? 1 : hw[0] * hw[1])
+                        : feed == null ? null : TfjsLayers.of(t, storedType, 1, feed.use(), feed.layerName(t.name()));
                 if (l != null) layers.add(l);
             }
             return new Model(source, "tfjs", tensors, layers, Map.of("format", "tfjs"), arena);

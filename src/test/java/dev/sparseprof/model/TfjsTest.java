@@ -149,4 +149,78 @@ class TfjsTest {
         Files.writeString(file, "[{\"paths\":[\"w.bin\"]");
         assertFault(file, "JSON");
     }
+
+    /**
+     * A graph model (TensorFlow ops, as tensorflowjs_converter writes a SavedModel) under a name of
+     * its own: every weight's layer comes from the op it feeds. The shape vector of a Reshape and a
+     * broadcast [1, 1, 1, 4] constant are no layers; the separable conv's depthwise filter (no
+     * "depthwise" in its name) is depthwise; a transposed conv's [kh, kw, out, in] filter is the
+     * GEMM [(kh, kw, out), in] and takes its op's name (the constant is anonymous); a MatMul with
+     * transpose_b reads its [out, in] weight as stored.
+     */
+    @Test
+    void graphModelsUnderAnyNameGiveLayersByTheOpsTheirWeightsFeed() throws IOException {
+        float[] w = new float[3 * 3 * 4 * 1 + 1 * 1 * 4 * 8 + 2 * 2 * 6 * 8 + 4 + 5 * 8 + 2]; // the last 8 bytes: the int32 shape
+        for (int i = 0; i < w.length; i++) w[i] = (i % 5) - 2;
+        Files.write(dir.resolve("pose.bin"), ProtoWriter.floatsLE(w));
+        String nodes = "[{\"name\":\"input\",\"op\":\"Placeholder\"},"
+                + "{\"name\":\"sep/separable_conv2d/ReadVariableOp\",\"op\":\"Const\"},"
+                + "{\"name\":\"sep/separable_conv2d/ReadVariableOp_1\",\"op\":\"Const\"},"
+                + "{\"name\":\"Const_7\",\"op\":\"Const\"},"
+                + "{\"name\":\"scale\",\"op\":\"Const\"},"
+                + "{\"name\":\"head/dense/kernel\",\"op\":\"Const\"},"
+                + "{\"name\":\"Reshape/shape\",\"op\":\"Const\"},"
+                + "{\"name\":\"sep/dw\",\"op\":\"DepthwiseConv2dNative\",\"input\":[\"input\",\"sep/separable_conv2d/ReadVariableOp\"]},"
+                + "{\"name\":\"sep/pw\",\"op\":\"_FusedConv2D\",\"input\":[\"sep/dw\",\"sep/separable_conv2d/ReadVariableOp_1:0\",\"^input\"]},"
+                + "{\"name\":\"up/conv2d_transpose\",\"op\":\"Conv2DBackpropInput\",\"input\":[\"Reshape/shape\",\"Const_7\",\"sep/pw\"]},"
+                + "{\"name\":\"mul\",\"op\":\"Mul\",\"input\":[\"up/conv2d_transpose\",\"scale\"]},"
+                + "{\"name\":\"Reshape\",\"op\":\"Reshape\",\"input\":[\"mul\",\"Reshape/shape\"]},"
+                + "{\"name\":\"head/MatMul\",\"op\":\"MatMul\",\"input\":[\"Reshape\",\"head/dense/kernel\"],"
+                + "\"attr\":{\"transpose_b\":{\"b\":true}}}]";
+        String json = "{\"format\":\"graph-model\",\"generatedBy\":\"2.x\",\"modelTopology\":{\"node\":" + nodes + "},"
+                + "\"weightsManifest\":[{\"paths\":[\"pose.bin\"],\"weights\":["
+                + "{\"name\":\"sep/separable_conv2d/ReadVariableOp\",\"shape\":[3,3,4,1],\"dtype\":\"float32\"},"
+                + "{\"name\":\"sep/separable_conv2d/ReadVariableOp_1\",\"shape\":[1,1,4,8],\"dtype\":\"float32\"},"
+                + "{\"name\":\"Const_7\",\"shape\":[2,2,6,8],\"dtype\":\"float32\"},"
+                + "{\"name\":\"scale\",\"shape\":[1,1,1,4],\"dtype\":\"float32\"},"
+                + "{\"name\":\"head/dense/kernel\",\"shape\":[5,8],\"dtype\":\"float32\"},"
+                + "{\"name\":\"Reshape/shape\",\"shape\":[2],\"dtype\":\"int32\"}]}]}";
+        Path file = dir.resolve("pose-lite.json");
+        Files.writeString(file, json);
+        try (Model m = Models.open(file)) {
+            assertEquals(List.of("sep/separable_conv2d/ReadVariableOp", "sep/separable_conv2d/ReadVariableOp_1", "up/conv2d_transpose",
+                    "head/dense/kernel"), m.layers().stream().map(GemmLayer::name).toList());
+            GemmLayer dw = m.layers().get(0);
+            assertTrue(dw.depthwise());
+            assertEquals(4, dw.groups());
+            assertEquals(4, dw.rows());
+            assertEquals(9, dw.cols());
+            GemmLayer pw = m.layers().get(1);
+            assertEquals(8, pw.rows());
+            assertEquals(4, pw.cols());
+            GemmLayer up = m.layers().get(2);
+            assertEquals("Const_7", up.tensorName());
+            assertEquals(2 * 2 * 6, up.rows(), "[kh, kw, out, in]: rows (kh, kw, out)");
+            assertEquals(8, up.cols());
+            float[] row = new float[8];
+            up.matrix().copyRow(1, row, 0);
+            int first = 3 * 3 * 4 + 4 * 8 + 8; // Const_7's element (0, 0, 1, 0)
+            for (int c = 0; c < 8; c++) assertEquals((first + c) % 5 - 2, row[c], "row 1 is the C-order row");
+            GemmLayer head = m.layers().get(3);
+            assertEquals(LayerKind.LINEAR, head.kind());
+            assertEquals(5, head.rows(), "transpose_b: [out, in] as stored");
+            assertEquals(8, head.cols());
+        }
+        ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(ModelFormatException.class,
+                () -> Models.open(file, new ReadOptions(java.util.Map.of(), new long[] {64, 64})).close());
+        assertTrue(e.getMessage().startsWith(file.toString()) && e.getMessage().contains("graph model"), e.getMessage());
+        try (Model m = Models.open(file)) {
+            ModelFormatException out = org.junit.jupiter.api.Assertions.assertThrows(ModelFormatException.class,
+                    () -> PrunedWriter.check(m, dir.resolve("x.safetensors")));
+            assertTrue(out.getMessage().contains("cannot hold the graph"), out.getMessage());
+        }
+        Path config = dir.resolve("config.json");
+        Files.writeString(config, "{\"hidden_size\": 384, \"num_hidden_layers\": 6}");
+        assertFault(config, "unknown model format");
+    }
 }
