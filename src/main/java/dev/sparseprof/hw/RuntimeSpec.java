@@ -31,11 +31,15 @@ package dev.sparseprof.hw;
  * @param sparseTile           {@code menu}: the library's heuristic picks from its tile menu; {@code RxC}: the one CTA tile
  *                             the stack instantiates (R x C of C, 128 B of K per step, 3 stages, 2 x 2 warps);
  *                             {@code RxCxK/S}: the same with K logical 16-bit elements per step and S stages
+ * @param swizzle              the CTA order of the dense library's SM80 kernels: CUTLASS 2's
+ *                             {@code GemmIdentityThreadblockSwizzle<swizzle>} (1, 2, 4 or 8: CTAs walk down M over a band
+ *                             of up to that many N tiles); SM90 kernels follow CUTLASS 3's raster whatever this says
+ * @param sparseSwizzle        the same for the sparse library's SM80 kernels
  */
 public record RuntimeSpec(String name, double denseHostSeconds, double sparseHostSeconds, double launchSeconds,
                           double mainloopEfficiency, double sparseMainloopEfficiency, String sparseKernels,
                           double legacyMmaFraction, long sparsePadBytes, String sparseBias, boolean sparseInputCopy, boolean sparseOutputCopy,
-                          boolean splitK, boolean sparseSplitK, String sparseTile) {
+                          boolean splitK, boolean sparseSplitK, String sparseTile, int swizzle, int sparseSwizzle) {
     public RuntimeSpec {
         if (name == null || name.isBlank()) throw new SpecException("runtime: a runtime needs a name");
         check(name, "denseHost", denseHostSeconds);
@@ -53,6 +57,8 @@ public record RuntimeSpec(String name, double denseHostSeconds, double sparseHos
         if (!sparseBias.equals("fused") && !sparseBias.equals("kernel") && !sparseBias.equals("matrix")) {
             throw new SpecException("runtime " + name + ": sparseBias must be fused, kernel or matrix, got '" + sparseBias + "'");
         }
+        swizzleWidth(name, "swizzle", swizzle);
+        swizzleWidth(name, "sparseSwizzle", sparseSwizzle);
         if (sparsePadBytes <= 0 || sparsePadBytes > 4096) throw new SpecException("runtime " + name + ": sparsePad must be 1 B to 4 KiB");
     }
 
@@ -63,6 +69,10 @@ public record RuntimeSpec(String name, double denseHostSeconds, double sparseHos
 
     private static void check(String name, String key, double v) {
         if (!(v >= 0) || Double.isInfinite(v)) throw new SpecException("runtime " + name + ": " + key + " must not be negative, got " + v);
+    }
+
+    private static void swizzleWidth(String name, String key, int v) {
+        if (v != 1 && v != 2 && v != 4 && v != 8) throw new SpecException("runtime " + name + ": " + key + " must be 1, 2, 4 or 8 (CUTLASS's GemmIdentityThreadblockSwizzle<N>), got " + v);
     }
 
     private static void fraction(String name, String key, double v) {

@@ -35,8 +35,14 @@ import java.util.Map;
  * <li>Hopper sparse kernels: NVIDIA/cutlass#1335 (2024) "the sparse kernels you're running are most certainly
  *     Ampere ones recompiled for hopper" ({@code sparseKernels: sm80}); native SM90 sparse GEMMs arrived with
  *     CUTLASS 3.x example 62 and later cuSPARSELt ({@code sm90}).</li>
- * <li>{@code legacyMmaFraction: 0.62} (U): Ampere-style mma.sync on an SM90 issues at about 0.62 of the wgmma
- *     rate (the figure commonly quoted from the Hopper microbenchmark papers, not retrieved here).</li>
+ * <li>{@code legacyMmaFraction: 0.62}: UNSOURCED. Meant as the fraction of Hopper's tensor peak that Ampere-style
+ *     {@code mma.sync} / {@code mma.sp} kernels reach (wgmma is needed for the full rate). No figure for it was
+ *     retrieved (the Hopper microbenchmark papers, Luo et al. arXiv 2402.13499 and 2501.12084, were searched; their
+ *     mma-versus-wgmma throughput figures were not found in what could be read), and 0.62 equals to two digits the
+ *     sparse-over-dense time ratio of NVIDIA/cutlass#1335 (0.616), the one published case it applies to, so that
+ *     case is no independent check of it. That case does not depend on it: its chosen SM80 sparse kernel is bound
+ *     by its shared-memory traffic or L2 copy, not its math, the same 60.0 us for any value from 0.45 to 1.0 (docs/perfmodel.md, "The
+ *     legacy mma fraction", which says what a GPU run would measure).</li>
  * <li>host times (U): an eager PyTorch op costs ~10 us of host time (dispatcher, Python); a library call from
  *     C++ or an engine enqueues behind the device (0, as for the hand-written SpMM kernels, which have no
  *     host term: so the default runtime compares every format on its device time); the CUTLASS profiler
@@ -60,30 +66,51 @@ public final class Runtimes {
     static final double MAINLOOP = 0.77;
     static final double CUSPARSELT_MAINLOOP = 0.70;
     static final double CUTLASS_MAINLOOP = 0.66;
+    /** Unsourced (neither V, D, U nor F; see the class comment): no published case depends on it at or above 0.45. */
     static final double LEGACY_MMA = 0.62;
     static final double LAUNCH = 3e-6;
     static final double TORCH_HOST = 10e-6;
     static final double LIBRARY_HOST = 0;
     static final double PLAN_PER_CALL = 125e-6;
+    /**
+     * The SM80 CTA swizzle ({@code GemmIdentityThreadblockSwizzle<N>}) of the CUTLASS profiler's kernels:
+     * the {@code cutlass_library} generator's default (D: python/cutlass_library/generator.py,
+     * {@code DefaultSwizzlingFunctor()} and {@code CreateSparseGemmOperator}'s default, both
+     * {@code SwizzlingFunctor.Identity8}).
+     */
+    static final int PROFILER_SWIZZLE = 8;
+    /**
+     * PyTorch's CUTLASS 2:4 kernels: {@code GemmIdentityThreadblockSwizzle<>}, the template's default N = 1
+     * (D: aten/src/ATen/native/sparse/cuda/SparseSemiStructuredOps.cu, {@code SwizzleThreadBlock}; the early
+     * PR #90119 kernel's {@code CUTLASSKernels.cu} the same), so CTAs walk down M one N tile at a time.
+     */
+    static final int TORCH_CUTLASS_SWIZZLE = 1;
+    /**
+     * cuBLAS and cuSPARSELt (closed: their CTA order is not documented) taken as the CUTLASS profiler's
+     * Identity8 (U).
+     */
+    static final int CLOSED_SWIZZLE = PROFILER_SWIZZLE;
 
     private static final Map<String, RuntimeSpec> PRESETS = new LinkedHashMap<>();
 
     static {
         put(new RuntimeSpec("torch-cusparselt", TORCH_HOST, TORCH_HOST, LAUNCH, MAINLOOP, CUSPARSELT_MAINLOOP, "sm90", LEGACY_MMA, 64,
-                "fused", false, false, true, true, "menu"));
+                "fused", false, false, true, true, "menu", CLOSED_SWIZZLE, CLOSED_SWIZZLE));
         put(new RuntimeSpec("torch-cusparselt-percall", TORCH_HOST, TORCH_HOST + PLAN_PER_CALL, LAUNCH, MAINLOOP, CUSPARSELT_MAINLOOP, "sm90",
-                LEGACY_MMA, 64, "fused", false, false, true, true, "menu"));
+                LEGACY_MMA, 64, "fused", false, false, true, true, "menu", CLOSED_SWIZZLE, CLOSED_SWIZZLE));
         put(new RuntimeSpec("torch-cutlass", TORCH_HOST, TORCH_HOST, LAUNCH, MAINLOOP, CUTLASS_MAINLOOP, "sm90", LEGACY_MMA, 64,
-                "fused", false, false, true, false, "128x128"));
+                "fused", false, false, true, false, "128x128", CLOSED_SWIZZLE, TORCH_CUTLASS_SWIZZLE));
         put(new RuntimeSpec("cusparselt", LIBRARY_HOST, LIBRARY_HOST, LAUNCH, MAINLOOP, CUSPARSELT_MAINLOOP, "sm90", LEGACY_MMA, 64,
-                "fused", false, false, true, true, "menu"));
-        put(new RuntimeSpec("cutlass", 0, 0, LAUNCH, MAINLOOP, CUTLASS_MAINLOOP, "sm90", LEGACY_MMA, 64, "fused", false, false, true, true, "menu"));
+                "fused", false, false, true, true, "menu", CLOSED_SWIZZLE, CLOSED_SWIZZLE));
+        put(new RuntimeSpec("cutlass", 0, 0, LAUNCH, MAINLOOP, CUTLASS_MAINLOOP, "sm90", LEGACY_MMA, 64, "fused", false, false, true, true, "menu",
+                PROFILER_SWIZZLE, PROFILER_SWIZZLE));
         put(new RuntimeSpec("tensorrt", LIBRARY_HOST, LIBRARY_HOST, LAUNCH, MAINLOOP, CUSPARSELT_MAINLOOP, "sm90", LEGACY_MMA, 64,
-                "fused", false, false, true, true, "menu"));
+                "fused", false, false, true, true, "menu", CLOSED_SWIZZLE, CLOSED_SWIZZLE));
     }
 
     private static final String[] KEYS = {"preset", "denseHost", "sparseHost", "launch", "mainloopEfficiency", "sparseMainloopEfficiency",
-        "sparseKernels", "legacyMmaFraction", "sparsePad", "sparseBias", "sparseInputCopy", "sparseOutputCopy", "splitK", "sparseSplitK", "sparseTile"};
+        "sparseKernels", "legacyMmaFraction", "sparsePad", "sparseBias", "sparseInputCopy", "sparseOutputCopy", "splitK", "sparseSplitK", "sparseTile",
+        "swizzle", "sparseSwizzle"};
 
     private Runtimes() {}
 
@@ -124,7 +151,8 @@ public final class Runtimes {
                     m.has("sparsePad") ? m.parse("sparsePad", Units::parseBytes, SparseprofException.class) : base.sparsePadBytes(),
                     m.string("sparseBias", base.sparseBias()), m.bool("sparseInputCopy", base.sparseInputCopy()),
                     m.bool("sparseOutputCopy", base.sparseOutputCopy()),
-                    m.bool("splitK", base.splitK()), m.bool("sparseSplitK", base.sparseSplitK()), m.string("sparseTile", base.sparseTile()));
+                    m.bool("splitK", base.splitK()), m.bool("sparseSplitK", base.sparseSplitK()), m.string("sparseTile", base.sparseTile()),
+                    m.positiveInt("swizzle", base.swizzle()), m.positiveInt("sparseSwizzle", base.sparseSwizzle()));
         } catch (SpecException e) {
             throw m.error(e.getMessage().replaceFirst("^runtime [^:]*: ", ""));
         }

@@ -59,7 +59,7 @@ final class GpuTileReplay {
         double aBytes = dense.storedBytes(w);
         GemmPlan p = TiledGemm.gemm(w, g, unit, compute, aBytes, 0);
         Traffic a = AnalyticalTraffic.estimate(dense.plan(w, g).streams(), g, Features.ALL);
-        TileSchedule s = TileSchedule.of(p, w.rows(), g, GpuGemm.hopperKernels(g, unit));
+        TileSchedule s = TileSchedule.of(p, w.rows(), g, GpuGemm.hopperKernels(g, unit), GpuGemm.swizzle(g, unit));
         int aB = (int) Math.round(aBytes / ((double) w.rows() * w.cols()));
         Replay r = replay(w.rows(), w.cols(), p, s, aB, compute.sizeBytes(), g.l2(), g.sms(), alternate, accessBudget);
         String label = w.rows() + "x" + w.cols() + "x" + w.denseColumns() + " (" + p.schedule() + ", " + r.rounds + (r.rounds == 1 ? " round" : " rounds")

@@ -33,6 +33,10 @@ class RuntimeSpecTest {
         assertTrue(gpu("runtime: {preset: torch-cutlass, sparseInputCopy: true}\n").runtime().sparseInputCopy());
         assertTrue(Runtimes.byName("cutlass").legacySparseKernels() == false);
         assertTrue(gpu("runtime: {preset: cutlass, sparseKernels: sm80}\n").runtime().legacySparseKernels());
+        // The SM80 CTA swizzle: PyTorch's 2:4 kernels GemmIdentityThreadblockSwizzle<> (1), the profiler Identity8.
+        assertEquals(1, Runtimes.byName("torch-cutlass").sparseSwizzle());
+        assertEquals(8, Runtimes.byName("cutlass").sparseSwizzle());
+        assertEquals(2, gpu("runtime: {preset: cutlass, swizzle: 2}\n").runtime().swizzle());
     }
 
     @Test
@@ -47,6 +51,7 @@ class RuntimeSpecTest {
             {"gpu:\n  arch: sm75\n", "rt.yaml: gpu.arch must be sm80 or sm90, got 'sm75'"},
             {"runtime:\n  sparseBias: unfused\n", "rt.yaml: runtime: sparseBias must be fused, kernel or matrix, got 'unfused'"},
             {"runtime:\n  sparseTile: 64x128x64/1\n", "rt.yaml: runtime: sparseTile must be menu, RxC (128x128) or RxCxK/S (64x128x64/6)"},
+            {"runtime:\n  sparseSwizzle: 3\n", "rt.yaml: runtime: sparseSwizzle must be 1, 2, 4 or 8"},
         };
         for (String[] c : cases) {
             SpecException e = assertThrows(SpecException.class, () -> gpu(c[0]), c[0]);

@@ -31,13 +31,16 @@ import java.util.List;
  *     tiles to the L2): a per-tile cost the main loop does not hide, a larger share of the 2:4 kernel's
  *     half as many k-steps, so its speedup falls with K;</li>
  * <li>DRAM: when one wave of CTAs covers the grid, or A and B fit half the L2, every byte once;
- *     else each wave (rasterised as a near-square block of tiles, as CUTLASS's swizzle does) reads
- *     its A and B strips afresh, the last wave only those of the tiles left to it; with split-K each
- *     round reads the K-range chunks its CTAs touch, splits started one after the other
- *     ({@link TileSchedule#chunkReadsPerRound}); an operand whose every strip each round reads
+ *     else each wave (rasterised as a near-square block of tiles) reads its A and B strips afresh,
+ *     the last wave only those of the tiles left to it; with split-K each round reads the K-range
+ *     chunks its CTAs touch, splits started one after the other
+ *     ({@link TileSchedule#chunkReadsPerRound}). Then the reuse the library's CTA order gives (its
+ *     SM80 swizzle: {@link #swizzle}): an operand whose every strip each round reads
  *     ({@link TileSchedule#roundsCoverN}, {@link TileSchedule#roundsCoverM}) is read once when it, a
- *     round's strips of the other and the round's outputs fit the L2; C is written once;
- *     split-K partials stay in the L2 when they fit;</li>
+ *     round's strips of the other and the round's outputs fit the L2; the operand the raster walks
+ *     is read once when it fits beside one pass's footprint ({@link TileSchedule#passCtas}); the
+ *     other operand, read only while its band lasts, once when a round's strips and outputs fit (the
+ *     walked one then once per band); C is written once; split-K partials stay in the L2 when they fit;</li>
  * <li>the kernel takes the largest of the SM, L2 and DRAM times; the call adds its other kernels
  *     (the sparse path's copy of B padded to the library's N multiple, a copy of the
  *     activations into the kernel's layout, an unfused bias or its expansion into a full C that the
@@ -89,7 +92,8 @@ public final class GpuGemm {
         // A CUDA-core SGEMM has its own, from its instruction mix (the tensor-core fit is not its).
         double efficiency = unit == ComputeUnit.VECTOR ? simtMainloopEfficiency(g)
                 : sparse && !hopperKernels ? rt.sparseMainloopEfficiency() : rt.mainloopEfficiency();
-        Costing c = new Costing(g, rt, m, nPad, k, e, sparse, aBytesPerElement, metaBytesPerElement, peak, hopperKernels, efficiency);
+        Costing c = new Costing(g, rt, m, nPad, k, e, sparse, aBytesPerElement, metaBytesPerElement, peak, hopperKernels, efficiency,
+                swizzle(g, unit));
         List<CtaTile> menu = fixedSparseTile ? List.of(TileMenus.fixed(rt.sparseTile()))
                 : unit == ComputeUnit.VECTOR ? TileMenus.SIMT : TileMenus.menu(hopperKernels, sparse);
         boolean split = sparse ? rt.sparseSplitK() : rt.splitK();
@@ -112,7 +116,7 @@ public final class GpuGemm {
 
     /** One problem's costing of candidate tiles; holds only the problem's constants. */
     private record Costing(GpuSpec g, RuntimeSpec rt, long m, long nPad, long k, int e, boolean sparse, double aB, double metaB,
-                           double peak, boolean streamK, double efficiency) {
+                           double peak, boolean streamK, double efficiency, int swizzle) {
         long tiles(CtaTile t) {
             return ceil(m, t.rows()) * ceil(nPad, t.cols());
         }
@@ -210,7 +214,7 @@ public final class GpuGemm {
                 double stripA = (double) t.rows() * k * aB;
                 double stripB = (double) t.cols() * k * e;
                 long[] full = waveBlock(Math.max(1, concurrent / split), tilesM, tilesN);
-                TileSchedule order = new TileSchedule(tilesM, tilesN, split, concurrent, streamK);
+                TileSchedule order = new TileSchedule(tilesM, tilesN, split, concurrent, streamK, swizzle);
                 if (split > 1) {
                     // A split's CTAs read only their K range, and the library starts the splits one after
                     // the other (blockIdx.z outermost), so a round holds whole planes of one split's tiles:
@@ -229,11 +233,54 @@ public final class GpuGemm {
                 // one round: it is read from DRAM once when it, one round's strips of the other operand
                 // and the round's output tiles fit the L2. DRAM sees only misses in a line's home
                 // partition, and every line has one home, so that footprint is held once in the whole
-                // L2 (a far partition's copy is refilled over the fabric, not from DRAM).
-                double roundOut = (double) concurrent * t.rows() * t.cols() * (split > 1 ? 4 : e);
+                // L2 (a far partition's copy is refilled over the fabric, not from DRAM). Output tiles
+                // count their epilogue source too where the epilogue reads one.
+                double tileOut = (double) t.rows() * t.cols() * ((split > 1 ? 4 : e) + (sourceC ? e : 0));
+                double roundOut = concurrent * tileOut;
                 double l2 = g.l2().sizeBytes();
-                if (order.roundsCoverN() && bBytes + full[0] * stripA / split + roundOut <= l2) dramB = bBytes;
-                if (order.roundsCoverM() && aBytes + full[1] * stripB / split + roundOut <= l2) dramA = aBytes;
+                boolean onceB = order.roundsCoverN() && bBytes + full[0] * stripA / split + roundOut <= l2;
+                boolean onceA = order.roundsCoverM() && aBytes + full[1] * stripB / split + roundOut <= l2;
+                // Where one pass of the raster down the operand it walks (A down M, B along N) is longer
+                // than a round, that operand's strips come back after a pass: between two reads of a
+                // strip the kernel touches the whole operand, the other operand's strips of the bands
+                // the pass and the round in flight span (at most three bands of 2^log strips, one strip
+                // wide on SM90) and the pass's and round's output tiles. The operand is read once when
+                // that footprint fits the L2 (a tiny A at a huge N: 3072x768 in 2:4 is 2.7 MB).
+                long pass = order.passCtas();
+                if (pass > concurrent / split) {
+                    long window = pass + concurrent / split;
+                    long band = pass / (order.walksM() ? tilesM : tilesN);
+                    double windowOut = window * tileOut;
+                    if (order.walksM() && aBytes + Math.min(tilesN, 3 * band) * stripB / split + windowOut <= l2) onceA = true;
+                    if (!order.walksM() && bBytes + Math.min(tilesM, 3 * band) * stripA / split + windowOut <= l2) onceB = true;
+                }
+                if (split == 1) {
+                    // The other operand (B when the raster walks down M) is read only by its band's CTAs,
+                    // one after the other: its strips come back each round while the band lasts, so they
+                    // are read once when a round's strips of both operands and its outputs fit the L2; the
+                    // walked operand is then read once per band (each pass reads all of it) unless a rule
+                    // above keeps it. Else each round's near-square block, as above.
+                    boolean alongM = order.walksM();
+                    long walked = alongM ? tilesM : tilesN;
+                    long other = alongM ? tilesN : tilesM;
+                    long band = pass / walked;
+                    long roundWalked = Math.min(walked, ceil(concurrent, band) + 1);
+                    long roundOther = Math.min(other, band * (ceil(concurrent, pass) + 1));
+                    double walkedStrip = alongM ? stripA : stripB;
+                    double otherStrip = alongM ? stripB : stripA;
+                    if (roundWalked * walkedStrip + roundOther * otherStrip + roundOut <= l2) {
+                        long bands = ceil(other, band);
+                        if (alongM) {
+                            onceB = true;
+                            dramA = bands * aBytes;
+                        } else {
+                            onceA = true;
+                            dramB = bands * bBytes;
+                        }
+                    }
+                }
+                if (onceA) dramA = aBytes;
+                if (onceB) dramB = bBytes;
                 dramA = Math.min(dramA, tilesN * aBytes);
                 dramB = Math.min(dramB, tilesM * bBytes);
             }
@@ -286,6 +333,15 @@ public final class GpuGemm {
         boolean sparse = unit == ComputeUnit.SPARSE_TENSOR;
         boolean fixedSparseTile = sparse && !rt.sparseTile().equals("menu");
         return g.hopper() && unit != ComputeUnit.VECTOR && !(sparse && (rt.legacySparseKernels() || fixedSparseTile));
+    }
+
+    /**
+     * The SM80 CTA swizzle ({@code GemmIdentityThreadblockSwizzle<N>}) of the library that runs the GEMM
+     * on {@code unit}: the runtime's {@code sparseSwizzle} for the sparse tensor cores, its {@code swizzle}
+     * for the dense library (tensor-core and CUDA-core GEMMs alike). SM90 kernels ignore it.
+     */
+    public static int swizzle(GpuSpec g, ComputeUnit unit) {
+        return unit == ComputeUnit.SPARSE_TENSOR ? g.runtime().sparseSwizzle() : g.runtime().swizzle();
     }
 
     /**

@@ -7,10 +7,12 @@ import java.util.Arrays;
  * The order in which a library's GEMM kernel starts its CTAs, as the libraries' sources define it,
  * for a memory replay that follows the kernel's own schedule:
  * <ul>
- * <li>SM80 (CUTLASS 2; the {@code cutlass_library} generator's default
- *     {@code SwizzlingFunctor.Identity8}, i.e. {@code GemmIdentityThreadblockSwizzle<8>} in
- *     {@code threadblock_swizzle.h}): a grid of {@code (tilesM << log, ceil(tilesN / 2^log), splitK)}
- *     blocks, {@code log} = 3 when {@code tilesN >= 6}, 2 when {@code >= 3}, 1 when {@code >= 2}, else 0;
+ * <li>SM80 (CUTLASS 2's {@code GemmIdentityThreadblockSwizzle<swizzle>} in {@code threadblock_swizzle.h};
+ *     the {@code cutlass_library} generator's default is {@code SwizzlingFunctor.Identity8}, the
+ *     template's own default and PyTorch's 2:4 kernels' choice {@code <>}, i.e. 1: the runtime's
+ *     {@code swizzle} / {@code sparseSwizzle}): a grid of {@code (tilesM << log, ceil(tilesN / 2^log), splitK)}
+ *     blocks, {@code log} ({@code get_log_tile}) = 3 when {@code swizzle >= 8} and {@code tilesN >= 6},
+ *     2 when {@code swizzle >= 4} and {@code >= 3}, 1 when {@code swizzle >= 2} and {@code >= 2}, else 0;
  *     block {@code (x, y, z)} computes tile {@code (x >> log, (y << log) + (x & (2^log - 1)))} of split
  *     {@code z} (blocks past the last N tile have nothing to do); blocks start x fastest, then y,
  *     then z. So consecutive CTAs walk down M over a band of {@code 2^log} N tiles.</li>
@@ -21,16 +23,20 @@ import java.util.Arrays;
  * CTAs resident together start and end together (same work), so the kernel runs in rounds of
  * {@code concurrent} consecutive non-empty CTAs.
  */
-public record TileSchedule(long tilesM, long tilesN, int splitK, long concurrent, boolean persistent) {
+public record TileSchedule(long tilesM, long tilesN, int splitK, long concurrent, boolean persistent, int swizzle) {
     public TileSchedule {
         if (tilesM < 1 || tilesN < 1 || splitK < 1 || concurrent < 1) throw new IllegalArgumentException("tile schedule: sizes must be positive");
+        if (Integer.bitCount(swizzle) != 1 || swizzle > 8) throw new IllegalArgumentException("tile schedule: swizzle must be 1, 2, 4 or 8, got " + swizzle);
     }
 
-    /** The schedule of {@code plan} for {@code m} rows on {@code g}: its tiles, split and CTAs resident at once over all SMs. */
-    public static TileSchedule of(GemmPlan plan, long m, GpuSpec g, boolean persistent) {
+    /**
+     * The schedule of {@code plan} for {@code m} rows on {@code g}: its tiles, split and CTAs resident at
+     * once over all SMs, in the order of the SM80 {@code swizzle} or, when {@code persistent}, SM90's raster.
+     */
+    public static TileSchedule of(GemmPlan plan, long m, GpuSpec g, boolean persistent, int swizzle) {
         long tilesM = (m + plan.tile().rows() - 1) / plan.tile().rows();
         long tilesN = (plan.paddedColumns() + plan.tile().cols() - 1) / plan.tile().cols();
-        return new TileSchedule(tilesM, tilesN, plan.splitK(), (long) g.sms() * plan.ctasPerSm(), persistent);
+        return new TileSchedule(tilesM, tilesN, plan.splitK(), (long) g.sms() * plan.ctasPerSm(), persistent, swizzle);
     }
 
     /** Blocks launched, empty ones included: the order's slots. */
@@ -123,8 +129,23 @@ public record TileSchedule(long tilesM, long tilesN, int splitK, long concurrent
         return new long[] {readsA, readsB};
     }
 
-    /** {@code GemmIdentityThreadblockSwizzle<8>::get_log_tile}. */
+    /**
+     * CTAs of one split between two reads of the same strip of the operand the raster walks (A when it
+     * walks down M, B when along N): one pass down that operand, over a band of {@code 2^log} N tiles
+     * on SM80 ({@code tilesM << log} blocks), one column or row of tiles on SM90.
+     */
+    public long passCtas() {
+        if (persistent) return walksM() ? tilesM : tilesN;
+        return tilesM << logTile();
+    }
+
+    /** Whether consecutive CTAs walk down M (SM80 always; SM90 when there are more N tiles than M tiles). */
+    public boolean walksM() {
+        return !persistent || tilesN > tilesM;
+    }
+
+    /** {@code GemmIdentityThreadblockSwizzle<swizzle>::get_log_tile}. */
     int logTile() {
-        return tilesN >= 6 ? 3 : tilesN >= 3 ? 2 : tilesN >= 2 ? 1 : 0;
+        return swizzle >= 8 && tilesN >= 6 ? 3 : swizzle >= 4 && tilesN >= 3 ? 2 : swizzle >= 2 && tilesN >= 2 ? 1 : 0;
     }
 }

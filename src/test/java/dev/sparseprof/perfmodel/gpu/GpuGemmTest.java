@@ -165,4 +165,35 @@ class GpuGemmTest {
         // kernel's busiest SM pays more than the fused epilogue for every one of its 43 CTAs.
         assertTrue(p.smSeconds() > f.smSeconds() + 43 * 4 * (200 + 190) / 1.41e9, p.smSeconds() + " vs " + f.smSeconds());
     }
+
+    @Test
+    void anOperandThatFitsTheL2BesideItsReuseIsReadFromDramOnce() {
+        // The early PR #90119 kernel on the 3072x768 weight at N = 786432: 48 x 6144 tiles of 64x128, one CTA
+        // per SM, 2731 rounds. Its A (2.7 MB in 2:4) comes back every pass down M and its B strips only
+        // while their band of N tiles lasts; both stay in the 40 MB L2, so DRAM sees A, B and C
+        // (the expanded bias read, D written) once each, not 1.66 GB of A and 5.4 GB of B.
+        long m = 3072;
+        long n = 786432;
+        long k = 768;
+        double a = m * k * 1.125;
+        double b = k * n * 2.0;
+        double c = m * n * 2.0;
+        for (int swizzle : new int[] {1, 8}) {
+            GpuSpec early = (GpuSpec) HardwareSpecs.parse("early.yaml", "version: 1\npreset: a100-80gb\nruntime: {preset: torch-cutlass, "
+                    + "sparseTile: 64x128x64/6, sparseBias: matrix, sparsePad: 2B, sparseSwizzle: " + swizzle + "}\n");
+            GemmPlan p = sparse(early, m, n, k);
+            assertEquals(48L * 6144, p.ctas(), p.schedule());
+            assertEquals(a, p.dramBytesA(), a * 1e-9, "Identity" + swizzle + ": A once");
+            assertEquals(b, p.dramBytesB(), b * 1e-9, "Identity" + swizzle + ": B once");
+            assertEquals(2 * c, p.dramBytesC(), c * 1e-9);
+        }
+        // The dense GEMM beside it (cuBLAS, 128x128 tiles, Identity8 taken): the same.
+        GemmPlan d = dense(A100, m, n, k);
+        assertEquals(m * k * 2.0, d.dramBytesA(), 1);
+        assertEquals(b, d.dramBytesB(), b * 1e-9, d.schedule());
+        // Where A does not fit beside its reuse (4096^2 at N = 2048 on A100: two Identity8 bands of 16 N
+        // tiles, rounds of 216 CTAs), rounds read its strips afresh: more than its bytes.
+        GemmPlan big = dense(A100, 4096, 2048, 4096);
+        assertTrue(big.dramBytesA() > 1.1 * 4096 * 4096 * 2, big.schedule() + " A " + big.dramBytesA());
+    }
 }
