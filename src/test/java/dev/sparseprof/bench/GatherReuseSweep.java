@@ -22,8 +22,10 @@ import java.util.Random;
  * costs (B's copy among them) cancelled. Beside each length: the share of B-row requests that
  * {@link RowGatherReuse#hitShare} has the L1 serve (what the model charges L2 bytes by), so the
  * measured ns per entry can be read against the model's cliff where a row's sweep outgrows L1d.
- * Lengths are timed in turn within one JVM, {@code REPS} times over.
- * <pre>java ... dev.sparseprof.bench.GatherReuseSweep VECTORS K ROWS REPS L1D_KIB</pre>
+ * Lengths are timed in turn within one JVM, {@code REPS} times over. With a sixth argument L, the
+ * row length stays L and K runs over 2L..16L instead (the share of B a row touches, and with it the
+ * model's hit share, falls as K grows while the sweep stays the same).
+ * <pre>java ... dev.sparseprof.bench.GatherReuseSweep VECTORS K ROWS REPS L1D_KIB [L]</pre>
  */
 public final class GatherReuseSweep {
     private GatherReuseSweep() {}
@@ -36,9 +38,13 @@ public final class GatherReuseSweep {
         long l1 = Long.parseLong(args[4]) * 1024;
         int n = vectors * KernelVectors.FLOATS.length();
         double rowBytes = n * (double) Float.BYTES;
+        int fixed = args.length > 5 ? Integer.parseInt(args[5]) : 0;
+        int[] lengths = fixed > 0 ? new int[] {fixed, fixed, fixed, fixed, fixed} : new int[] {24, 48, 72, 96, 128, 160, 192, 256};
         try (WorkerPool one = WorkerPool.pinned(1)) {
             for (int rep = 0; rep < reps; rep++) {
-                for (int len : new int[] {24, 48, 72, 96, 128, 160, 192, 256}) {
+                for (int i = 0; i < lengths.length; i++) {
+                    int len = lengths[i];
+                    if (fixed > 0) k = fixed * (2 << i);
                     if (len * 5 / 4 > k) continue;
                     MatrixView m = randomRows(rows, k, len - len / 4, len + len / 4);
                     double d = seconds(m, n, one) - seconds(KernelRateProbe.firstRows(m, rows / 2), n, one);
