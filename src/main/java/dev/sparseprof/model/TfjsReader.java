@@ -85,8 +85,8 @@ final class TfjsReader implements ModelReader {
 
     /**
      * {@code options.inputSize()} (HxW) gives each conv its output pixels through the Keras topology
-     * of a {@code model.json} ({@link TfjsShapes}); a bare weights manifest has no graph, so asking
-     * for it there is an error rather than a guess.
+     * of a {@code model.json} ({@link TfjsShapes}) or a graph model's ops ({@link TfjsGraphShapes});
+     * a bare weights manifest has no graph, so asking for it there is an error rather than a guess.
      */
     @Override
     public Model read(Path file, ReadOptions options) {
@@ -107,18 +107,19 @@ final class TfjsReader implements ModelReader {
             for (Object group : groups(source, json)) readGroup(source, folder, group, arena, tensors, stored);
             Map<String, long[]> sizes = Map.of();
             boolean graphModel = TfjsGraph.isGraphModel(json);
-            if (options.inputSize() != null) {
-                if (graphModel) {
-                    throw ModelFormatException.in(source, "--input-size: this is a TF.js graph model (TensorFlow ops, no Keras layer list), "
-                            + "whose output sizes are not propagated; leave it out (each conv then counts N = batch)");
-                }
+            Map<String, TfjsGraph.Feed> uses = TfjsGraph.uses(json);
+            Map<String, Long> graphPixels = Map.of();
+            if (options.inputSize() != null && graphModel) {
+                Map<String, Tensor> byName = new java.util.HashMap<>();
+                for (Tensor t : tensors) byName.putIfAbsent(t.name(), t);
+                graphPixels = TfjsGraphShapes.convolutionPixels(json, uses, byName, options.inputSize()[0], options.inputSize()[1]);
+            } else if (options.inputSize() != null) {
                 if (!TfjsShapes.hasTopology(json)) {
                     throw ModelFormatException.in(source, "--input-size needs the model's graph, and a bare weights manifest has none "
                             + "(the convolutions' strides are unknown); give the model.json that holds its modelTopology");
                 }
                 sizes = TfjsShapes.outputSizes(json, options.inputSize());
             }
-            Map<String, TfjsGraph.Feed> uses = TfjsGraph.uses(json);
             List<GemmLayer> layers = new ArrayList<>();
             for (Tensor t : tensors) {
                 int slash = t.name().lastIndexOf('/');
@@ -126,7 +127,7 @@ final class TfjsReader implements ModelReader {
                 DType storedType = stored.getOrDefault(t.name(), t.dtype());
                 TfjsGraph.Feed feed = uses.get(t.name());
                 GemmLayer l = !graphModel ? TfjsLayers.of(t, storedType, hw == null ? 1 : hw[0] * hw[1])
-                        : feed == null ? null : TfjsLayers.of(t, storedType, 1, feed.use(), feed.layerName(t.name()));
+                        : feed == null ? null : TfjsLayers.of(t, storedType, graphPixels.getOrDefault(t.name(), 1L), feed.use(), feed.layerName(t.name()));
                 if (l != null) layers.add(l);
             }
             return new Model(source, "tfjs", tensors, layers, Map.of("format", "tfjs"), arena);
