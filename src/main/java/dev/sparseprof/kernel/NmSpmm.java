@@ -82,7 +82,7 @@ public final class NmSpmm extends RowSplitKernel<NmMatrix> {
     @Override
     void row(Operands<NmMatrix> op, int r, int from, int to, Workspace ws) {
         int[] cols = decode(op.a(), r, from, to, ws);
-        BroadcastRows.compute(op, new BroadcastRows.Slice(op.a().values(), cols, from, from, to, false), output(op, r, ws), outputOffset(op, r, ws));
+        BroadcastRows.compute(op, ws.rowSlice().set(op.a().values(), cols, from, from, to, false), output(op, r, ws), outputOffset(op, r, ws));
     }
 
     @Override
