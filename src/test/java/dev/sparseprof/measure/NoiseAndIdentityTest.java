@@ -50,9 +50,9 @@ class NoiseAndIdentityTest {
     @Test
     void pageFaultsAreReadFromProcStatPastTheCommandName() {
         String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 123456 0 78 0 950 40 0 0 20 0 19 0 1000 1 2\n";
-        java.nio.ByteBuffer text = ByteBuffer.wrap(stat.getBytes(StandardCharsets.US_ASCII));
+        ByteBuffer text = ByteBuffer.wrap(stat.getBytes(StandardCharsets.US_ASCII));
         assertEquals(123456 + 78, PageFaults.parse(text, stat.length()));
-        java.nio.ByteBuffer cut = ByteBuffer.wrap("4242 (java) S 1 4242 4242 0 -1 4194560 123".getBytes(StandardCharsets.US_ASCII));
+        ByteBuffer cut = ByteBuffer.wrap("4242 (java) S 1 4242 4242 0 -1 4194560 123".getBytes(StandardCharsets.US_ASCII));
         assertEquals(-1, PageFaults.parse(cut, cut.capacity()), "no field 12: unknown");
         assertEquals(-1, PageFaults.parse(ByteBuffer.allocate(0), 0));
         try (PageFaults faults = PageFaults.open()) {
