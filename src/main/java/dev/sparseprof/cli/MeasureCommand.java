@@ -113,7 +113,8 @@ final class MeasureCommand implements Callable<Integer> {
         TimingConfig timing = TimingConfig.defaults().withRepetitions(reps);
         for (String f : formats) FormatNames.requireKernel(f, "--formats");
         CpuMeasureRun.kernels(formats); // unknown format names fail before the model is read
-        NoiseCriteria noise = new NoiseCriteria(maxSpread, maxRange, NoiseCriteria.DEFAULT.maxDrift(), retries);
+        NoiseCriteria noise = new NoiseCriteria(maxSpread, maxRange, NoiseCriteria.DEFAULT.maxDrift(),
+                NoiseCriteria.DEFAULT.maxFaultsPerRun(), retries);
         CpuMeasureRun.Settings settings = new CpuMeasureRun.Settings(batch, threads, Partitions.byName(partition), timing, noise);
         if (sparsity != null) Checks.fraction(sparsity, "--sparsity");
         if (sparsity != null && nm != null) throw new SparseprofException("--sparsity and --nm: choose one pruning");
@@ -198,8 +199,8 @@ final class MeasureCommand implements Callable<Integer> {
             }
         }
         return String.format(Locale.ROOT, "measure: %d of %d cases noisy after up to %d re-runs%s; %d re-run; %d with an unsettled warm-up"
-                + " (noisy: IQR/median > %.0f%%, max/min > %.3g or drift > %.3g)", noisy, results.size(), noise.retries(), example, rerun, unsettled,
-                100 * noise.maxSpread(), noise.maxRange(), noise.maxDrift());
+                + " (noisy: IQR/median > %.0f%%, max/min > %.3g, drift > %.3g or page faults > %.3g per run)", noisy, results.size(), noise.retries(),
+                example, rerun, unsettled, 100 * noise.maxSpread(), noise.maxRange(), noise.maxDrift(), noise.maxFaultsPerRun());
     }
 
     static String table(List<Measurement> results) {

@@ -65,7 +65,7 @@ public final class BitmaskSpmm extends RowSplitKernel<BitmaskRows> {
     @Override
     void row(Operands<BitmaskRows> op, int r, int from, int to, Workspace ws) {
         int[] cols = decode(op.a(), r, from, to, ws);
-        BroadcastRows.compute(op, new BroadcastRows.Slice(op.a().matrix().values(), cols, from, from, to, false),
+        BroadcastRows.compute(op, ws.rowSlice().set(op.a().matrix().values(), cols, from, from, to, false),
                 output(op, r, ws), outputOffset(op, r, ws));
     }
 

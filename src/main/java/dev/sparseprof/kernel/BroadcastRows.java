@@ -61,12 +61,67 @@ final class BroadcastRows {
      * column at {@code columns[j - shift]} (shift 0 for stored arrays; {@code from} for what a format
      * decoded into scratch: columns from metadata, fp32 values from fp16/bf16). {@code columnsStored}:
      * the traced twin reads a column index per entry.
+     *
+     * <p>Mutable: the fast paths {@link #set} their thread's one ({@link Workspace#rowSlice}) for each
+     * row rather than allocate one. A new record per row was 40 bytes of heap per row, which C2 did
+     * not scalar-replace: the block bodies it is passed to (block8 is 474 bytes of bytecode) are over
+     * the inlining limit, so it escaped. The kernel's speed then hung on the heap's state: while the
+     * young generation grew into pages never touched before, every 4 KiB of those rows was a page
+     * fault (3.8 per call of a 384-row layer), and on the Zen 4 VM csr and coo ran up to 3x slower
+     * for seconds at a time (docs/kernels.md, "Allocation-free row bodies"). The traced twins still
+     * take new ones.
      */
-    record Slice(float[] values, int valueShift, int[] columns, int shift, int from, int to, boolean columnsStored) {
+    static final class Slice {
+        private float[] values;
+        private int valueShift;
+        private int[] columns;
+        private int shift;
+        private int from;
+        private int to;
+        private boolean columnsStored;
+
+        /** An empty slice, to be {@link #set} before use. */
+        Slice() {}
+
+        Slice(float[] values, int valueShift, int[] columns, int shift, int from, int to, boolean columnsStored) {
+            set(values, valueShift, columns, shift, from, to, columnsStored);
+        }
+
         /** Stored fp32 values, stored or decoded columns. */
         Slice(float[] values, int[] columns, int shift, int from, int to, boolean columnsStored) {
             this(values, 0, columns, shift, from, to, columnsStored);
         }
+
+        /** Points this slice at another row's entries; returns it. */
+        Slice set(float[] values, int valueShift, int[] columns, int shift, int from, int to, boolean columnsStored) {
+            this.values = values;
+            this.valueShift = valueShift;
+            this.columns = columns;
+            this.shift = shift;
+            this.from = from;
+            this.to = to;
+            this.columnsStored = columnsStored;
+            return this;
+        }
+
+        /** Stored fp32 values, stored or decoded columns. */
+        Slice set(float[] values, int[] columns, int shift, int from, int to, boolean columnsStored) {
+            return set(values, 0, columns, shift, from, to, columnsStored);
+        }
+
+        float[] values() { return values; }
+
+        int valueShift() { return valueShift; }
+
+        int[] columns() { return columns; }
+
+        int shift() { return shift; }
+
+        int from() { return from; }
+
+        int to() { return to; }
+
+        boolean columnsStored() { return columnsStored; }
     }
 
     private BroadcastRows() {}

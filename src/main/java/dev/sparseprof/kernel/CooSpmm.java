@@ -157,7 +157,7 @@ public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
             return;
         }
         for (int r = range.rowStart(); r < range.rowEnd(); r++) {
-            BroadcastRows.compute(op, new BroadcastRows.Slice(vals, colIdx, 0, starts[r], starts[r + 1], true), op.c(), r * n);
+            BroadcastRows.compute(op, ws.rowSlice().set(vals, colIdx, 0, starts[r], starts[r + 1], true), op.c(), r * n);
         }
     }
 

@@ -63,7 +63,7 @@ public final class CsrHalfSpmm extends RowSplitKernel<HalfRowSlices> {
     @Override
     void row(Operands<HalfRowSlices> op, int r, int from, int to, Workspace ws) {
         float[] vals = decode(op.a(), from, to, ws, 0);
-        BroadcastRows.compute(op, new BroadcastRows.Slice(vals, from, op.a().columnIndices(), 0, from, to, true),
+        BroadcastRows.compute(op, ws.rowSlice().set(vals, from, op.a().columnIndices(), 0, from, to, true),
                 output(op, r, ws), outputOffset(op, r, ws));
     }
 

@@ -89,7 +89,7 @@ public final class CsrSpmm extends SliceKernel {
     @Override
     void row(Operands<RowSlices> op, int r, int from, int to, Workspace ws) {
         RowSlices a = op.a();
-        BroadcastRows.computePasses(op, new BroadcastRows.Slice(a.values(), a.columnIndices(), 0, from, to, true),
+        BroadcastRows.computePasses(op, ws.rowSlice().set(a.values(), a.columnIndices(), 0, from, to, true),
                 output(op, r, ws), outputOffset(op, r, ws), passColumns(a.cols(), op.n()));
     }
 
@@ -123,7 +123,7 @@ public final class CsrSpmm extends SliceKernel {
             if (packedEnd < n) {
                 int[] ptr = a.rowStarts();
                 for (int r = rowStart; r < rowEnd; r++) {
-                    BroadcastRows.compute(op, new BroadcastRows.Slice(a.values(), a.columnIndices(), 0, Math.max(ptr[r], nzStart), ptr[r + 1], true),
+                    BroadcastRows.compute(op, ws.rowSlice().set(a.values(), a.columnIndices(), 0, Math.max(ptr[r], nzStart), ptr[r + 1], true),
                             op.c(), r * n, packedEnd, n);
                 }
             }

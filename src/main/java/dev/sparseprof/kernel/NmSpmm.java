@@ -52,13 +52,29 @@ public final class NmSpmm extends RowSplitKernel<NmMatrix> {
         return Map.of(ArrayRole.VALUES, a.values().length * (long) Float.BYTES, ArrayRole.METADATA, (long) a.positions().length);
     }
 
+    /**
+     * The slots each row starts at ({@code r * G * N}), made once per matrix: every run asks twice
+     * (the range, then its whole rows), and a new array each time was 3 KB of heap per call of a
+     * 384-row layer, which lands on fresh pages as a young generation grows (see
+     * {@link BroadcastRows.Slice}). Published through one volatile field, so threads sharing the
+     * matrix read a whole pair.
+     */
     @Override
     public int[] rowWork(NmMatrix a) {
+        RowWork cached = rowWork;
+        if (cached != null && cached.matrix() == a) return cached.starts();
         int perRow = a.groupsPerRow() * pattern.n();
         int[] work = new int[a.rows() + 1];
         for (int r = 0; r < a.rows(); r++) work[r + 1] = work[r] + perRow;
+        rowWork = new RowWork(a, work);
         return work;
     }
+
+    /** A matrix and its row starts. */
+    private record RowWork(NmMatrix matrix, int[] starts) {}
+
+    /** The last matrix's row starts. */
+    private volatile RowWork rowWork;
 
     @Override boolean rowPointersStored(NmMatrix a) { return false; }
 
@@ -82,7 +98,7 @@ public final class NmSpmm extends RowSplitKernel<NmMatrix> {
     @Override
     void row(Operands<NmMatrix> op, int r, int from, int to, Workspace ws) {
         int[] cols = decode(op.a(), r, from, to, ws);
-        BroadcastRows.compute(op, new BroadcastRows.Slice(op.a().values(), cols, from, from, to, false), output(op, r, ws), outputOffset(op, r, ws));
+        BroadcastRows.compute(op, ws.rowSlice().set(op.a().values(), cols, from, from, to, false), output(op, r, ws), outputOffset(op, r, ws));
     }
 
     @Override

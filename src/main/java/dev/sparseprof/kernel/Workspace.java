@@ -7,8 +7,8 @@ import java.lang.foreign.MemorySegment;
  * One thread's scratch space, owned by the caller and reused across calls so that kernels
  * allocate nothing: a scratch array (a transposed B, the traced twins' accumulators), an index
  * scratch (columns decoded from a format's metadata), an
- * off-heap scratch on a 64-byte boundary (packed B panels), and the carry-out row of a range
- * that ends inside a row. The off-heap part lives as long as the workspace is reachable.
+ * off-heap scratch on a 64-byte boundary (packed B panels), the row slice of the broadcast
+ * kernels, and the carry-out row of a range that ends inside a row. The off-heap part lives as long as the workspace is reachable.
  */
 public final class Workspace {
     /** Cache-line alignment of the off-heap scratch. */
@@ -18,6 +18,7 @@ public final class Workspace {
     private final MemorySegment alignedScratch;
     private final float[] carry;
     private final int[] indexScratch;
+    private final BroadcastRows.Slice rowSlice = new BroadcastRows.Slice();
     private int carryRow = -1;
 
     public Workspace(int scratchFloats, long alignedScratchFloats, int indexScratchInts, int n) {
@@ -36,6 +37,12 @@ public final class Workspace {
 
     /** Decoded column indices of the row being computed. */
     public int[] indexScratch() { return indexScratch; }
+
+    /**
+     * The row slice the broadcast-and-FMA kernels point at each row's entries in turn, so that
+     * their fast paths allocate nothing per row (see {@link BroadcastRows.Slice}).
+     */
+    BroadcastRows.Slice rowSlice() { return rowSlice; }
 
     /** The row the carry belongs to, or -1 when the last range ended on a row boundary. */
     public int carryRow() { return carryRow; }

@@ -73,7 +73,8 @@ public final class CpuMeasureRun {
      * Per layer: every kernel is prepared and warmed up ({@link TimingHarness#warmUp}), then the
      * timed repetitions go round the kernels one run at a time, each round starting one kernel
      * later, so that on a shared machine every format sees the same mix of the other tenants' load.
-     * When any kernel's repetitions are noisy ({@link NoiseCriteria}), the layer's repetitions are
+     * When any kernel's repetitions are noisy ({@link NoiseCriteria}, page faults during its runs
+     * included), the layer's repetitions are
      * taken again (all kernels, still interleaved), up to {@code noise.retries} more times; each
      * kernel keeps its least noisy attempt, and its {@link Stability} says how many were taken and
      * whether the kept one is still noisy.
@@ -86,7 +87,7 @@ public final class CpuMeasureRun {
         progress.update(0, total);
         int reps = settings.timing().repetitions();
         NoiseCriteria noise = settings.noise();
-        try (WorkerPool pool = WorkerPool.pinned(settings.threads())) {
+        try (WorkerPool pool = WorkerPool.pinned(settings.threads()); PageFaults faults = PageFaults.open()) {
             for (SpmmKernel<?> kernel : kernels) warmUpJit(kernel, settings, pool);
             for (Layer layer : layers) {
                 int count = kernels.size();
@@ -102,25 +103,28 @@ public final class CpuMeasureRun {
                 }
                 Timing[] kept = new Timing[count];
                 double[] keptDrift = new double[count];
+                double[] keptFaults = new double[count];
                 int attempts = 0;
                 boolean anyNoisy = true;
                 while (anyNoisy && attempts <= noise.retries()) {
-                    List<TimingHarness.Samples> samples = interleaved(prepared, reps, pool);
+                    List<TimingHarness.Samples> samples = interleaved(prepared, reps, pool, faults);
                     attempts++;
                     anyNoisy = false;
                     for (int i = 0; i < count; i++) {
                         Timing t = samples.get(i).timing();
                         double drift = samples.get(i).drift();
-                        if (kept[i] == null || noise.excess(t, drift) < noise.excess(kept[i], keptDrift[i])) {
+                        double faultsPerRun = samples.get(i).faultsPerRun();
+                        if (kept[i] == null || noise.excess(t, drift, faultsPerRun) < noise.excess(kept[i], keptDrift[i], keptFaults[i])) {
                             kept[i] = t;
                             keptDrift[i] = drift;
+                            keptFaults[i] = faultsPerRun;
                         }
-                        anyNoisy |= !noise.verdict(kept[i], keptDrift[i]).isEmpty();
+                        anyNoisy |= !noise.verdict(kept[i], keptDrift[i], keptFaults[i]).isEmpty();
                     }
                 }
                 double denseSeconds = Double.NaN;
                 for (int i = 0; i < count; i++) {
-                    String why = noise.verdict(kept[i], keptDrift[i]);
+                    String why = noise.verdict(kept[i], keptDrift[i], keptFaults[i]);
                     Stability st = new Stability(warm[i].settled(), warm[i].runs(), attempts, !why.isEmpty(), why);
                     Measurement m = prepared.get(i).result(kept[i]).withStability(st);
                     if (m.format().equals("dense")) denseSeconds = m.medianSeconds();
@@ -132,10 +136,13 @@ public final class CpuMeasureRun {
         return out;
     }
 
-    /** One attempt: {@code reps} rounds over the kernels, each round starting one kernel later. */
-    private static List<TimingHarness.Samples> interleaved(List<CpuRunner.Prepared<?>> prepared, int reps, WorkerPool pool) {
+    /**
+     * One attempt: {@code reps} rounds over the kernels, each round starting one kernel later; each
+     * kernel's samples count the page faults during its runs.
+     */
+    private static List<TimingHarness.Samples> interleaved(List<CpuRunner.Prepared<?>> prepared, int reps, WorkerPool pool, PageFaults faults) {
         List<TimingHarness.Samples> samples = new ArrayList<>(prepared.size());
-        for (int i = 0; i < prepared.size(); i++) samples.add(new TimingHarness.Samples(reps));
+        for (int i = 0; i < prepared.size(); i++) samples.add(new TimingHarness.Samples(reps, faults));
         for (int r = 0; r < reps; r++) {
             for (int j = 0; j < prepared.size(); j++) {
                 int i = (r + j) % prepared.size();

@@ -77,27 +77,46 @@ public final class TimingHarness {
     /**
      * The timed repetitions of one kernel, taken one at a time so that a caller can interleave
      * kernels (each then sees the same mix of a shared machine's load); statistics after the last.
+     * With a {@link PageFaults} reader, also the process's page faults during the timed runs
+     * (read just before and after each, outside the timed interval).
      */
     public static final class Samples {
         private final double[] seconds;
         private final double[] imbalance;
+        private final PageFaults faults;
         private long[] threadNanos = new long[0];
+        private long faultCount;
+        private boolean faultsKnown = true;
         private int count;
 
         public Samples(int repetitions) {
+            this(repetitions, PageFaults.NONE);
+        }
+
+        Samples(int repetitions, PageFaults faults) {
             seconds = new double[repetitions];
             imbalance = new double[repetitions];
+            this.faults = faults;
         }
 
         /** One timed run of the whole parallel call. */
         public void runOnce(SpmmPlan<?> plan, float[] b, float[] c, WorkerPool pool) {
             if (count == seconds.length) throw new IllegalStateException("all " + count + " repetitions taken");
             if (threadNanos.length != plan.threads()) threadNanos = new long[plan.threads()];
+            long faultsBefore = faults.count();
             long start = System.nanoTime();
             plan.run(b, c, pool, threadNanos);
             seconds[count] = (System.nanoTime() - start) * 1e-9;
+            long faultsAfter = faults.count();
+            if (faultsBefore < 0 || faultsAfter < 0) faultsKnown = false;
+            else faultCount += faultsAfter - faultsBefore;
             imbalance[count] = imbalance(threadNanos);
             count++;
+        }
+
+        /** The process's page faults per timed run (all its threads), or NaN when they could not be read. */
+        public double faultsPerRun() {
+            return faultsKnown && count > 0 ? (double) faultCount / count : Double.NaN;
         }
 
         /**

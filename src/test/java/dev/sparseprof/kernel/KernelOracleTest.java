@@ -110,6 +110,51 @@ class KernelOracleTest {
         }
     }
 
+    /**
+     * One kernel instance and one workspace per thread serve two matrices in turn, as measure's
+     * kernels serve layer after layer: the rows' slice each thread's workspace reuses
+     * ({@code Workspace.rowSlice}) and 2:4's row starts kept per matrix must not carry one
+     * matrix's rows into the other's run. N of five vectors: the block bodies, not the tight loops.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kernelNames")
+    void oneInstanceServesTwoMatricesInTurn(String name) {
+        SpmmKernel<?> kernel = Kernels.byName(name);
+        alternate(kernel, Partitions.byName(kernel.splitsRows() ? "merge" : "nnz"));
+    }
+
+    static Stream<String> kernelNames() {
+        return Kernels.names().stream();
+    }
+
+    private static <A> void alternate(SpmmKernel<A> kernel, Partition partition) {
+        int n = 5 * KernelVectors.FLOATS.length();
+        int threads = Math.min(2, kernel.maxThreads());
+        int[][] shapes = {{29, 40}, {33, 40}};
+        List<SpmmPlan<A>> plans = new ArrayList<>();
+        List<float[]> expected = new ArrayList<>();
+        float[] b = RandomMatrices.dense(40, n, 7);
+        for (int[] shape : shapes) {
+            float[] dense = RandomMatrices.sparse(shape[0], shape[1], 0.3, shape[0]);
+            if (kernel instanceof NmSpmm) dense = RandomMatrices.twoFour(dense, shape[0], shape[1]);
+            A a = kernel.prepare(MatrixView.of(shape[0], shape[1], dense));
+            if (kernel instanceof CsrHalfSpmm half) {
+                dense = quantized(dense, half.prepare(MatrixView.of(shape[0], shape[1], dense)).encoding());
+            }
+            plans.add(SpmmPlan.of(kernel, a, n, partition, threads));
+            expected.add(ReferenceSpmm.dense(dense, shape[0], shape[1], b, n));
+        }
+        try (WorkerPool pool = new WorkerPool(threads)) {
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < plans.size(); i++) {
+                    float[] c = filled(shapes[i][0] * n);
+                    plans.get(i).run(b, c, pool, new long[threads]);
+                    assertClose(expected.get(i), c, 40, kernel.name() + " matrix " + i + " round " + round);
+                }
+            }
+        }
+    }
+
     /** The matrix as the 16-bit kernel holds it: every value rounded to fp16 or bf16. */
     private static float[] quantized(float[] a, HalfRowSlices.Encoding e) {
         float[] out = new float[a.length];

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +27,39 @@ class NoiseAndIdentityTest {
         assertEquals("max/min 3.20", n.verdict(outlier, 1.0));
         assertEquals("drift 1.40 (first third over last)", n.verdict(quiet, 1.4));
         assertTrue(n.excess(wide, 1.0) > n.excess(timing(0.9, 0.95, 1.0, 1.08, 1.2), 1.0));
+    }
+
+    /**
+     * The Zen 4 probe-only check's slow layers (docs/kernels.md, "Allocation-free row bodies"):
+     * every run of a case 3x slower, quartiles tight and no drift, so only the page faults during
+     * the runs (3.8 a run: the kernel's 15 KB a call landing on fresh heap pages) tell.
+     */
+    @Test
+    void pageFaultsDuringTheRunsMakeAnOtherwiseTightCaseNoisy() {
+        NoiseCriteria n = NoiseCriteria.DEFAULT;
+        Timing slowButTight = timing(0.0587, 0.0690, 0.0708, 0.0720, 0.0760);
+        assertEquals("", n.verdict(slowButTight, 1.02));
+        assertEquals("page faults 3.8 per run (fresh heap pages)", n.verdict(slowButTight, 1.02, 3.76));
+        assertEquals("", n.verdict(slowButTight, 1.02, 0.4), "a few faults of the JIT's or the GC's threads pass");
+        assertEquals("", n.verdict(slowButTight, 1.02, Double.NaN), "unknown faults (no /proc) judge nothing");
+        assertTrue(n.excess(slowButTight, 1.02, 3.76) > n.excess(slowButTight, 1.02, 0.0));
+        assertEquals(n.excess(slowButTight, 1.02), n.excess(slowButTight, 1.02, Double.NaN), 1e-12);
+        assertEquals("max/min 3.20", n.verdict(timing(0.5, 0.99, 1.0, 1.01, 1.6), 1.0, 5.0), "the first criterion met is named");
+    }
+
+    @Test
+    void pageFaultsAreReadFromProcStatPastTheCommandName() {
+        String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 123456 0 78 0 950 40 0 0 20 0 19 0 1000 1 2\n";
+        ByteBuffer text = ByteBuffer.wrap(stat.getBytes(StandardCharsets.US_ASCII));
+        assertEquals(123456 + 78, PageFaults.parse(text, stat.length()));
+        ByteBuffer cut = ByteBuffer.wrap("4242 (java) S 1 4242 4242 0 -1 4194560 123".getBytes(StandardCharsets.US_ASCII));
+        assertEquals(-1, PageFaults.parse(cut, cut.capacity()), "no field 12: unknown");
+        assertEquals(-1, PageFaults.parse(ByteBuffer.allocate(0), 0));
+        try (PageFaults faults = PageFaults.open()) {
+            long before = faults.count();
+            if (before >= 0) assertTrue(faults.count() >= before, "this process's count never falls");
+        }
+        assertEquals(-1, PageFaults.NONE.count());
     }
 
     @Test
