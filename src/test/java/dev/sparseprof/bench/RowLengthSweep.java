@@ -1,15 +1,9 @@
 package dev.sparseprof.bench;
 
 import dev.sparseprof.kernel.KernelVectors;
-import dev.sparseprof.kernel.Kernels;
-import dev.sparseprof.kernel.NnzBalancedPartition;
 import dev.sparseprof.kernel.WorkerPool;
-import dev.sparseprof.measure.CpuRunner;
-import dev.sparseprof.measure.TimingConfig;
-import dev.sparseprof.measure.TimingHarness;
 import dev.sparseprof.measure.probe.KernelRateProbe;
 import dev.sparseprof.util.MatrixView;
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -48,17 +42,6 @@ public final class RowLengthSweep {
     }
 
     private static double seconds(MatrixView a, int n, WorkerPool pool) {
-        CpuRunner.Prepared<?> p = CpuRunner.prepare(Kernels.byName("csr"), a,
-                new CpuRunner.Request("sweep", n, 1, new NnzBalancedPartition(), new TimingConfig(0, 0, 1)));
-        TimingHarness.warmUp(p.plan(), p.b(), p.c(), pool, new TimingConfig(200, 0.1, 1));
-        long[] threadNanos = new long[1];
-        long[] calls = new long[3000];
-        for (int i = 0; i < calls.length; i++) {
-            long s = System.nanoTime();
-            p.plan().run(p.b(), p.c(), pool, threadNanos);
-            calls[i] = System.nanoTime() - s;
-        }
-        Arrays.sort(calls);
-        return calls[calls.length / 4] * 1e-9;
+        return CsrCalls.seconds(a, n, pool, 3000, 0.25);
     }
 }
