@@ -366,15 +366,46 @@ public final class KernelRateProbe {
         double copy = 2 * bBytes / l2ReadBytesPerSecond;
         double core = r.rowBlockSeconds() * rows + r.block8Seconds() * entries;
         double overlap = r.overlap();
-        double measured = Math.max(0, medianCallSeconds(a, n8, one) - r.launchSeconds() - copy);
-        double coreRate = Math.min(l2ReadBytesPerSecond, l2 / transferSeconds(core, measured, overlap));
         int p = Math.max(1, threads);
-        double allMeasured = p > 1 ? Math.max(0, medianCallSeconds(a, n8, all) - r.launchSeconds() - r.forkJoinSeconds() * (p - 1) - copy) : measured;
-        // each thread its nnz-balanced share of the rows: its share of the in-core time (at the slowest
-        // core's pace, as the model has it) and of the bytes
-        double allRate = Math.min(l2ReadBytesPerSecond * p, l2 / transferSeconds(core / p * InCoreRates.coreStretch(p, slowestCore), allMeasured, overlap));
+        double measured = 0;
+        double coreRate = 0;
+        double allMeasured = 0;
+        double allRate = 0;
+        for (int attempt = 0; attempt <= GATHER_RETRIES; attempt++) {
+            double m = Math.max(0, medianCallSeconds(a, n8, one) - r.launchSeconds() - copy);
+            double rate = Math.min(l2ReadBytesPerSecond, l2 / transferSeconds(core, m, overlap));
+            if (rate > coreRate) {
+                measured = m;
+                coreRate = rate;
+            }
+            allMeasured = p > 1 ? Math.max(0, medianCallSeconds(a, n8, all) - r.launchSeconds() - r.forkJoinSeconds() * (p - 1) - copy) : measured;
+            // each thread its nnz-balanced share of the rows: its share of the in-core time (at the slowest
+            // core's pace, as the model has it) and of the bytes
+            allRate = Math.min(l2ReadBytesPerSecond * p, l2 / transferSeconds(core / p * InCoreRates.coreStretch(p, slowestCore), allMeasured, overlap));
+            if (gatherAgrees(coreRate, allRate, p)) break;
+        }
         return new KernelRates.Gather(entries, l2, core, measured, allMeasured, p, coreRate, allRate);
     }
+
+    /**
+     * Times the gather is taken again when its 1-core and all-core rates disagree ({@link #gatherAgrees}):
+     * once on the Zen 4 VM (6 Dec) a tenant's burst held the 1-core call at 68.5 GB/s where the nine
+     * probes around it read 100-117, and it took the probe's held-out error from 6.5-11.8 % to 21.5 %.
+     */
+    static final int GATHER_RETRIES = 2;
+
+    /**
+     * Cores that share the L3 and the DRAM cannot each gather faster than one core alone: an
+     * all-core rate per core more than {@link #GATHER_AGREEMENT} above the 1-core rate means the
+     * 1-core call was disturbed. (Undisturbed, the two agreed within 7 % in ten probes on the Zen 4
+     * VM, 6 Dec; the all-core rate below the 1-core one is contention, which layers see too.)
+     */
+    static boolean gatherAgrees(double coreRate, double allRate, int threads) {
+        return threads <= 1 || allRate / threads <= coreRate * GATHER_AGREEMENT;
+    }
+
+    /** See {@link #gatherAgrees}. */
+    static final double GATHER_AGREEMENT = 1.15;
 
     /** Fresh allocations of B and C the gather is timed on. */
     static final int GATHER_ALLOCATIONS = 5;
