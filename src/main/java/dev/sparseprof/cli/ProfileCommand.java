@@ -267,9 +267,15 @@ final class ProfileCommand implements RunsDirect {
         sb.append(String.format(Locale.ROOT, "critical: a GEMM layer at least %.0f points below the model's weighted sparsity (%s), when that is >= %.0f%%%n",
                 CRITICAL_GAP * 100, pct(t.sparsity()), CRITICAL_MIN_MODEL_SPARSITY * 100));
         sb.append(groups.notes());
-        if (layers.stream().anyMatch(p -> p.layer().kind() == LayerKind.CONV && p.layer().columnsPerSample() == 1)) {
+        long convs = layers.stream().filter(p -> p.layer().kind() == LayerKind.CONV).count();
+        long unsized = layers.stream().filter(p -> p.layer().kind() == LayerKind.CONV && p.layer().columnsPerSample() == 1).count();
+        boolean sizeGiven = model.shapes.readOptions().inputSize() != null || !model.shapes.readOptions().inputShapes().isEmpty();
+        if (unsized > 0 && !sizeGiven) {
             sb.append("note: conv layers whose output size the file does not give count N = batch (1 output pixel)\n"
-                    + "      give the input's size: --input-shape NAME=1x3xHxW (ONNX), --input-size HxW (TF.js model.json)\n");
+                    + "      give the input's size: --input-shape NAME=1x3xHxW (ONNX), --input-size HxW (TF.js model.json or graph model)\n");
+        } else if (unsized > 0) {
+            sb.append(String.format(Locale.ROOT, "note: %d of %d conv layers count N = batch (1 output pixel): their maps are 1x1, "
+                    + "or an op on their path is not modelled (docs/models.md)%n", unsized, convs));
         }
         return sb.toString();
     }
