@@ -315,7 +315,7 @@ final class CalibrateCommand implements Callable<Integer> {
         CoreSpeeds speeds = CoreSpeeds.measure(ProbeSettings.DEFAULT.minTrialSeconds());
         double slowest = speeds == null ? 1 : speeds.slowestOverFirst();
         r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds())
-                .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), slowest));
+                .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), slowest, cpu.caches().size() < 2 || cpu.caches().get(1).shared()));
         // bytes per clock per thread of the best trial, at the effective FMA clock the overlay writes
         ProbeOverlay.Clock effective = ProbeOverlay.effectiveClock(r, cpu);
         double clock = effective.hz();
