@@ -3,6 +3,7 @@ package dev.sparseprof.cli;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.LayerLabel;
+import dev.sparseprof.model.ReadOptions;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.report.Csv;
 import dev.sparseprof.report.TextTable;
@@ -269,7 +270,8 @@ final class ProfileCommand implements RunsDirect {
         sb.append(groups.notes());
         long convs = layers.stream().filter(p -> p.layer().kind() == LayerKind.CONV).count();
         long unsized = layers.stream().filter(p -> p.layer().kind() == LayerKind.CONV && p.layer().columnsPerSample() == 1).count();
-        boolean sizeGiven = model.shapes.readOptions().inputSize() != null || !model.shapes.readOptions().inputShapes().isEmpty();
+        ReadOptions read = model.shapes.readOptions();
+        boolean sizeGiven = read.inputSize() != null || !read.inputShapes().isEmpty();
         if (unsized > 0 && !sizeGiven) {
             sb.append("note: conv layers whose output size the file does not give count N = batch (1 output pixel)\n"
                     + "      give the input's size: --input-shape NAME=1x3xHxW (ONNX), --input-size HxW (TF.js model.json or graph model)\n");

@@ -1,5 +1,8 @@
 package dev.sparseprof.model;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +57,8 @@ final class TfjsGraph {
         List<?> nodes = nodes(json);
         if (nodes == null) return uses;
         for (Object n : nodes) {
-            if (!(n instanceof Map<?, ?> node) || !(node.get("op") instanceof String op) || !(node.get("input") instanceof List<?> inputs)) continue;
+            if (!(n instanceof Map<?, ?> node) || !(node.get("op") instanceof String op)) continue;
+            List<String> inputs = dataInputs(node);
             String name = node.get("name") instanceof String s ? s : null;
             switch (op) {
                 case "Conv2D", "_FusedConv2D" -> put(uses, inputs, 1, Use.CONV, name);
@@ -73,21 +77,62 @@ final class TfjsGraph {
         return uses;
     }
 
-    private static List<?> nodes(Object json) {
+    /** The graph model's node list ({@code modelTopology.node}), or null where {@code json} is no graph model. */
+    static List<?> nodes(Object json) {
         if (!(json instanceof Map<?, ?> m) || !(m.get("modelTopology") instanceof Map<?, ?> topology)) return null;
         return topology.get("node") instanceof List<?> nodes ? nodes : null;
     }
 
-    /** Records the use of the node named by input {@code index}, unless a use came first (weights and activations alike: only weights are looked up). */
-    private static void put(Map<String, Feed> uses, List<?> inputs, int index, Use use, String node) {
-        if (index >= inputs.size() || !(inputs.get(index) instanceof String input) || input.startsWith("^")) return;
-        int colon = input.lastIndexOf(':');
-        String name = colon > 0 && input.substring(colon + 1).chars().allMatch(Character::isDigit) ? input.substring(0, colon) : input;
-        uses.putIfAbsent(name, new Feed(use, node));
+    /** Records the use of the node named by data input {@code index}, unless a use came first (weights and activations alike: only weights are looked up). */
+    private static void put(Map<String, Feed> uses, List<String> inputs, int index, Use use, String node) {
+        if (index < inputs.size()) uses.putIfAbsent(inputs.get(index), new Feed(use, node));
+    }
+
+    /** The nodes a node's data inputs name, in order: output indices ({@code name:0}) dropped, control inputs ({@code ^name}) left out. */
+    static List<String> dataInputs(Map<?, ?> node) {
+        List<String> out = new ArrayList<>();
+        if (node.get("input") instanceof List<?> list) {
+            for (Object o : list) {
+                if (!(o instanceof String s) || s.startsWith("^")) continue;
+                int colon = s.lastIndexOf(':');
+                out.add(colon > 0 && s.substring(colon + 1).chars().allMatch(Character::isDigit) ? s.substring(0, colon) : s);
+            }
+        }
+        return out;
+    }
+
+    private static Map<?, ?> attr(Map<?, ?> node, String name) {
+        return node.get("attr") instanceof Map<?, ?> attrs && attrs.get(name) instanceof Map<?, ?> a ? a : null;
     }
 
     /** A boolean attribute ({@code "attr": {"transpose_b": {"b": true}}}), false when absent. */
-    private static boolean flag(Map<?, ?> node, String attr) {
-        return node.get("attr") instanceof Map<?, ?> attrs && attrs.get(attr) instanceof Map<?, ?> value && Boolean.TRUE.equals(value.get("b"));
+    static boolean flag(Map<?, ?> node, String name) {
+        Map<?, ?> a = attr(node, name);
+        return a != null && Boolean.TRUE.equals(a.get("b"));
+    }
+
+    /** An int attribute ({@code {"i": "2"}}), 0 where absent. */
+    static long integer(Map<?, ?> node, String name) {
+        Map<?, ?> a = attr(node, name);
+        return a == null || a.get("i") == null ? 0 : Long.parseLong(String.valueOf(a.get("i")));
+    }
+
+    /** An int-list attribute ({@code {"list": {"i": ["1", "2", "2", "1"]}}}), or null where absent. */
+    static long[] ints(Map<?, ?> node, String name) {
+        Map<?, ?> a = attr(node, name);
+        if (a == null || !(a.get("list") instanceof Map<?, ?> list)) return null;
+        if (!(list.get("i") instanceof List<?> is)) return new long[0];
+        return is.stream().mapToLong(o -> Long.parseLong(String.valueOf(o))).toArray();
+    }
+
+    /** A string attribute, base64 in the converter's JSON ({@code {"s": "U0FNRQ=="}} is SAME), or null. */
+    static String string(Map<?, ?> node, String name) {
+        Map<?, ?> a = attr(node, name);
+        if (a == null || !(a.get("s") instanceof String s)) return null;
+        try {
+            return new String(Base64.getDecoder().decode(s), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return s;
+        }
     }
 }

@@ -1,15 +1,14 @@
 package dev.sparseprof.model;
 
 import dev.sparseprof.util.DType;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The output size of each convolution of a TF.js graph model ({@link TfjsGraph}) for an input of
@@ -46,16 +45,47 @@ final class TfjsGraphShapes {
     private final Map<String, Tensor> weights;
     private final long height;
     private final long width;
-    private final Map<String, long[]> shapes = new HashMap<>();
-    private final Map<String, long[]> values = new HashMap<>();
-    private final Set<String> visiting = new HashSet<>();
+    private final Memo shapes = new Memo(this::computeShape);
+    private final Memo values = new Memo(this::computeValue);
 
     private TfjsGraphShapes(Object json, Map<String, Tensor> weights, long height, long width) {
         this.weights = weights;
         this.height = height;
         this.width = width;
-        if (json instanceof Map<?, ?> m && m.get("modelTopology") instanceof Map<?, ?> t && t.get("node") instanceof List<?> list) {
+        List<?> list = TfjsGraph.nodes(json);
+        if (list != null) {
             for (Object n : list) if (n instanceof Map<?, ?> node && node.get("name") instanceof String name) nodes.put(name, node);
+        }
+    }
+
+    /**
+     * One result per node name (a shape, or a value), computed once. A name met again while its own
+     * result is being computed (a loop's cycle) is unknown, and so is a node whose attributes have
+     * an unexpected form. A manifest weight that no node lists counts as a constant.
+     */
+    private final class Memo {
+        private final Map<String, long[]> results = new HashMap<>();
+        private final Set<String> visiting = new HashSet<>();
+        private final Function<Map<?, ?>, long[]> compute;
+
+        Memo(Function<Map<?, ?>, long[]> compute) {
+            this.compute = compute;
+        }
+
+        long[] of(String name) {
+            if (name == null) return null;
+            if (results.containsKey(name)) return results.get(name);
+            if (!visiting.add(name)) return null;
+            long[] r;
+            try {
+                Map<?, ?> node = nodes.getOrDefault(name, weights.containsKey(name) ? Map.of("name", name, "op", "Const") : null);
+                r = node == null ? null : compute.apply(node);
+            } catch (RuntimeException e) {
+                r = null;
+            }
+            visiting.remove(name);
+            results.put(name, r);
+            return r;
         }
     }
 
@@ -85,19 +115,7 @@ final class TfjsGraphShapes {
 
     /** The node's output shape, or null where unknown. */
     private long[] shape(String name) {
-        if (name == null) return null;
-        if (shapes.containsKey(name)) return shapes.get(name);
-        if (!visiting.add(name)) return null;
-        long[] s = null;
-        try {
-            Map<?, ?> node = nodes.getOrDefault(name, weights.containsKey(name) ? Map.of("name", name, "op", "Const") : null);
-            s = node == null ? null : computeShape(node);
-        } catch (RuntimeException e) {
-            s = null; // an attribute of an unexpected form: unknown, as an unmodelled op is
-        }
-        visiting.remove(name);
-        shapes.put(name, s);
-        return s;
+        return shapes.of(name);
     }
 
     private long[] computeShape(Map<?, ?> node) {
@@ -122,7 +140,7 @@ final class TfjsGraphShapes {
             }
             case "MaxPool", "AvgPool" -> {
                 long[] in = shape(input(node, 0));
-                long[] k = ints(node, "ksize");
+                long[] k = TfjsGraph.ints(node, "ksize");
                 if (in == null || in.length != 4 || k == null || k.length != 4) return null;
                 return window(node, in, k[1], k[2], in[3]);
             }
@@ -145,12 +163,12 @@ final class TfjsGraphShapes {
             }
             case "DepthToSpace" -> {
                 long[] in = shape(input(node, 0));
-                long b = attrInt(node, "block_size");
+                long b = TfjsGraph.integer(node, "block_size");
                 if (in == null || in.length != 4 || b <= 0) return null;
                 return new long[] {in[0], in[1] * b, in[2] * b, in[3] / (b * b)};
             }
             case "ConcatV2" -> {
-                List<String> ins = inputs(node);
+                List<String> ins = TfjsGraph.dataInputs(node);
                 if (ins.size() < 2) return null;
                 long[] axis = value(ins.get(ins.size() - 1));
                 long[] first = shape(ins.get(0));
@@ -176,7 +194,7 @@ final class TfjsGraphShapes {
             case "Squeeze" -> {
                 long[] in = shape(input(node, 0));
                 if (in == null) return null;
-                long[] dims = ints(node, "squeeze_dims");
+                long[] dims = TfjsGraph.ints(node, "squeeze_dims");
                 Set<Integer> drop = new HashSet<>();
                 if (dims == null || dims.length == 0) {
                     for (int i = 0; i < in.length; i++) if (in[i] == 1) drop.add(i);
@@ -190,7 +208,7 @@ final class TfjsGraphShapes {
             case "Unpack" -> {
                 long[] in = shape(input(node, 0));
                 if (in == null || in.length == 0) return null;
-                int a = (int) attrInt(node, "axis");
+                int a = (int) TfjsGraph.integer(node, "axis");
                 a = a < 0 ? a + in.length : a;
                 long[] out = new long[in.length - 1];
                 for (int i = 0, j = 0; i < in.length; i++) if (i != a) out[j++] = in[i];
@@ -230,7 +248,7 @@ final class TfjsGraphShapes {
                 if (in == null || axes == null) return null;
                 Set<Integer> reduced = new HashSet<>();
                 for (long a : axes) reduced.add((int) (a < 0 ? a + in.length : a));
-                boolean keep = attr(node, "keep_dims") != null && Boolean.TRUE.equals(attr(node, "keep_dims").get("b"));
+                boolean keep = TfjsGraph.flag(node, "keep_dims");
                 List<Long> out = new ArrayList<>();
                 for (int i = 0; i < in.length; i++) {
                     if (!reduced.contains(i)) out.add(in[i]);
@@ -240,7 +258,7 @@ final class TfjsGraphShapes {
             }
             case "Merge" -> {
                 // a conditional's join: either branch's shape (the first that is known)
-                for (String in : inputs(node)) {
+                for (String in : TfjsGraph.dataInputs(node)) {
                     long[] s = shape(in);
                     if (s != null) return s;
                 }
@@ -254,16 +272,16 @@ final class TfjsGraphShapes {
 
     /** Output of a sliding window over NHWC {@code in} with a {@code kh x kw} kernel (see the class comment). */
     private long[] window(Map<?, ?> node, long[] in, long kh, long kw, long channels) {
-        long[] strides = ints(node, "strides");
-        long[] dilations = ints(node, "dilations");
-        String padding = string(node, "padding");
+        long[] strides = TfjsGraph.ints(node, "strides");
+        long[] dilations = TfjsGraph.ints(node, "dilations");
+        String padding = TfjsGraph.string(node, "padding");
         long sh = strides != null && strides.length == 4 ? strides[1] : 1;
         long sw = strides != null && strides.length == 4 ? strides[2] : 1;
         long dh = dilations != null && dilations.length == 4 ? dilations[1] : 1;
         long dw = dilations != null && dilations.length == 4 ? dilations[2] : 1;
-        String format = string(node, "data_format");
+        String format = TfjsGraph.string(node, "data_format");
         if (format != null && !format.equals("NHWC")) return null;
-        long[] explicit = ints(node, "explicit_paddings");
+        long[] explicit = TfjsGraph.ints(node, "explicit_paddings");
         long h = size(in[1], kh, sh, dh, padding, explicit, 2);
         long w = size(in[2], kw, sw, dw, padding, explicit, 4);
         return h <= 0 || w <= 0 ? null : new long[] {in[0], h, w, channels};
@@ -285,7 +303,7 @@ final class TfjsGraphShapes {
     /** The broadcast of the inputs' known shapes (right-aligned, 1 stretched), else null. */
     private long[] broadcast(Map<?, ?> node) {
         long[] out = null;
-        for (String in : inputs(node)) {
+        for (String in : TfjsGraph.dataInputs(node)) {
             long[] s = shape(in);
             if (s == null) continue;
             if (out == null || s.length > out.length) {
@@ -305,24 +323,12 @@ final class TfjsGraphShapes {
 
     /** The node's value as a small integer vector, or null where not computed. */
     private long[] value(String name) {
-        if (name == null) return null;
-        if (values.containsKey(name)) return values.get(name);
-        if (!visiting.add("value:" + name)) return null;
-        long[] v = null;
-        try {
-            Map<?, ?> node = nodes.getOrDefault(name, weights.containsKey(name) ? Map.of("name", name, "op", "Const") : null);
-            v = node == null ? null : computeValue(node);
-        } catch (RuntimeException e) {
-            v = null;
-        }
-        visiting.remove("value:" + name);
-        values.put(name, v);
-        return v;
+        return values.of(name);
     }
 
     private long[] computeValue(Map<?, ?> node) {
         String op = String.valueOf(node.get("op"));
-        List<String> ins = inputs(node);
+        List<String> ins = TfjsGraph.dataInputs(node);
         switch (op) {
             case "Const" -> {
                 Tensor t = weights.get(String.valueOf(node.get("name")));
@@ -393,9 +399,9 @@ final class TfjsGraphShapes {
         if (v == null || begin == null || end == null || step == null || begin.length != 1 || end.length != 1 || step.length != 1 || step[0] <= 0) {
             return null;
         }
-        long b = (attrInt(node, "begin_mask") & 1) != 0 ? 0 : begin[0] < 0 ? begin[0] + v.length : begin[0];
-        long e = (attrInt(node, "end_mask") & 1) != 0 ? v.length : end[0] < 0 ? end[0] + v.length : end[0];
-        if ((attrInt(node, "shrink_axis_mask") & 1) != 0) return b >= 0 && b < v.length ? new long[] {v[(int) b]} : null;
+        long b = (TfjsGraph.integer(node, "begin_mask") & 1) != 0 ? 0 : begin[0] < 0 ? begin[0] + v.length : begin[0];
+        long e = (TfjsGraph.integer(node, "end_mask") & 1) != 0 ? v.length : end[0] < 0 ? end[0] + v.length : end[0];
+        if ((TfjsGraph.integer(node, "shrink_axis_mask") & 1) != 0) return b >= 0 && b < v.length ? new long[] {v[(int) b]} : null;
         List<Long> out = new ArrayList<>();
         for (long i = Math.max(0, b); i < Math.min(e, v.length); i += step[0]) out.add(v[(int) i]);
         return out.stream().mapToLong(Long::longValue).toArray();
@@ -413,50 +419,9 @@ final class TfjsGraphShapes {
         return out;
     }
 
-    /** Data input {@code i} of the node, its output index dropped (null where absent or a control input). */
+    /** Data input {@code i} of the node ({@link TfjsGraph#dataInputs}), null where absent. */
     private static String input(Map<?, ?> node, int i) {
-        List<String> ins = inputs(node);
+        List<String> ins = TfjsGraph.dataInputs(node);
         return i < ins.size() ? ins.get(i) : null;
-    }
-
-    private static List<String> inputs(Map<?, ?> node) {
-        List<String> out = new ArrayList<>();
-        if (node.get("input") instanceof List<?> list) {
-            for (Object o : list) {
-                if (!(o instanceof String s) || s.startsWith("^")) continue;
-                int colon = s.lastIndexOf(':');
-                out.add(colon > 0 && s.substring(colon + 1).chars().allMatch(Character::isDigit) ? s.substring(0, colon) : s);
-            }
-        }
-        return out;
-    }
-
-    private static Map<?, ?> attr(Map<?, ?> node, String name) {
-        return node.get("attr") instanceof Map<?, ?> attrs && attrs.get(name) instanceof Map<?, ?> a ? a : null;
-    }
-
-    /** An int-list attribute ({@code {"list": {"i": ["1", "2", "2", "1"]}}}), or null. */
-    private static long[] ints(Map<?, ?> node, String name) {
-        Map<?, ?> a = attr(node, name);
-        if (a == null || !(a.get("list") instanceof Map<?, ?> list)) return null;
-        if (!(list.get("i") instanceof List<?> is)) return new long[0];
-        return is.stream().mapToLong(o -> Long.parseLong(String.valueOf(o))).toArray();
-    }
-
-    /** An int attribute ({@code {"i": "2"}}), 0 where absent. */
-    private static long attrInt(Map<?, ?> node, String name) {
-        Map<?, ?> a = attr(node, name);
-        return a == null || a.get("i") == null ? 0 : Long.parseLong(String.valueOf(a.get("i")));
-    }
-
-    /** A string attribute, base64 in the converter's JSON ({@code {"s": "U0FNRQ=="}} is SAME), or null. */
-    private static String string(Map<?, ?> node, String name) {
-        Map<?, ?> a = attr(node, name);
-        if (a == null || !(a.get("s") instanceof String s)) return null;
-        try {
-            return new String(Base64.getDecoder().decode(s), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return s;
-        }
     }
 }
