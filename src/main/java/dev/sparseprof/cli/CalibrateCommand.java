@@ -312,7 +312,7 @@ final class CalibrateCommand implements Callable<Integer> {
         ProbeResult r = new MachineProbe(ProbeSettings.DEFAULT, sizes).run();
         double l2Read = r.bandwidth(dev.sparseprof.measure.probe.MemoryLevel.L2, dev.sparseprof.measure.probe.StreamKernel.READ, 1)
                 .orElseThrow().bestBytesPerSecond();
-        CoreSpeeds speeds = CoreSpeeds.measure(ProbeSettings.DEFAULT.minTrialSeconds());
+        CoreSpeeds speeds = CoreSpeeds.measureSettled(ProbeSettings.DEFAULT.minTrialSeconds());
         double slowest = speeds == null ? 1 : speeds.slowestOverFirst();
         r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds())
                 .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), slowest, cpu.caches().size() < 2 || cpu.caches().get(1).shared()));
