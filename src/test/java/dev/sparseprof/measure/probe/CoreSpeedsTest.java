@@ -31,12 +31,15 @@ class CoreSpeedsTest {
         Deque<CoreSpeeds> draws = new ArrayDeque<>();
         int[] pauses = {0};
         Runnable pause = () -> pauses[0]++;
-        draws.add(new CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 195e9}));
+        draws.add(new CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 197e9}));
         CoreSpeeds equal = CoreSpeeds.settled(draws::poll, pause);
         assertEquals(1, equal.takes());
         assertEquals(0, pauses[0]);
+        // a faster second CPU leaves nothing to settle (the first is the slowest)
+        draws.add(new CoreSpeeds(new int[] {0, 1}, new double[] {150e9, 200e9}));
+        assertEquals(1, CoreSpeeds.settled(draws::poll, pause).takes());
         // a tenant through the first take only: the two undisturbed takes outvote it
-        draws.addAll(List.of(new CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 156e9}),
+        draws.addAll(List.of(new CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 191e9}),
                 new CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 199e9}),
                 new CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 198e9})));
         CoreSpeeds transient_ = CoreSpeeds.settled(draws::poll, pause);
