@@ -21,7 +21,7 @@ import java.util.Set;
 final class OnnxShapes {
     private static final Set<String> SAME_SHAPE = Set.of("Relu", "LeakyRelu", "Sigmoid", "Tanh", "Clip", "HardSigmoid",
             "HardSwish", "Elu", "Selu", "PRelu", "Softplus", "BatchNormalization", "InstanceNormalization", "Identity",
-            "Dropout", "Add", "Sub", "Mul", "Div", "Cast", "QuantizeLinear", "DequantizeLinear", "Neg", "Abs", "Mish", "Gelu",
+            "Dropout", "Add", "Sub", "Mul", "Div", "Cast", "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "Neg", "Abs", "Mish", "Gelu",
             "Pow", "Sqrt", "Exp", "Max", "Min", "Softmax", "LRN");
 
     private OnnxShapes() {}

