@@ -33,6 +33,8 @@ final class TensorMatrix implements MatrixView {
     private final long[] colDims;
     private final long[] colStrides;
     private final RowQuantization rowQuantization;
+    /** A view of the same shape whose zeros zero this one's elements (torch.nn.utils.prune's {@code weight_mask}), or null. */
+    private final TensorMatrix mask;
     /** The file under {@link #data} read in windows, or null: rows are read from the segment. */
     private final FileWindows windows;
     /** Where {@link #data} starts in the windows' file. */
@@ -40,6 +42,11 @@ final class TensorMatrix implements MatrixView {
 
     private TensorMatrix(Tensor tensor, int rows, int cols, long base, long rowStride, int rowsPerGroup, long groupStride,
                          long[] colDims, long[] colStrides, RowQuantization rowQuantization) {
+        this(tensor, rows, cols, base, rowStride, rowsPerGroup, groupStride, colDims, colStrides, rowQuantization, null);
+    }
+
+    private TensorMatrix(Tensor tensor, int rows, int cols, long base, long rowStride, int rowsPerGroup, long groupStride,
+                         long[] colDims, long[] colStrides, RowQuantization rowQuantization, TensorMatrix mask) {
         long product = 1;
         long last = base;
         for (int k = 0; k < colDims.length; k++) {
@@ -65,6 +72,10 @@ final class TensorMatrix implements MatrixView {
             throw new IllegalArgumentException(tensor + ": " + rowQuantization.rows() + " row scales for " + rows + " rows");
         }
         this.rowQuantization = rowQuantization;
+        if (mask != null && (mask.rows != rows || mask.cols != cols)) {
+            throw new IllegalArgumentException(tensor + ": a " + mask.rows + "x" + mask.cols + " mask on " + rows + "x" + cols);
+        }
+        this.mask = mask;
         this.windows = FileWindows.of(data);
         this.fileOffset = windows == null ? 0 : windows.fileOffset(data);
     }
@@ -116,6 +127,15 @@ final class TensorMatrix implements MatrixView {
         return new TensorMatrix(tensor, rows, cols, base, rowStride, rowsPerGroup, groupStride, colDims, colStrides, q);
     }
 
+    /**
+     * The same view with its elements zeroed wherever {@code mask} (same shape) holds 0: the effective
+     * weight {@code weight_orig * weight_mask} of a layer pruned with {@code torch.nn.utils.prune}
+     * and saved before {@code prune.remove}. Pruning it writes into this view's tensor (the orig).
+     */
+    TensorMatrix withMask(TensorMatrix mask) {
+        return new TensorMatrix(tensor, rows, cols, base, rowStride, rowsPerGroup, groupStride, colDims, colStrides, rowQuantization, mask);
+    }
+
     Tensor tensor() {
         return tensor;
     }
@@ -128,7 +148,7 @@ final class TensorMatrix implements MatrixView {
     /** True when A is the whole tensor in C order, unquantized: element (r, c) at flat index {@code r*cols + c} (the streaming prune path). */
     boolean isWholeRowMajor() {
         return isRowMajor() && base == 0 && rowStride == cols && (rowsPerGroup == rows || groupStride == (long) rowsPerGroup * cols)
-                && rowQuantization == null && (long) rows * cols == tensor.elementCount() && tensor.zeroPoint() == 0 && tensor.scale() == 1.0;
+                && rowQuantization == null && mask == null && (long) rows * cols == tensor.elementCount() && tensor.zeroPoint() == 0 && tensor.scale() == 1.0;
     }
 
     @Override
@@ -151,6 +171,11 @@ final class TensorMatrix implements MatrixView {
             copyContiguous(base, dst, offset);
         } else {
             copyStrided(base, dst, offset, Float.NaN, 0);
+        }
+        if (mask != null) {
+            float[] keep = new float[cols];
+            mask.copyRow(row, keep, 0);
+            for (int c = 0; c < cols; c++) if (keep[c] == 0.0f) dst[offset + c] = 0.0f;
         }
     }
 
@@ -262,6 +287,10 @@ final class TensorMatrix implements MatrixView {
     /** Row-major fp16, bf16 and fp32 rows test their stored bits ({@link StoredBits}); other views decline. */
     @Override
     public int nonZeroBits(int row, long[] words) {
+        return mask != null ? maskedNonZeroBits(row, words) : storedNonZeroBits(row, words);
+    }
+
+    private int storedNonZeroBits(int row, long[] words) {
         if (rowQuantization != null || !isRowMajor()) return -1;
         if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
         long base = rowBase(row);
@@ -280,6 +309,20 @@ final class TensorMatrix implements MatrixView {
             }
             default -> -1;
         };
+    }
+
+    /** Both views' stored bits ANDed, or -1 (then the row is copied, the mask applied in {@link #copyRow}). */
+    private int maskedNonZeroBits(int row, long[] words) {
+        long[] keep = new long[(cols + 63) / 64];
+        if (mask.nonZeroBits(row, keep) < 0) return -1;
+        long[] own = new long[keep.length];
+        if (storedNonZeroBits(row, own) < 0) return -1;
+        int count = 0;
+        for (int i = 0; i < keep.length; i++) {
+            words[i] = own[i] & keep[i];
+            count += Long.bitCount(words[i]);
+        }
+        return count;
     }
 
     private void copyContiguous(long base, float[] dst, int offset) {

@@ -291,6 +291,34 @@ class PruneWriteBackTest {
         assertFalse(told.err().contains("value type"), told.err());
     }
 
+    @Test
+    void aCheckpointWithTorchPruneMasksPrunesItsMaskedWeightsToExactCounts() throws IOException {
+        // torch.nn.utils.prune saved before prune.remove: fc.weight_orig and fc.weight_mask (half its entries 0)
+        Random r = new Random(9);
+        float[] orig = new float[8 * 16];
+        float[] mask = new float[orig.length];
+        for (int i = 0; i < orig.length; i++) {
+            orig[i] = (float) r.nextGaussian();
+            mask[i] = i % 2;
+        }
+        Path source = dir.resolve("masked.safetensors");
+        SafetensorsWriter.write(source, List.of(Tensor.ofFloats("fc.weight_orig", new long[] {8, 16}, orig),
+                Tensor.ofFloats("fc.weight_mask", new long[] {8, 16}, mask)), Map.of());
+        Result before = run("profile", source.toString(), "--json", "-");
+        List<Map<String, Object>> ls = layers(Json.parseObject(before.out()));
+        assertEquals(1, ls.size(), before.out());
+        assertEquals("fc.weight", ls.get(0).get("name"));
+        assertEquals(64L, ls.get(0).get("nnz"), "the masked weight, not the orig");
+        Path pruned = dir.resolve("masked-75.safetensors");
+        Result p = run("prune", source.toString(), "--sparsity", "0.75", "--out", pruned.toString());
+        assertEquals(0, p.code(), p.err());
+        Result after = run("profile", pruned.toString(), "--json", "-");
+        assertEquals(32L, layers(Json.parseObject(after.out())).get(0).get("nnz"), "a quarter of 128 kept");
+        try (Model m = Models.open(pruned)) {
+            assertEquals(Set.of("fc.weight_orig", "fc.weight_mask"), tensors(m).keySet(), "the mask is kept beside the pruned orig");
+        }
+    }
+
     private Path fp16Checkpoint() {
         Random r = new Random(5);
         List<Tensor> tensors = List.of(fp16("model.layers.0.mlp.up_proj.weight", r, 64, 32), fp16("model.layers.0.mlp.down_proj.weight", r, 32, 64),

@@ -95,6 +95,33 @@ class TorchZipTest {
     }
 
     @Test
+    void aParameterPrunedWithTorchsPruneUtilityIsTheOneLayerOfItsMaskedWeight() throws IOException {
+        // torch.nn.utils.prune.l1_unstructured(fc, 'weight') then state_dict(): fc.weight_orig (dense),
+        // fc.weight_mask (0/1 floats) and fc.bias, until prune.remove makes it fc.weight again
+        float[] orig = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+        float[] mask = {1, 0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 0};
+        Pickle p = new Pickle().beginStateDict();
+        p.str("fc.weight_orig").tensor("FloatStorage", "0", 12, 0, new long[] {3, 4}, new long[] {4, 1});
+        p.str("fc.weight_mask").tensor("FloatStorage", "1", 12, 0, new long[] {3, 4}, new long[] {4, 1});
+        Path file = write("pruned.pt", TorchFixtures.archive("pruned", p.endStateDict().bytes(), TorchFixtures.floats(orig), TorchFixtures.floats(mask)));
+        try (Model m = Models.open(file)) {
+            assertEquals(1, m.layers().size(), m.layers().toString());
+            GemmLayer l = m.layers().get(0);
+            assertEquals("fc.weight", l.name());
+            assertEquals("fc.weight_orig", l.tensorName(), "pruning writes into the orig");
+            float[] effective = l.matrix().toDense();
+            for (int i = 0; i < 12; i++) assertEquals(orig[i] * mask[i], effective[i], "element " + i);
+            // the stored-bits path agrees with the decoded rows
+            long[] words = new long[1];
+            int[] rowCounts = {2, 2, 2};
+            for (int r = 0; r < 3; r++) {
+                assertEquals(rowCounts[r], l.matrix().nonZeroBits(r, words), "row " + r);
+                for (int c = 0; c < 4; c++) assertEquals(effective[r * 4 + c] != 0, (words[0] >>> c & 1) == 1, "row " + r + " col " + c);
+            }
+        }
+    }
+
+    @Test
     void everyGlobalAndCallOutsideTheAllowListIsRefusedNamingIt() throws IOException {
         assertFault(hostile("os.pt", p -> p.global("os", "system").str("echo pwned").op(0x85).op('R')), "refusing pickle global os.system");
         assertFault(hostile("posix.pt", p -> p.global("posix", "system")), "global posix.system");
