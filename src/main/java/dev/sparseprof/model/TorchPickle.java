@@ -18,6 +18,8 @@ import java.util.Set;
  * <ul>
  * <li>{@code torch._utils._rebuild_tensor_v2} / {@code _rebuild_tensor}: a tensor (storage, element
  *     offset, size, stride), checked against its storage;
+ * <li>{@code torch._utils._rebuild_tensor_v3}: the same over an untyped byte storage, its dtype a
+ *     {@code torch.<dtype>} global (torch 2.x, for fp8 and other dtypes without a typed storage);
  * <li>{@code torch._utils._rebuild_parameter} / {@code _rebuild_parameter_with_state}: an
  *     {@code nn.Parameter}, which is its tensor;
  * <li>the storage types ({@code torch.FloatStorage}, {@code HalfStorage}, {@code BFloat16Storage},
@@ -59,7 +61,19 @@ final class TorchPickle {
             Map.entry("ShortStorage", DType.I16), Map.entry("CharStorage", DType.I8), Map.entry("ByteStorage", DType.U8),
             Map.entry("BoolStorage", DType.BOOL), Map.entry("UntypedStorage", DType.U8),
             Map.entry("Float8_e4m3fnStorage", DType.F8_E4M3), Map.entry("Float8_e5m2Storage", DType.F8_E5M2));
+    /**
+     * The {@code torch.<dtype>} globals {@code _rebuild_tensor_v3} names its element type by (torch
+     * pickles a dtype as the global of its name): those of the dtypes sparseprof reads.
+     */
+    private static final Map<String, DType> DTYPES = Map.ofEntries(
+            Map.entry("float32", DType.F32), Map.entry("float", DType.F32), Map.entry("float64", DType.F64), Map.entry("double", DType.F64),
+            Map.entry("float16", DType.F16), Map.entry("half", DType.F16), Map.entry("bfloat16", DType.BF16),
+            Map.entry("float8_e4m3fn", DType.F8_E4M3), Map.entry("float8_e5m2", DType.F8_E5M2),
+            Map.entry("int64", DType.I64), Map.entry("long", DType.I64), Map.entry("int32", DType.I32), Map.entry("int", DType.I32),
+            Map.entry("int16", DType.I16), Map.entry("short", DType.I16), Map.entry("uint16", DType.U16), Map.entry("int8", DType.I8),
+            Map.entry("uint8", DType.U8), Map.entry("bool", DType.BOOL));
     private static final Set<String> FUNCTIONS = Set.of("torch._utils._rebuild_tensor_v2", "torch._utils._rebuild_tensor",
+            "torch._utils._rebuild_tensor_v3",
             "torch._utils._rebuild_parameter", "torch._utils._rebuild_parameter_with_state", "collections.OrderedDict",
             "torch.Size", "_codecs.encode");
 
@@ -247,7 +261,7 @@ final class TorchPickle {
     private Object global(String module, String name) {
         String q = module + "." + name;
         if (FUNCTIONS.contains(q)) return new Global(module, name);
-        if (module.equals("torch") && STORAGES.containsKey(name)) return new Global(module, name);
+        if (module.equals("torch") && (STORAGES.containsKey(name) || DTYPES.containsKey(name))) return new Global(module, name);
         if (module.equals("torch.storage") && name.equals("UntypedStorage")) return new Global("torch", name);
         throw refuse("global " + q);
     }
@@ -276,6 +290,20 @@ final class TorchPickle {
             case "torch._utils._rebuild_parameter", "torch._utils._rebuild_parameter_with_state" -> {
                 if (a.size() < 3 || !(a.get(0) instanceof TensorRef tensor)) throw refuse("REDUCE of " + g.qualified() + " without a tensor");
                 return tensor;
+            }
+            case "torch._utils._rebuild_tensor_v3" -> {
+                // _rebuild_tensor_v3(untyped storage, offset, size, stride, requires_grad, hooks, dtype[, metadata]): torch 2.x
+                // for dtypes without a typed storage class (fp8, uint16...); offset, size and stride count elements of dtype
+                if (a.size() < 7 || !(a.get(0) instanceof Storage s) || s.dtype() != DType.U8 || !(a.get(1) instanceof Long offset)
+                        || !(a.get(2) instanceof Tuple size) || !(a.get(3) instanceof Tuple stride)
+                        || !(a.get(6) instanceof Global dtype) || !DTYPES.containsKey(dtype.name())) {
+                    throw refuse("REDUCE of " + g.qualified() + " with " + describe(args));
+                }
+                DType d = DTYPES.get(dtype.name());
+                if (s.numel() % d.sizeBytes() != 0) {
+                    throw fault("storage data/" + s.key() + " of " + s.numel() + " bytes is no whole number of " + dtype.qualified());
+                }
+                return tensor(new Storage(s.key(), d, s.numel() / d.sizeBytes()), offset, longs(size, "size"), longs(stride, "stride"));
             }
             default -> {
                 // _rebuild_tensor_v2(storage, offset, size, stride, requires_grad, hooks[, metadata]), _rebuild_tensor(storage, offset, size, stride)

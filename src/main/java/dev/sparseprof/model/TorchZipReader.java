@@ -108,6 +108,7 @@ final class TorchZipReader implements ModelReader {
         List<Tensor> tensors = new ArrayList<>();
         for (Map.Entry<String, TorchPickle.TensorRef> e : refs.entrySet()) {
             String name = e.getKey().substring(strip.length());
+            if (name.isEmpty()) name = top; // torch.save(tensor): the one tensor takes the archive's name (the file's stem)
             tensors.add(tensor(source, name, e.getValue(), entries.get(prefix + e.getValue().storage().key()), arena));
         }
         return tensors;

@@ -121,6 +121,45 @@ class TorchZipTest {
         }
     }
 
+    /** {@code _rebuild_tensor_v3(UntypedStorage of numel bytes, offset, size, stride, False, OrderedDict(), torch.DTYPE)}, as torch 2.x saves fp8. */
+    private static Pickle tensorV3(Pickle p, String dtype, String key, long bytes, long offset, long[] size, long[] stride) {
+        p.global("torch._utils", "_rebuild_tensor_v3");
+        p.mark();
+        p.mark().str("storage").global("torch.storage", "UntypedStorage").str(key).str("cpu").integer(bytes).op('t').op('Q');
+        p.integer(offset).tuple(size).tuple(stride).op(0x89);
+        p.global("collections", "OrderedDict").op(')').op('R');
+        p.global("torch", dtype);
+        return p.op('t').op('R');
+    }
+
+    @Test
+    void untypedStoragesOfTorch2sRebuildTensorV3AreReadInTheirNamedDtype() throws IOException {
+        // fp8 e4m3fn codes: 0x38 = 1.0, 0x40 = 2.0, 0xB8 = -1.0, 0x00 = 0; a 2x2 view at element offset 2
+        byte[] fp8 = {0x00, 0x38, 0x40, 0x00, (byte) 0xB8, 0x38};
+        Pickle p = new Pickle().beginStateDict();
+        p.str("w8");
+        tensorV3(p, "float8_e4m3fn", "0", 6, 2, new long[] {2, 2}, new long[] {2, 1});
+        Path file = write("fp8.pt", TorchFixtures.archive("fp8", p.endStateDict().bytes(), fp8));
+        try (Model m = Models.open(file)) {
+            GemmLayer l = m.layers().get(0);
+            assertEquals(DType.F8_E4M3, l.storedDType());
+            assertArrayEquals(new float[] {2, 0, -1, 1}, l.matrix().toDense());
+        }
+        // torch.save(tensor): no key to name it by, so it takes the archive's (the file's stem)
+        Pickle bare = new Pickle().tensor("FloatStorage", "0", 12, 0, new long[] {3, 4}, new long[] {4, 1}).op('.');
+        try (Model m = Models.open(write("single.pt", TorchFixtures.archive("single", bare.bytes(), TorchFixtures.floats(S0))))) {
+            assertEquals("single", m.layers().get(0).name());
+        }
+        Pickle odd = new Pickle().beginStateDict();
+        odd.str("w");
+        tensorV3(odd, "bfloat16", "0", 5, 0, new long[] {2}, new long[] {1});
+        assertFault(write("odd.pt", TorchFixtures.archive("odd", odd.endStateDict().bytes(), new byte[5])), "5 bytes is no whole number of torch.bfloat16");
+        Pickle complex = new Pickle().beginStateDict();
+        complex.str("w");
+        tensorV3(complex, "complex64", "0", 8, 0, new long[] {1}, new long[] {1});
+        assertFault(write("complex.pt", TorchFixtures.archive("complex", complex.endStateDict().bytes(), new byte[8])), "refusing pickle global torch.complex64");
+    }
+
     @Test
     void everyGlobalAndCallOutsideTheAllowListIsRefusedNamingIt() throws IOException {
         assertFault(hostile("os.pt", p -> p.global("os", "system").str("echo pwned").op(0x85).op('R')), "refusing pickle global os.system");
