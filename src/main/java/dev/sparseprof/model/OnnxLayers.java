@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -99,6 +100,11 @@ final class OnnxLayers {
             TensorMatrix view = TensorMatrix.transposed(b, dim(b, 1), dim(b, 0));
             return layer(node, b, LayerKind.LINEAR, quantized(node, b, view, 3), 1);
         }
+        Tensor w = transposedWeight(node.input(1));
+        if (w != null) {
+            // Y = X · Transpose(W[out, in]), PyTorch's Linear exported without constant folding: A = W as stored.
+            return layer(node, w, LayerKind.LINEAR, quantized(node, w, TensorMatrix.rowMajor(w, dim(w, 0), dim(w, 1)), 3), 1);
+        }
         Tensor a = weight(node.input(0), 2);
         if (a == null) return null;
         // Y = W[out, in] · X[in, N]: W is A as stored.
@@ -107,10 +113,16 @@ final class OnnxLayers {
 
     private GemmLayer gemm(OnnxNode node) {
         Tensor b = weight(node.input(1), 2);
+        boolean transB = node.intAttribute("transB", 0) != 0;
         if (b != null) {
-            boolean transB = node.intAttribute("transB", 0) != 0;
             TensorMatrix view = transB ? TensorMatrix.rowMajor(b, dim(b, 0), dim(b, 1)) : TensorMatrix.transposed(b, dim(b, 1), dim(b, 0));
             return layer(node, b, LayerKind.LINEAR, quantized(node, b, view, -1), 1);
+        }
+        Tensor w = transposedWeight(node.input(1));
+        if (w != null) {
+            // B = Transpose(W): op(B) is W^T without transB (A = W as stored), W with it (A = W^T)
+            TensorMatrix view = transB ? TensorMatrix.transposed(w, dim(w, 1), dim(w, 0)) : TensorMatrix.rowMajor(w, dim(w, 0), dim(w, 1));
+            return layer(node, w, LayerKind.LINEAR, quantized(node, w, view, -1), 1);
         }
         Tensor a = weight(node.input(0), 2);
         if (a == null) return null;
@@ -248,16 +260,22 @@ final class OnnxLayers {
                 throw fault(node, "W " + dimsText(t.shape()) + " takes input_size " + t.dim(2) + ", the input " + OnnxShapes.dimsText(x) + " has " + x[2]);
             }
             if (hidden > Integer.MAX_VALUE || t.dim(2) > Integer.MAX_VALUE) return List.of();
-            long[] stored = new long[dirs * gates.length];
-            for (int i = 0; i < stored.length; i++) stored[i] = t.sourceRow(i * hidden, hidden);
-            if (Arrays.stream(stored).anyMatch(row -> row < 0)) continue; // a gate split over two stored runs: no one view of it
-            String base = layerName(node, t.name());
+            OnnxRowSource.Place[] stored = new OnnxRowSource.Place[dirs * gates.length];
+            for (int i = 0; i < stored.length; i++) stored[i] = t.place(i * hidden, hidden);
+            if (Arrays.stream(stored).anyMatch(Objects::isNull)) continue; // a gate split over two stored runs: no one view of it
+            boolean one = t.oneSource();
             for (int d = 0; d < dirs; d++) {
                 for (int g = 0; g < gates.length; g++) {
-                    String name = base + (base.equals(t.name()) ? "" : "." + role) + (dirs == 2 ? (d == 0 ? ".forward" : ".reverse") : "")
+                    OnnxRowSource.Place at = stored[d * gates.length + g];
+                    String tensorName = at.source().name();
+                    String base = layerName(node, tensorName);
+                    // one stored W: its name (the node's and the role where anonymous), direction and gate; one tensor
+                    // per direction (PyTorch's weight_ih_l0 and weight_ih_l0_reverse): its name says role and direction
+                    boolean anonymous = !base.equals(tensorName);
+                    String name = base + (anonymous ? "." + role : "") + (dirs == 2 && (one || anonymous) ? (d == 0 ? ".forward" : ".reverse") : "")
                             + (gates[g].isEmpty() ? "" : "." + gates[g]);
-                    TensorMatrix view = TensorMatrix.rowMajorSlice(t.source(), stored[d * gates.length + g], (int) hidden, (int) t.dim(2));
-                    layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), seq, view, 1, false, t.source().dtype()));
+                    TensorMatrix view = TensorMatrix.rowMajorSlice(at.source(), at.row(), (int) hidden, (int) t.dim(2));
+                    layers.add(new GemmLayer(name, tensorName, LayerKind.LINEAR, view.rows(), view.cols(), seq, view, 1, false, at.source().dtype()));
                 }
             }
         }
@@ -283,6 +301,15 @@ final class OnnxLayers {
         return java.util.Arrays.toString(dims).replace(" ", "");
     }
 
+    /** The 2-D weight whose {@code Transpose} (perm absent or {@code [1, 0]}) is {@code name}, or null. */
+    private Tensor transposedWeight(String name) {
+        OnnxNode t = producers.get(name);
+        if (t == null || !t.opType().equals("Transpose")) return null;
+        long[] perm = t.intsAttribute("perm");
+        if (perm.length != 0 && !(perm.length == 2 && perm[0] == 1 && perm[1] == 0)) return null;
+        return weight(t.input(0), 2);
+    }
+
     /**
      * A recurrent weight: a stored tensor, or whole-row moves of one ({@link OnnxRowSource}: PyTorch's
      * gate reorder where constant folding did not run); null when neither or not a GEMM type.
@@ -292,7 +319,9 @@ final class OnnxLayers {
         if (direct != null) return OnnxRowSource.of(direct);
         if (tensors.containsKey(name)) return null;
         OnnxRowSource moved = OnnxRowSource.resolve(name, tensors, producers);
-        return moved == null || weight(moved.name(), -1) == null ? null : moved;
+        if (moved == null) return null;
+        for (OnnxRowSource.Segment s : moved.segments()) if (weight(s.source().name(), -1) == null) return null;
+        return moved;
     }
 
     /** A weight tensor of this rank (-1: any) and a type a GEMM multiplies, or null. */

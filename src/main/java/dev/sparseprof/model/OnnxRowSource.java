@@ -6,22 +6,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A weight that reaches its op through ops that only move whole rows of one stored tensor, a row
- * being a run of the last axis. PyTorch exports an LSTM or GRU this way where constant folding does
- * not run (inside an {@code If} branch, or with {@code do_constant_folding=False}): its gates
- * i, f, g, o become ONNX's i, o, f, c as {@code Unsqueeze(Concat(Slice(W, 0:H), Slice(W, 3H:4H),
- * Slice(W, H:3H)), 0)} (silero-vad v5's decoder LSTM, npm {@code @ricky0123/vad-web}). Followed:
+ * A weight that reaches its op through ops that only move whole rows of stored tensors, a row being
+ * a run of the last axis. PyTorch exports an LSTM or GRU this way where constant folding does not
+ * run (inside an {@code If} branch, or with {@code do_constant_folding=False}): its gates i, f, g, o
+ * become ONNX's i, o, f, c as {@code Unsqueeze(Concat(Slice(W, 0:H), Slice(W, 3H:4H), Slice(W,
+ * H:3H)), 0)} (silero-vad v5's decoder LSTM, npm {@code @ricky0123/vad-web}), and a bidirectional
+ * one concatenates that of {@code weight_ih_l0} with that of {@code weight_ih_l0_reverse}. Followed:
  * {@code Identity}; {@code Unsqueeze}, {@code Squeeze} and {@code Reshape} that keep the last axis;
  * {@code Slice} with step 1 and {@code Concat}, each along one axis before the last whose leading
  * axes are all 1 (so that the axis indexes runs of whole rows). Anything else is not followed.
  *
- * @param source   the stored tensor whose rows these are
  * @param shape    the shape of the value the op consumes
- * @param segments the value's rows in order, as runs of consecutive stored rows
+ * @param segments the value's rows in order, as runs of consecutive rows of stored tensors (of one
+ *                 dtype and row length)
  */
-record OnnxRowSource(Tensor source, long[] shape, List<Segment> segments) {
-    /** Rows {@code [first, first + rows)} of the value are stored rows {@code [sourceRow, sourceRow + rows)}. */
-    record Segment(long first, long sourceRow, long rows) {}
+record OnnxRowSource(long[] shape, List<Segment> segments) {
+    /** Rows {@code [first, first + rows)} of the value are rows {@code [sourceRow, sourceRow + rows)} of {@code source}. */
+    record Segment(long first, Tensor source, long sourceRow, long rows) {}
+
+    /** Where a run of the value's rows is stored: {@code row} of {@code source}. */
+    record Place(Tensor source, long row) {}
 
     /** How many producing nodes one weight's resolution may visit. */
     private static final int MAX_NODES = 256;
@@ -40,7 +44,7 @@ record OnnxRowSource(Tensor source, long[] shape, List<Segment> segments) {
     static OnnxRowSource of(Tensor t) {
         long cols = t.rank() == 0 ? 1 : t.dim(t.rank() - 1);
         long rows = cols == 0 ? 0 : t.elementCount() / cols;
-        return new OnnxRowSource(t, t.shape(), List.of(new Segment(0, 0, rows)));
+        return new OnnxRowSource(t.shape(), List.of(new Segment(0, t, 0, rows)));
     }
 
     /**
@@ -87,7 +91,7 @@ record OnnxRowSource(Tensor source, long[] shape, List<Segment> segments) {
             List<OnnxRowSource> parts = new ArrayList<>();
             for (String input : node.inputs()) {
                 OnnxRowSource part = resolve(input);
-                if (part == null || (!parts.isEmpty() && (part.source != parts.get(0).source || part.rank() != parts.get(0).rank()))) return null;
+                if (part == null || (!parts.isEmpty() && (part.rank() != parts.get(0).rank() || !part.sameKind(parts.get(0))))) return null;
                 parts.add(part);
             }
             if (parts.isEmpty()) return null;
@@ -101,10 +105,10 @@ record OnnxRowSource(Tensor source, long[] shape, List<Segment> segments) {
             for (OnnxRowSource p : parts) {
                 for (int i = 0; i < out.length; i++) if (i != axis && p.shape[i] != first.shape[i]) return null;
                 out[axis] += p.shape[axis];
-                for (Segment s : p.segments) segments.add(new Segment(at + s.first, s.sourceRow, s.rows));
+                for (Segment s : p.segments) segments.add(new Segment(at + s.first, s.source, s.sourceRow, s.rows));
                 at += p.rowCount();
             }
-            return new OnnxRowSource(first.source, out, segments);
+            return new OnnxRowSource(out, segments);
         }
     }
 
@@ -116,16 +120,27 @@ record OnnxRowSource(Tensor source, long[] shape, List<Segment> segments) {
         return shape[i];
     }
 
-    String name() {
-        return source.name();
+    /** The first stored tensor's (the whole value's, where it comes from one). */
+    Tensor firstSource() {
+        return segments.get(0).source;
     }
 
-    /** The stored row where the value's rows {@code [first, first + count)} start, or -1 when they span more than one run. */
-    long sourceRow(long first, long count) {
+    /** True when every row comes from one stored tensor. */
+    boolean oneSource() {
+        return segments.stream().allMatch(s -> s.source == segments.get(0).source);
+    }
+
+    /** Where the value's rows {@code [first, first + count)} are stored, or null when they span more than one run. */
+    Place place(long first, long count) {
         for (Segment s : segments) {
-            if (first >= s.first && first + count <= s.first + s.rows) return s.sourceRow + (first - s.first);
+            if (first >= s.first && first + count <= s.first + s.rows) return new Place(s.source, s.sourceRow + (first - s.first));
         }
-        return -1;
+        return null;
+    }
+
+    /** Rows of the same dtype and length, so that one view type reads either. */
+    private boolean sameKind(OnnxRowSource o) {
+        return firstSource().dtype() == o.firstSource().dtype() && columns() == o.columns();
     }
 
     private long columns() {
@@ -135,7 +150,7 @@ record OnnxRowSource(Tensor source, long[] shape, List<Segment> segments) {
     /** The same rows under another shape with the same last axis, or null. */
     private OnnxRowSource reshaped(long[] to) {
         if (to == null || to.length == 0 || to[to.length - 1] != columns() || product(to) != product(shape)) return null;
-        return new OnnxRowSource(source, to, segments);
+        return new OnnxRowSource(to, segments);
     }
 
     /** {@code Slice} along one row axis with step 1 (opset 10+ inputs, or opset 1-9 attributes). */
@@ -157,7 +172,7 @@ record OnnxRowSource(Tensor source, long[] shape, List<Segment> segments) {
         long unit = rowsPerIndex(axis);
         long[] out = shape.clone();
         out[axis] = to - from;
-        return new OnnxRowSource(source, out, rows(from * unit, (to - from) * unit, 0));
+        return new OnnxRowSource(out, rows(from * unit, (to - from) * unit, 0));
     }
 
     /** {@code axis} (negative from the end) when it indexes runs of whole rows: before the last, every axis before it 1; else -1. */
@@ -187,7 +202,7 @@ record OnnxRowSource(Tensor source, long[] shape, List<Segment> segments) {
         for (Segment s : segments) {
             long lo = Math.max(from, s.first);
             long hi = Math.min(end, s.first + s.rows);
-            if (lo < hi) out.add(new Segment(at + lo - from, s.sourceRow + lo - s.first, hi - lo));
+            if (lo < hi) out.add(new Segment(at + lo - from, s.source, s.sourceRow + lo - s.first, hi - lo));
         }
         return out;
     }

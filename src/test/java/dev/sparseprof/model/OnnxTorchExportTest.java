@@ -1,0 +1,69 @@
+package dev.sparseprof.model;
+
+import static dev.sparseprof.model.OnnxFiles.FLOAT;
+import static dev.sparseprof.model.OnnxFiles.intAttribute;
+import static dev.sparseprof.model.OnnxFiles.node;
+import static dev.sparseprof.model.OnnxFiles.rawTensor;
+import static dev.sparseprof.model.OnnxReaderTest.a;
+import static dev.sparseprof.model.OnnxReaderTest.randomWeights;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real torch.onnx exports of one module (src/test/resources/onnx-export/generate.py, torch 2.13.0):
+ * without constant folding the recurrent weights reach LSTM/GRU through PyTorch's gate reorder (a
+ * bidirectional GRU's from two tensors) and the Linear through a Transpose; torch's own folding of
+ * the same graph is the oracle: every layer element-equal, under the checkpoint's names.
+ */
+class OnnxTorchExportTest {
+    static final Path DIR = Path.of("src/test/resources/onnx-export");
+
+    @TempDir Path dir;
+
+    @Test
+    void theUnfoldedExportReadsTheLayersTorchsConstantFoldingGives() throws IOException {
+        try (Model folded = Models.open(DIR.resolve("rnn-folded.onnx")); Model unfolded = Models.open(DIR.resolve("rnn-unfolded.onnx"))) {
+            assertEquals(23, folded.layers().size());
+            assertEquals(folded.layers().size(), unfolded.layers().size());
+            for (int i = 0; i < folded.layers().size(); i++) {
+                GemmLayer f = folded.layers().get(i);
+                GemmLayer u = unfolded.layers().get(i);
+                assertArrayEquals(f.matrix().toDense(), u.matrix().toDense(), f.name() + " vs " + u.name());
+            }
+            List<String> names = unfolded.layers().stream().map(GemmLayer::name).toList();
+            assertEquals(List.of("lstm.weight_ih_l0.i", "lstm.weight_ih_l0.o", "lstm.weight_ih_l0.f", "lstm.weight_ih_l0.c"), names.subList(2, 6));
+            assertEquals(List.of("gru.weight_ih_l0.z", "gru.weight_ih_l0.r", "gru.weight_ih_l0.h", "gru.weight_ih_l0_reverse.z"), names.subList(10, 14));
+            assertEquals("fc.weight", names.get(22));
+            assertEquals("gru.weight_ih_l0_reverse", unfolded.layers().get(13).tensorName(), "pruning writes into the reverse direction's own tensor");
+        }
+    }
+
+    @Test
+    void aGemmOverATransposedWeightReadsItAsOpBSays() throws IOException {
+        float[] w = randomWeights(3 * 4, 2, 0); // W [3, 4]
+        for (int transB = 0; transB <= 1; transB++) {
+            ProtoWriter g = new ProtoWriter().message(5, rawTensor("W", FLOAT, ProtoWriter.floatsLE(w), 3, 4))
+                    .message(1, node("t", "Transpose", a("W"), a("Wt")))
+                    .message(1, node("gemm", "Gemm", a("x", "Wt"), a("y"), intAttribute("transB", transB)));
+            Path f = dir.resolve("gemm" + transB + ".onnx");
+            Files.write(f, OnnxFiles.model(g));
+            try (Model m = Models.open(f)) {
+                GemmLayer l = m.layers().get(0);
+                assertEquals("W", l.tensorName());
+                // transB = 0: Y = X · W^T, A = W [3 x 4]; transB = 1: Y = X · W, A = W^T [4 x 3]
+                assertEquals(transB == 0 ? 3 : 4, l.rows());
+                float[] a = l.matrix().toDense();
+                for (int r = 0; r < l.rows(); r++) {
+                    for (int c = 0; c < l.cols(); c++) assertEquals(transB == 0 ? w[r * 4 + c] : w[c * 4 + r], a[r * l.cols() + c]);
+                }
+            }
+        }
+    }
+}

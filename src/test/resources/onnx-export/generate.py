@@ -1,0 +1,35 @@
+"""Writes the two ONNX files beside this script: one PyTorch module (Embedding, Conv1d, LSTM, bidirectional GRU,
+Linear) exported by torch.onnx's TorchScript exporter with and without constant folding. Without it, the
+recurrent weights reach LSTM/GRU through PyTorch's gate reorder (Slice, Concat, Unsqueeze; two tensors per
+bidirectional weight) and the Linear through a Transpose; with it, all are folded into initializers.
+Run once with torch 2.13.0+cpu, onnx and onnxscript (pip install --target DIR torch onnx onnxscript):
+    PYTHONPATH=DIR python3 generate.py"""
+import os
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(50, 16)
+        self.lstm = nn.LSTM(16, 24, batch_first=True)
+        self.gru = nn.GRU(24, 12, bidirectional=True, batch_first=True)
+        self.fc = nn.Linear(24, 10)
+        self.conv = nn.Conv1d(16, 8, 3)
+
+    def forward(self, x):
+        e = self.emb(x)
+        c = self.conv(e.transpose(1, 2))
+        y, _ = self.lstm(e)
+        z, _ = self.gru(y)
+        return self.fc(z).sum() + c.sum()
+
+
+here = os.path.dirname(os.path.abspath(__file__))
+m = Net().eval()
+x = torch.randint(0, 50, (2, 7))
+for fold, name in ((True, "rnn-folded.onnx"), (False, "rnn-unfolded.onnx")):
+    torch.onnx.export(m, (x,), os.path.join(here, name), dynamo=False, do_constant_folding=fold, opset_version=17)
