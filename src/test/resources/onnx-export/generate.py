@@ -1,7 +1,9 @@
-"""Writes the two ONNX files beside this script: one PyTorch module (Embedding, Conv1d, LSTM, bidirectional GRU,
-Linear) exported by torch.onnx's TorchScript exporter with and without constant folding. Without it, the
-recurrent weights reach LSTM/GRU through PyTorch's gate reorder (Slice, Concat, Unsqueeze; two tensors per
-bidirectional weight) and the Linear through a Transpose; with it, all are folded into initializers.
+"""Writes the three ONNX files beside this script: one PyTorch module (Embedding, Conv1d, LSTM, bidirectional GRU,
+Linear) exported by torch.onnx's TorchScript exporter with and without constant folding, and by its dynamo
+exporter (torch 2.x's default). Without folding, the recurrent weights reach LSTM/GRU through PyTorch's gate
+reorder (Slice, Concat, Unsqueeze; two tensors per bidirectional weight) and the Linear through a Transpose;
+with it, all are folded into initializers; the dynamo export folds them into values named val_N and says each
+node's module in its metadata.
 Run once with torch 2.13.0+cpu, onnx and onnxscript (pip install --target DIR torch onnx onnxscript):
     PYTHONPATH=DIR python3 generate.py"""
 import os
@@ -33,3 +35,4 @@ m = Net().eval()
 x = torch.randint(0, 50, (2, 7))
 for fold, name in ((True, "rnn-folded.onnx"), (False, "rnn-unfolded.onnx")):
     torch.onnx.export(m, (x,), os.path.join(here, name), dynamo=False, do_constant_folding=fold, opset_version=17)
+torch.onnx.export(m, (x,), os.path.join(here, "rnn-dynamo.onnx"), dynamo=True, external_data=False)

@@ -391,11 +391,18 @@ final class OnnxLayers {
         return new GemmLayer(layerName(node, w.name()), w.name(), kind, view.rows(), view.cols(), columnsPerSample, view, 1, false, w.dtype());
     }
 
-    /** The tensor's name when it means something, else the consuming node's. */
+    /**
+     * The tensor's name when it means something, else the PyTorch module the consuming node came from
+     * (a dynamo export's folded {@code val_N}), else the node's name.
+     */
     static String layerName(OnnxNode node, String tensorName) {
-        boolean anonymous = tensorName.isEmpty() || tensorName.startsWith("onnx::") || tensorName.chars().allMatch(Character::isDigit);
-        return anonymous ? node.displayName() : tensorName;
+        boolean anonymous = tensorName.isEmpty() || tensorName.startsWith("onnx::") || tensorName.chars().allMatch(Character::isDigit)
+                || DYNAMO_VALUE.matcher(tensorName).matches();
+        return !anonymous ? tensorName : !node.module().isEmpty() ? node.module() : node.displayName();
     }
+
+    /** torch.onnx's dynamo exporter names the values it makes, folded constants among them, {@code val_N}. */
+    private static final java.util.regex.Pattern DYNAMO_VALUE = java.util.regex.Pattern.compile("val_[0-9]+");
 
     private static int dim(Tensor t, int i) {
         return (int) t.dim(i);

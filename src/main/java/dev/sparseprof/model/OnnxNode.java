@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One ONNX {@code NodeProto}: operator, its inputs and outputs by value name, and the attributes
- * sparseprof uses (integers, integer lists, floats and tensors; other kinds are kept by name only).
+ * One ONNX {@code NodeProto}: operator, its inputs and outputs by value name, the attributes
+ * sparseprof uses (integers, integer lists, floats and tensors; other kinds are kept by name only),
+ * and {@code module}: the PyTorch module the node was exported from, where torch.onnx's dynamo
+ * exporter says it in the node's {@code namespace} metadata (IR 10 {@code metadata_props}), else "".
  */
-record OnnxNode(String name, String opType, List<String> inputs, List<String> outputs, Map<String, Attribute> attributes) {
+record OnnxNode(String name, String opType, List<String> inputs, List<String> outputs, Map<String, Attribute> attributes, String module) {
     OnnxNode {
         inputs = List.copyOf(inputs);
         outputs = List.copyOf(outputs);
@@ -77,6 +79,7 @@ record OnnxNode(String name, String opType, List<String> inputs, List<String> ou
         String name = "";
         String opType = "";
         Map<String, Attribute> attributes = new LinkedHashMap<>();
+        String module = "";
         while (p.next()) {
             if (p.wireType() != ProtoReader.LENGTH_DELIMITED) {
                 p.skip();
@@ -91,11 +94,38 @@ record OnnxNode(String name, String opType, List<String> inputs, List<String> ou
                     Attribute a = parseAttribute(p.message());
                     attributes.put(a.name(), a);
                 }
+                case 9 -> {
+                    String[] entry = parseEntry(p.message());
+                    if (entry[0].equals("namespace")) module = moduleOf(entry[1]);
+                }
                 default -> p.skip();
             }
         }
         if (opType.isEmpty()) throw p.fault("node '" + name + "' has no op_type");
-        return new OnnxNode(name, opType, inputs, outputs, attributes);
+        return new OnnxNode(name, opType, inputs, outputs, attributes, module);
+    }
+
+    /** A {@code StringStringEntryProto}: key (1) and value (2). */
+    private static String[] parseEntry(ProtoReader p) {
+        String[] kv = {"", ""};
+        while (p.next()) {
+            if (p.wireType() == ProtoReader.LENGTH_DELIMITED && (p.field() == 1 || p.field() == 2)) kv[p.field() - 1] = p.string();
+            else p.skip();
+        }
+        return kv;
+    }
+
+    /**
+     * The module path in a dynamo export's namespace, {@code ": __main__.Top/blocks.0: Block/blocks.0.proj.2:
+     * torch.nn.modules.linear.Linear/linear_1: aten.linear.default"}: the name of the segment before the
+     * op's own (segments {@code name: type} joined by '/'), {@code blocks.0.proj.2}; "" at the root.
+     */
+    static String moduleOf(String namespace) {
+        String[] segments = namespace.split("/");
+        if (segments.length < 2) return "";
+        String owner = segments[segments.length - 2];
+        int colon = owner.indexOf(": ");
+        return colon <= 0 ? "" : owner.substring(0, colon).strip();
     }
 
     private static Attribute parseAttribute(ProtoReader p) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Real torch.onnx exports of one module (src/test/resources/onnx-export/generate.py, torch 2.13.0):
- * without constant folding the recurrent weights reach LSTM/GRU through PyTorch's gate reorder (a
+ * TorchScript with and without constant folding, and dynamo. Without constant folding the recurrent weights reach LSTM/GRU through PyTorch's gate reorder (a
  * bidirectional GRU's from two tensors) and the Linear through a Transpose; torch's own folding of
  * the same graph is the oracle: every layer element-equal, under the checkpoint's names.
  */
@@ -43,6 +43,25 @@ class OnnxTorchExportTest {
             assertEquals("fc.weight", names.get(22));
             assertEquals("gru.weight_ih_l0_reverse", unfolded.layers().get(13).tensorName(), "pruning writes into the reverse direction's own tensor");
         }
+    }
+
+    @Test
+    void theDynamoExportNamesItsFoldedWeightsAfterTheirModules() throws IOException {
+        try (Model folded = Models.open(DIR.resolve("rnn-folded.onnx")); Model dynamo = Models.open(DIR.resolve("rnn-dynamo.onnx"))) {
+            assertEquals(folded.layers().size(), dynamo.layers().size());
+            for (int i = 0; i < folded.layers().size(); i++) {
+                assertArrayEquals(folded.layers().get(i).matrix().toDense(), dynamo.layers().get(i).matrix().toDense(), dynamo.layers().get(i).name());
+            }
+            List<String> names = dynamo.layers().stream().map(GemmLayer::name).toList();
+            // val_41 (the folded, gate-reordered weight_ih_l0) under its node's namespace module "lstm"
+            assertEquals(List.of("emb.weight", "conv.weight", "lstm.W.i"), names.subList(0, 3));
+            assertEquals("gru.R.reverse.h", names.get(21));
+            assertEquals("fc", names.get(22));
+        }
+        assertEquals("blocks.0.proj.2", OnnxNode.moduleOf(": __main__.Top/blocks.0: __main__.Block/blocks.0.proj: torch.nn.modules.container.Sequential"
+                + "/blocks.0.proj.2: torch.nn.modules.linear.Linear/linear_1: aten.linear.default"));
+        assertEquals("", OnnxNode.moduleOf(": __main__.Net/add: aten.add.Tensor"));
+        assertEquals("", OnnxNode.moduleOf("no segments"));
     }
 
     @Test
