@@ -70,6 +70,26 @@ final class OnnxShapes {
         String op = node.opType();
         if (op.equals("Concat")) return concat(node, shapes);
         if (SAME_SHAPE.contains(op)) return broadcast(in, shapes.get(node.input(1)));
+        switch (op) {
+            case "Gather" -> {
+                return gather(node, shapes, tensors);
+            }
+            case "Transpose" -> {
+                return transpose(node, in);
+            }
+            case "Squeeze", "Unsqueeze" -> {
+                return isStatic(in) ? squeezed(node, in, tensors) : null;
+            }
+            case "LSTM", "GRU", "RNN" -> {
+                // Y [seq, dirs, batch, hidden] (layout 0) or [batch, seq, dirs, hidden] (layout 1) from X [seq, batch, in]
+                if (!isStatic(in) || in.length != 3) return null;
+                long hidden = node.intAttribute("hidden_size", -1);
+                long dirs = node.stringAttribute("direction", "forward").equals("bidirectional") ? 2 : 1;
+                if (hidden <= 0) return null;
+                return node.intAttribute("layout", 0) == 0 ? new long[] {in[0], dirs, in[1], hidden} : new long[] {in[0], in[1], dirs, hidden};
+            }
+            default -> { }
+        }
         if (!isStatic(in) || in.length < 3) return null;
         return switch (op) {
             case "Conv", "ConvInteger" -> {
@@ -91,6 +111,67 @@ final class OnnxShapes {
             case "Resize", "Upsample" -> resize(node, in, tensors);
             default -> null;
         };
+    }
+
+    /** {@code Gather(data, indices, axis)}: data's dims before the axis, the indices' dims, data's after it (an embedding: [B, S, E]). */
+    private static long[] gather(OnnxNode node, Map<String, long[]> shapes, Map<String, Tensor> tensors) {
+        Tensor table = tensors.get(node.input(0));
+        long[] data = table != null ? table.shape() : shapes.get(node.input(0));
+        Tensor constIndices = tensors.get(node.input(1));
+        long[] indices = constIndices != null ? constIndices.shape() : shapes.get(node.input(1));
+        if (!isStatic(data) || indices == null || (indices.length > 0 && !isStatic(indices))) return null;
+        long axis = node.intAttribute("axis", 0);
+        if (axis < 0) axis += data.length;
+        if (axis < 0 || axis >= data.length) return null;
+        long[] out = new long[data.length - 1 + indices.length];
+        int at = 0;
+        for (int i = 0; i < axis; i++) out[at++] = data[i];
+        for (long d : indices) out[at++] = d;
+        for (int i = (int) axis + 1; i < data.length; i++) out[at++] = data[i];
+        return out;
+    }
+
+    /** {@code Transpose} by its {@code perm} (absent: reversed). */
+    private static long[] transpose(OnnxNode node, long[] in) {
+        if (!isStatic(in)) return null;
+        long[] perm = node.intsAttribute("perm");
+        long[] out = new long[in.length];
+        if (perm.length == 0) {
+            for (int i = 0; i < in.length; i++) out[i] = in[in.length - 1 - i];
+            return out;
+        }
+        if (perm.length != in.length) return null;
+        boolean[] used = new boolean[in.length];
+        for (int i = 0; i < perm.length; i++) {
+            if (perm[i] < 0 || perm[i] >= in.length || used[(int) perm[i]]) return null;
+            used[(int) perm[i]] = true;
+            out[i] = in[(int) perm[i]];
+        }
+        return out;
+    }
+
+    /** {@code Squeeze}/{@code Unsqueeze} with axes from the attribute (opset < 13) or a constant input. */
+    private static long[] squeezed(OnnxNode node, long[] in, Map<String, Tensor> tensors) {
+        Tensor axesTensor = node.inputs().size() > 1 ? tensors.get(node.input(1)) : null;
+        long[] axes = axesTensor != null && !axesTensor.dtype().isFloatingPoint() && axesTensor.elementCount() <= 16
+                ? java.util.stream.LongStream.range(0, axesTensor.elementCount()).map(axesTensor::rawLong).toArray()
+                : node.inputs().size() > 1 ? null : node.intsAttribute("axes");
+        if (axes == null) return null;
+        boolean unsqueeze = node.opType().equals("Unsqueeze");
+        int rank = unsqueeze ? in.length + axes.length : in.length;
+        boolean[] marked = new boolean[rank];
+        for (long a : axes) {
+            long at = a < 0 ? a + rank : a;
+            if (at < 0 || at >= rank || marked[(int) at] || (!unsqueeze && in[(int) at] != 1)) return null;
+            marked[(int) at] = true;
+        }
+        if (!unsqueeze && axes.length == 0) for (int i = 0; i < in.length; i++) marked[i] = in[i] == 1;
+        java.util.List<Long> out = new java.util.ArrayList<>();
+        for (int i = 0, j = 0; i < rank; i++) {
+            if (unsqueeze) out.add(marked[i] ? 1L : in[j++]);
+            else if (!marked[i]) out.add(in[i]);
+        }
+        return out.stream().mapToLong(Long::longValue).toArray();
     }
 
     static boolean isStatic(long[] shape) {

@@ -37,6 +37,12 @@ class OnnxTorchExportTest {
                 GemmLayer u = unfolded.layers().get(i);
                 assertArrayEquals(f.matrix().toDense(), u.matrix().toDense(), f.name() + " vs " + u.name());
             }
+            for (Model m : List.of(folded, unfolded)) {
+                // x [2, 7] -> Gather (embedding) [2, 7, 16] -> Transpose [7, 2, 16] -> LSTM; its Y -> Squeeze -> GRU
+                assertEquals(5, m.layers().get(1).columnsPerSample(), "Conv1d k = 3 over 7 positions");
+                assertEquals(7, m.layers().get(2).columnsPerSample(), "the LSTM's sequence length");
+                assertEquals(7, m.layers().get(10).columnsPerSample(), "the GRU's, through the LSTM's output and a Squeeze");
+            }
             List<String> names = unfolded.layers().stream().map(GemmLayer::name).toList();
             assertEquals(List.of("lstm.weight_ih_l0.i", "lstm.weight_ih_l0.o", "lstm.weight_ih_l0.f", "lstm.weight_ih_l0.c"), names.subList(2, 6));
             assertEquals(List.of("gru.weight_ih_l0.z", "gru.weight_ih_l0.r", "gru.weight_ih_l0.h", "gru.weight_ih_l0_reverse.z"), names.subList(10, 14));
