@@ -297,7 +297,13 @@ final class ProfileCommand implements RunsDirect {
 
     private String json(Model m, ActivationDensity density, List<LayerProfile> layers, Totals t, ProfileGroups groups) {
         JsonWriter w = new JsonWriter().beginObject();
-        w.name("model").beginObject().field("source", m.source()).field("format", m.format()).endObject();
+        w.name("model").beginObject().field("source", m.source()).field("format", m.format());
+        if (!groups.skipped().isEmpty()) {
+            w.name("leftOut").beginArray();
+            for (String s : groups.skipped()) w.value(s);
+            w.endArray();
+        }
+        w.endObject();
         w.field("batch", batch);
         if (density.file() == null) w.field("activationDensity", density.global());
         else w.field("activationDensityFile", density.file().toString());

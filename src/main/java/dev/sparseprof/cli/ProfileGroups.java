@@ -94,6 +94,11 @@ final class ProfileGroups {
     }
 
     /** The reader's notes on what it left out (GGUF quantization types it does not decode), then the grouping's legend. */
+    /** The model's notes on tensors it left out of the numbers (GGUF types not decoded, packed integer weights). */
+    List<String> skipped() {
+        return skipped;
+    }
+
     String notes() {
         StringBuilder sb = new StringBuilder();
         for (String s : skipped) sb.append("note: ").append(s).append('\n');

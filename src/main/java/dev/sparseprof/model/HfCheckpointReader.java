@@ -161,7 +161,7 @@ final class HfCheckpointReader implements ModelReader {
             metadata.put("hf.shards", Integer.toString(shards.size()));
             int unindexed = byName.size() - tensors.size();
             if (unindexed > 0) metadata.put("hf.unindexedTensors", Integer.toString(unindexed));
-            return new Model(source, "hf", tensors, TensorLayers.of(tensors), metadata, arena);
+            return new Model(source, "hf", tensors, TensorLayers.of(tensors, metadata), metadata, arena);
         });
     }
 

@@ -49,7 +49,7 @@ final class SafetensorsReader implements ModelReader {
         Map<String, String> metadata = new LinkedHashMap<>();
         List<Tensor> tensors = tensors(source, bytes, metadata);
         metadata.putIfAbsent("format", "safetensors"); // the file's own "format" (Hugging Face writes "pt") is kept
-        return new Model(source, "safetensors", tensors, TensorLayers.of(tensors), metadata, arena);
+        return new Model(source, "safetensors", tensors, TensorLayers.of(tensors, metadata), metadata, arena);
     }
 
     /**

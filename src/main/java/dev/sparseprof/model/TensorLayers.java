@@ -48,6 +48,27 @@ final class TensorLayers {
         return layers;
     }
 
+    /**
+     * {@link #of(List)}, and where integer tensors of rank 2 or more are named as weights (GPTQ/AWQ's
+     * int32 {@code qweight}, bitsandbytes' packed uint8 {@code weight}, int8 {@code weight}s), which no
+     * layer reads, a {@code tensors.skipped} note naming them in {@code metadata}: the numbers leave
+     * them out, and say so.
+     */
+    static List<GemmLayer> of(List<Tensor> tensors, Map<String, String> metadata) {
+        List<String> skipped = new ArrayList<>();
+        for (Tensor t : tensors) {
+            if (!t.dtype().isFloatingPoint() && t.rank() >= 2 && t.name().toLowerCase(Locale.ROOT).contains("weight")) {
+                skipped.add(t.name() + " " + t.dtype().name().toLowerCase(Locale.ROOT));
+            }
+        }
+        if (!skipped.isEmpty()) {
+            metadata.put("tensors.skipped", skipped.size() + (skipped.size() == 1 ? " integer weight tensor" : " integer weight tensors")
+                    + " (packed or quantized: GPTQ/AWQ qweight, bitsandbytes, int8) not decoded, left out of the layers: "
+                    + String.join(", ", skipped.subList(0, Math.min(3, skipped.size()))) + (skipped.size() > 3 ? ", ..." : ""));
+        }
+        return of(tensors);
+    }
+
     /** {@code P_mask} beside {@code P_orig}, of its shape and a floating type, or null. */
     private static Tensor maskOf(Tensor t, Map<String, Tensor> byName) {
         if (!t.name().endsWith(ORIG)) return null;

@@ -50,7 +50,7 @@ final class TorchZipReader implements ModelReader {
             Map<String, String> metadata = new LinkedHashMap<>();
             List<Tensor> tensors = read(file.toString(), ModelFiles.map(file, arena), arena, metadata);
             metadata.put("format", "torch");
-            return new Model(file.toString(), "torch", tensors, TensorLayers.of(tensors), metadata, arena);
+            return new Model(file.toString(), "torch", tensors, TensorLayers.of(tensors, metadata), metadata, arena);
         });
     }
 

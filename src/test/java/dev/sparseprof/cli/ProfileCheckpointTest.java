@@ -66,4 +66,24 @@ class ProfileCheckpointTest {
         assertTrue(r.out().contains("note: 1 tensor of a quantization type not decoded, left out of the layers: 1 x Q4_K (first: blk.0.ffn_up.weight)"), r.out());
         assertTrue(r.out().contains("b0 down "), r.out());
     }
+
+    @Test
+    void aGptqCheckpointNamesThePackedWeightsItLeftOutOfTheNumbers() {
+        // AutoGPTQ's layout: int32 qweight [K/8, N] and qzeros, fp16 scales; the head stays fp16
+        java.lang.foreign.MemorySegment i32 = java.lang.foreign.MemorySegment.ofArray(new byte[8 * 64 * 4]);
+        List<dev.sparseprof.model.Tensor> tensors = List.of(
+                new dev.sparseprof.model.Tensor("model.layers.0.self_attn.q_proj.qweight", dev.sparseprof.util.DType.I32, new long[] {8, 64}, i32),
+                new dev.sparseprof.model.Tensor("model.layers.0.self_attn.q_proj.qzeros", dev.sparseprof.util.DType.I32, new long[] {1, 8},
+                        java.lang.foreign.MemorySegment.ofArray(new byte[32])),
+                dev.sparseprof.model.Tensor.ofFloats("model.layers.0.self_attn.q_proj.scales", new long[] {1, 64}, new float[64]),
+                dev.sparseprof.model.Tensor.ofFloats("lm_head.weight", new long[] {4, 64}, new float[256]));
+        Path file = dir.resolve("gptq.safetensors");
+        dev.sparseprof.model.SafetensorsWriter.write(file, tensors, Map.of());
+        Result r = run("profile", file.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized: GPTQ/AWQ qweight, bitsandbytes, int8) not decoded, "
+                + "left out of the layers: model.layers.0.self_attn.q_proj.qweight i32"), r.out());
+        Map<String, Object> model = map(Json.parseObject(run("profile", file.toString(), "--json", "-").out()).get("model"));
+        assertTrue(String.valueOf(model.get("leftOut")).contains("q_proj.qweight i32"), "scripts see it too: " + model);
+    }
 }
