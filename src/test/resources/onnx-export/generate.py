@@ -4,7 +4,7 @@ exporter (torch 2.x's default). Without folding, the recurrent weights reach LST
 reorder (Slice, Concat, Unsqueeze; two tensors per bidirectional weight) and the Linear through a Transpose;
 with it, all are folded into initializers; the dynamo export folds them into values named val_N and says each
 node's module in its metadata.
-Run once with torch 2.13.0+cpu, onnx and onnxscript (pip install --target DIR torch onnx onnxscript):
+Run once with torch 2.13.0+cpu, onnx, onnxscript and onnxruntime 1.30.0 (pip install --target DIR torch onnx onnxscript onnxruntime):
     PYTHONPATH=DIR python3 generate.py"""
 import os
 import torch
@@ -36,3 +36,40 @@ x = torch.randint(0, 50, (2, 7))
 for fold, name in ((True, "rnn-folded.onnx"), (False, "rnn-unfolded.onnx")):
     torch.onnx.export(m, (x,), os.path.join(here, name), dynamo=False, do_constant_folding=fold, opset_version=17)
 torch.onnx.export(m, (x,), os.path.join(here, "rnn-dynamo.onnx"), dynamo=True, external_data=False)
+
+
+class Mlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(32, 64)
+        self.b = nn.Linear(64, 16)
+        self.c = nn.Conv2d(3, 8, 3, padding=1)
+        self.d = nn.ConvTranspose2d(8, 4, 2, stride=2)
+
+    def forward(self, x, img):
+        return self.b(torch.relu(self.a(x))), self.d(self.c(img))
+
+
+# onnxruntime's static quantization of it, in both of its formats: QDQ (DequantizeLinear before each
+# float op, the default) and QOperator (QLinearConv, com.microsoft QGemm)
+import numpy as np
+from onnxruntime.quantization import CalibrationDataReader, QuantFormat, quantize_static
+
+float_path = os.path.join(here, "mlp-float.onnx")
+torch.onnx.export(Mlp().eval(), (torch.randn(5, 32), torch.randn(1, 3, 16, 16)), float_path, dynamo=True, external_data=False)
+
+
+class Calibration(CalibrationDataReader):
+    def __init__(self):
+        self.rng = np.random.default_rng(0)
+        self.left = 3
+
+    def get_next(self):
+        self.left -= 1
+        if self.left < 0:
+            return None
+        return {"x": self.rng.standard_normal((5, 32), dtype=np.float32), "img": self.rng.standard_normal((1, 3, 16, 16), dtype=np.float32)}
+
+
+quantize_static(float_path, os.path.join(here, "mlp-qdq.onnx"), Calibration(), quant_format=QuantFormat.QDQ, per_channel=True)
+quantize_static(float_path, os.path.join(here, "mlp-qop.onnx"), Calibration(), quant_format=QuantFormat.QOperator)

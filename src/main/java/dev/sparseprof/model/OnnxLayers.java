@@ -76,9 +76,12 @@ final class OnnxLayers {
 
     private List<GemmLayer> layersOf(OnnxNode node) {
         return switch (node.opType()) {
-            case "MatMul", "MatMulInteger" -> one(matMul(node));
-            case "Gemm" -> one(gemm(node));
-            case "Conv", "ConvInteger" -> one(conv(node));
+            case "MatMul", "MatMulInteger" -> one(matMul(node, 1, 3));
+            case "QLinearMatMul" -> one(matMul(node, 3, 5));
+            case "Gemm" -> one(gemm(node, 1, -1));
+            case "QGemm" -> one(gemm(node, 3, 5));
+            case "Conv", "ConvInteger" -> one(conv(node, 1, 3));
+            case "QLinearConv" -> one(conv(node, 3, 5));
             case "ConvTranspose" -> one(convTranspose(node));
             case "Einsum" -> one(einsum(node));
             case "LSTM" -> recurrent(node, new String[] {"i", "o", "f", "c"});
@@ -93,37 +96,41 @@ final class OnnxLayers {
         return layer == null ? List.of() : List.of(layer);
     }
 
-    private GemmLayer matMul(OnnxNode node) {
-        Tensor b = weight(node.input(1), 2);
+    /** MatMul-like: the weight at input {@code in} (1; QLinearMatMul's 3), its zero point at {@code zeroPoint}. */
+    private GemmLayer matMul(OnnxNode node, int in, int zeroPoint) {
+        Tensor b = weight(node.input(in), 2);
         if (b != null) {
             // Y[tokens, out] = X[tokens, in] · W[in, out]: A = W^T.
             TensorMatrix view = TensorMatrix.transposed(b, dim(b, 1), dim(b, 0));
-            return layer(node, b, LayerKind.LINEAR, quantized(node, b, view, 3), 1);
+            return layer(node, b, LayerKind.LINEAR, quantized(node, b, view, zeroPoint), 1);
         }
-        Tensor w = transposedWeight(node.input(1));
+        Tensor w = transposedWeight(node.input(in));
         if (w != null) {
             // Y = X · Transpose(W[out, in]), PyTorch's Linear exported without constant folding: A = W as stored.
-            return layer(node, w, LayerKind.LINEAR, quantized(node, w, TensorMatrix.rowMajor(w, dim(w, 0), dim(w, 1)), 3), 1);
+            return layer(node, w, LayerKind.LINEAR, quantized(node, w, TensorMatrix.rowMajor(w, dim(w, 0), dim(w, 1)), zeroPoint), 1);
         }
+        if (in != 1) return null;
         Tensor a = weight(node.input(0), 2);
         if (a == null) return null;
         // Y = W[out, in] · X[in, N]: W is A as stored.
         return layer(node, a, LayerKind.LINEAR, quantized(node, a, TensorMatrix.rowMajor(a, dim(a, 0), dim(a, 1)), 2), 1);
     }
 
-    private GemmLayer gemm(OnnxNode node) {
-        Tensor b = weight(node.input(1), 2);
+    /** Gemm-like: B at input {@code in} (1; com.microsoft QGemm's 3), its zero point at {@code zeroPoint} (-1: none). */
+    private GemmLayer gemm(OnnxNode node, int in, int zeroPoint) {
+        Tensor b = weight(node.input(in), 2);
         boolean transB = node.intAttribute("transB", 0) != 0;
         if (b != null) {
             TensorMatrix view = transB ? TensorMatrix.rowMajor(b, dim(b, 0), dim(b, 1)) : TensorMatrix.transposed(b, dim(b, 1), dim(b, 0));
-            return layer(node, b, LayerKind.LINEAR, quantized(node, b, view, -1), 1);
+            return layer(node, b, LayerKind.LINEAR, quantized(node, b, view, zeroPoint), 1);
         }
-        Tensor w = transposedWeight(node.input(1));
+        Tensor w = transposedWeight(node.input(in));
         if (w != null) {
             // B = Transpose(W): op(B) is W^T without transB (A = W as stored), W with it (A = W^T)
             TensorMatrix view = transB ? TensorMatrix.transposed(w, dim(w, 1), dim(w, 0)) : TensorMatrix.rowMajor(w, dim(w, 0), dim(w, 1));
-            return layer(node, w, LayerKind.LINEAR, quantized(node, w, view, -1), 1);
+            return layer(node, w, LayerKind.LINEAR, quantized(node, w, view, zeroPoint), 1);
         }
+        if (in != 1) return null;
         Tensor a = weight(node.input(0), 2);
         if (a == null) return null;
         boolean transA = node.intAttribute("transA", 0) != 0;
@@ -131,8 +138,9 @@ final class OnnxLayers {
         return layer(node, a, LayerKind.LINEAR, quantized(node, a, view, -1), 1);
     }
 
-    private GemmLayer conv(OnnxNode node) {
-        Tensor w = weight(node.input(1), -1);
+    /** Conv-like: the weight at input {@code in} (1; QLinearConv's 3), its zero point at {@code zeroPoint}. */
+    private GemmLayer conv(OnnxNode node, int weightInput, int zeroPoint) {
+        Tensor w = weight(node.input(weightInput), -1);
         if (w == null || w.rank() < 3) return null;
         int groups = groups(node, w, w.dim(0), "output channels");
         checkKernel(node, w);
@@ -146,7 +154,7 @@ final class OnnxLayers {
         if (cols > Integer.MAX_VALUE) return null;
         long pixels = pixels(shapes.get(node.outputs().isEmpty() ? "" : node.outputs().get(0)), w.rank());
         TensorMatrix view = TensorMatrix.rowMajor(w, rows, (int) cols);
-        TensorMatrix q = quantized(node, w, view, 3);
+        TensorMatrix q = quantized(node, w, view, zeroPoint);
         return new GemmLayer(layerName(node, w.name()), w.name(), LayerKind.CONV, q.rows(), q.cols(), pixels, q,
                 groups, groups > 1 && w.dim(1) == 1, w.dtype());
     }
@@ -167,6 +175,8 @@ final class OnnxLayers {
         long cols = w.dim(0) / groups;
         if (rowsPerGroup * groups > Integer.MAX_VALUE) return null;
         TensorMatrix view = TensorMatrix.groupedTransposed(w, groups, (int) rowsPerGroup, (int) cols, rowsPerGroup, cols * rowsPerGroup);
+        // quantized per output channel (axis 1, C_out/group entries): row r of A is channel (r % rowsPerGroup) / kernel
+        view = quantized(node, w, view, -1, (int) w.dim(1), r -> (int) ((r % rowsPerGroup) / kernel));
         long pixels = pixels(in, w.rank());
         return new GemmLayer(layerName(node, w.name()), w.name(), LayerKind.CONV, view.rows(), view.cols(), pixels, view,
                 groups, groups > 1 && cols == 1, w.dtype());
@@ -324,9 +334,15 @@ final class OnnxLayers {
         return moved;
     }
 
-    /** A weight tensor of this rank (-1: any) and a type a GEMM multiplies, or null. */
+    /**
+     * A weight tensor of this rank (-1: any) and a type a GEMM multiplies, or null: stored under
+     * {@code name}, or the integer tensor a {@code DequantizeLinear} turns into {@code name} (the QDQ
+     * form of onnxruntime's {@code quantize_static}; its scale and zero point are that node's).
+     */
     private Tensor weight(String name, int rank) {
         Tensor t = tensors.get(name);
+        OnnxNode producer = t == null ? producers.get(name) : null;
+        if (producer != null && producer.opType().equals("DequantizeLinear")) t = tensors.get(producer.input(0));
         if (t == null || (rank >= 0 && t.rank() != rank) || t.elementCount() == 0) return null;
         DType d = t.dtype();
         boolean ok = d.isFloatingPoint() || d == DType.I8 || d == DType.U8;
@@ -341,6 +357,15 @@ final class OnnxLayers {
      * channels (MatMul's stored last axis, Conv's first), which are A's rows either way.
      */
     private TensorMatrix quantized(OnnxNode node, Tensor w, TensorMatrix view, int zeroPointInput) {
+        return quantized(node, w, view, zeroPointInput, view.rows(), r -> r);
+    }
+
+    /**
+     * {@link #quantized(OnnxNode, Tensor, TensorMatrix, int)} where the per-channel vectors have
+     * {@code channels} entries and row r of A belongs to channel {@code channelOf(r)} (a ConvTranspose's
+     * rows are (c_out, kernel position), its channels c_out).
+     */
+    private TensorMatrix quantized(OnnxNode node, Tensor w, TensorMatrix view, int zeroPointInput, int channels, java.util.function.IntUnaryOperator channelOf) {
         if (w.dtype().isFloatingPoint()) return view;
         String scaleName = null;
         String zeroName = null;
@@ -357,12 +382,13 @@ final class OnnxLayers {
         Tensor scale = scaleName == null ? null : tensors.get(scaleName);
         Tensor zero = zeroName == null ? null : tensors.get(zeroName);
         int rows = view.rows();
-        if (!perRow(scale, rows, true) || !perRow(zero, rows, false) || (scale == null && zero == null)) return view;
+        if (!perChannel(scale, channels, true) || !perChannel(zero, channels, false) || (scale == null && zero == null)) return view;
         float[] scales = new float[rows];
         long[] zeros = new long[rows];
         for (int r = 0; r < rows; r++) {
-            scales[r] = scale == null ? 1.0f : scale.getFloat(scale.elementCount() == 1 ? 0 : r);
-            zeros[r] = zero == null ? 0 : zero.rawLong(zero.elementCount() == 1 ? 0 : r);
+            int c = channelOf.applyAsInt(r);
+            scales[r] = scale == null ? 1.0f : scale.getFloat(scale.elementCount() == 1 ? 0 : c);
+            zeros[r] = zero == null ? 0 : zero.rawLong(zero.elementCount() == 1 ? 0 : c);
         }
         carryInTensor(w, scales, zeros);
         return view.withRowQuantization(new RowQuantization(scales, zeros));
@@ -380,11 +406,11 @@ final class OnnxLayers {
         tensors.put(w.name(), new Tensor(w.name(), w.dtype(), w.shape(), w.data(), perTensorScale ? scales[0] : 1.0, zeros[0]));
     }
 
-    /** True when {@code t} is absent, a scalar or one value per row (a float scale, an integer zero point). */
-    private static boolean perRow(Tensor t, int rows, boolean isScale) {
+    /** True when {@code t} is absent, a scalar or one value per channel (a float scale, an integer zero point). */
+    private static boolean perChannel(Tensor t, int channels, boolean isScale) {
         if (t == null) return true;
         long n = t.elementCount();
-        return (n == 1 || n == rows) && t.dtype().isFloatingPoint() == isScale;
+        return (n == 1 || n == channels) && t.dtype().isFloatingPoint() == isScale;
     }
 
     private GemmLayer layer(OnnxNode node, Tensor w, LayerKind kind, TensorMatrix view, long columnsPerSample) {

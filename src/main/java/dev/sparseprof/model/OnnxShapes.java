@@ -57,9 +57,15 @@ final class OnnxShapes {
             }
             shapes.put(name, dims.clone());
         }
+        // a weight behind a DequantizeLinear (QDQ models) has the stored integer tensor's shape
+        Map<String, Tensor> weights = new HashMap<>(tensors);
+        for (OnnxNode node : graph.nodes()) {
+            Tensor q = node.opType().equals("DequantizeLinear") && !node.outputs().isEmpty() ? tensors.get(node.input(0)) : null;
+            if (q != null) weights.putIfAbsent(node.outputs().get(0), q);
+        }
         for (OnnxNode node : graph.nodes()) {
             if (node.outputs().isEmpty() || isStatic(shapes.get(node.outputs().get(0)))) continue;
-            long[] out = output(node, shapes, tensors);
+            long[] out = output(node, shapes, weights);
             if (out != null) shapes.put(node.outputs().get(0), out);
         }
         return shapes;
@@ -92,8 +98,8 @@ final class OnnxShapes {
         }
         if (!isStatic(in) || in.length < 3) return null;
         return switch (op) {
-            case "Conv", "ConvInteger" -> {
-                Tensor w = tensors.get(node.input(1));
+            case "Conv", "ConvInteger", "QLinearConv" -> {
+                Tensor w = tensors.get(node.input(op.equals("QLinearConv") ? 3 : 1));
                 if (w == null || w.rank() != in.length) yield null;
                 yield window(node, in, w.dim(0), spatial(w.shape()));
             }

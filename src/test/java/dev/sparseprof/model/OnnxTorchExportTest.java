@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,6 +69,39 @@ class OnnxTorchExportTest {
                 + "/blocks.0.proj.2: torch.nn.modules.linear.Linear/linear_1: aten.linear.default"));
         assertEquals("", OnnxNode.moduleOf(": __main__.Net/add: aten.add.Tensor"));
         assertEquals("", OnnxNode.moduleOf("no segments"));
+    }
+
+    /**
+     * onnxruntime 1.30's quantize_static of a Linear/Conv/ConvTranspose module, QDQ (per channel) and
+     * QOperator (QLinearConv, QGemm): every weight is a layer with its output pixels, and dequantized
+     * within half a quantization step of the float export's weight (the step at most max|W| / 127).
+     * Before, the QDQ model had no layer and the QOperator one only its float ConvTranspose.
+     */
+    @Test
+    void quantizedExportsInBothOnnxruntimeFormatsDequantizeToTheirFloatWeights() throws IOException {
+        try (Model f = Models.open(DIR.resolve("mlp-float.onnx"))) {
+            Map<String, GemmLayer> reference = new java.util.HashMap<>();
+            for (GemmLayer l : f.layers()) reference.put(l.tensorName(), l);
+            for (String q : List.of("mlp-qdq.onnx", "mlp-qop.onnx")) {
+                try (Model m = Models.open(DIR.resolve(q))) {
+                    assertEquals(4, m.layers().size(), q + ": " + m.layers());
+                    for (GemmLayer l : m.layers()) {
+                        GemmLayer r = reference.get(l.tensorName().replace("_quantized", ""));
+                        assertEquals(r.rows(), l.rows(), q + " " + l.name());
+                        assertEquals(r.columnsPerSample(), l.columnsPerSample(), q + " " + l.name() + " pixels");
+                        float[] want = r.matrix().toDense();
+                        float[] got = l.matrix().toDense();
+                        float max = 0;
+                        for (float v : want) max = Math.max(max, Math.abs(v));
+                        for (int i = 0; i < want.length; i++) {
+                            assertEquals(want[i], got[i], max / 127 * 0.51 + 1e-6, q + " " + l.name() + " element " + i);
+                        }
+                    }
+                    assertEquals(256, m.layers().stream().filter(l -> l.tensorName().startsWith("c.")).findFirst().orElseThrow().columnsPerSample(),
+                            q + ": the 3x3 conv's 16x16 output pixels");
+                }
+            }
+        }
     }
 
     @Test
