@@ -53,6 +53,7 @@ class Mlp(nn.Module):
 # onnxruntime's static quantization of it, in both of its formats: QDQ (DequantizeLinear before each
 # float op, the default) and QOperator (QLinearConv, com.microsoft QGemm)
 import numpy as np
+import onnx
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, quantize_static
 
 float_path = os.path.join(here, "mlp-float.onnx")
@@ -73,3 +74,14 @@ class Calibration(CalibrationDataReader):
 
 quantize_static(float_path, os.path.join(here, "mlp-qdq.onnx"), Calibration(), quant_format=QuantFormat.QDQ, per_channel=True)
 quantize_static(float_path, os.path.join(here, "mlp-qop.onnx"), Calibration(), quant_format=QuantFormat.QOperator)
+
+# onnxruntime's int4 weight-only quantization (its LLM exports' MatMulNBits), symmetric and with zero points,
+# of a Linear over a 3-D input (exported as MatMul, which is what the quantizer rewrites)
+from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
+
+linear_path = os.path.join(here, "linear-float.onnx")
+torch.onnx.export(nn.Linear(64, 24).eval(), (torch.randn(1, 4, 64),), linear_path, dynamo=True, external_data=False)
+for symmetric, name in ((True, "linear-int4.onnx"), (False, "linear-int4-zp.onnx")):
+    quantizer = MatMulNBitsQuantizer(onnx.load(linear_path), block_size=32, is_symmetric=symmetric)
+    quantizer.process()
+    quantizer.model.save_model_to_file(os.path.join(here, name), False)

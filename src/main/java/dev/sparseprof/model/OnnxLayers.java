@@ -43,6 +43,8 @@ final class OnnxLayers {
     private final Map<String, long[]> shapes;
     private final Map<String, OnnxNode> dequantizers = new HashMap<>();
     private final Map<String, OnnxNode> producers = new HashMap<>();
+    /** Weight ops seen but not read, with why ({@code onnx.skipped}). */
+    private final List<String> skipped = new ArrayList<>();
 
     private OnnxLayers(String source, OnnxGraph graph, Map<String, Tensor> tensors, Map<String, long[]> inputShapes) {
         this.source = source;
@@ -55,8 +57,16 @@ final class OnnxLayers {
         }
     }
 
-    static List<GemmLayer> find(String source, OnnxGraph graph, Map<String, Tensor> tensors, Map<String, long[]> inputShapes) {
-        return new OnnxLayers(source, graph, tensors, inputShapes).find();
+    /** The layers; {@code metadata} gets an {@code onnx.skipped} note naming weight ops seen but not read. */
+    static List<GemmLayer> find(String source, OnnxGraph graph, Map<String, Tensor> tensors, Map<String, long[]> inputShapes,
+                                Map<String, String> metadata) {
+        OnnxLayers found = new OnnxLayers(source, graph, tensors, inputShapes);
+        List<GemmLayer> layers = found.find();
+        if (!found.skipped.isEmpty()) {
+            metadata.put("onnx.skipped", found.skipped.size() + " weight op(s) not read, left out of the layers: "
+                    + String.join(", ", found.skipped.subList(0, Math.min(3, found.skipped.size()))) + (found.skipped.size() > 3 ? ", ..." : ""));
+        }
+        return layers;
     }
 
     private List<GemmLayer> find() {
@@ -88,8 +98,38 @@ final class OnnxLayers {
             case "GRU" -> recurrent(node, new String[] {"z", "r", "h"});
             case "RNN" -> recurrent(node, new String[] {""});
             case "Gather" -> one(gather(node));
+            case "MatMulNBits" -> one(nBits(node));
             default -> List.of();
         };
+    }
+
+    /**
+     * {@code com.microsoft.MatMulNBits(A, B, scales[, zero_points[, g_idx[, bias]]])}, attributes K, N,
+     * bits, block_size: {@link NBitsMatrix}. Its stored dtype is uint8: sparseprof prices 2- and
+     * 4-bit codes as 8-bit. A weight reordered by {@code g_idx} (deprecated act-order) is named in
+     * {@code onnx.skipped} instead.
+     */
+    private GemmLayer nBits(OnnxNode node) {
+        Tensor b = tensors.get(node.input(1));
+        Tensor scales = tensors.get(node.input(2));
+        if (b == null || scales == null || b.dtype() != DType.U8 || !scales.dtype().isFloatingPoint()) return null;
+        if (!node.input(4).isEmpty()) {
+            skipped.add("MatMulNBits '" + node.displayName() + "' (g_idx)");
+            return null;
+        }
+        Tensor zeros = node.input(3).isEmpty() ? null : tensors.get(node.input(3));
+        if (!node.input(3).isEmpty() && zeros == null) return null;
+        long k = node.intAttribute("K", -1);
+        long n = node.intAttribute("N", -1);
+        if (k <= 0 || n <= 0 || k > Integer.MAX_VALUE || n > Integer.MAX_VALUE) throw fault(node, "K " + k + " and N " + n + " must be positive ints");
+        NBitsMatrix view;
+        try {
+            view = new NBitsMatrix(b, scales, zeros, (int) n, (int) k, (int) node.intAttribute("bits", 4), (int) node.intAttribute("block_size", -1));
+        } catch (IllegalArgumentException e) {
+            throw fault(node, e.getMessage());
+        }
+        String base = b.name().replaceFirst("_Q[0-9]+$", ""); // onnxruntime's quantizer names B after the float weight: W_Q4
+        return new GemmLayer(layerName(node, base), b.name(), LayerKind.LINEAR, (int) n, (int) k, 1, view, 1, false, DType.U8);
     }
 
     private static List<GemmLayer> one(GemmLayer layer) {

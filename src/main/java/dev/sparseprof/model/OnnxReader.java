@@ -76,7 +76,7 @@ final class OnnxReader implements ModelReader {
         Map<String, String> metadata = new LinkedHashMap<>(graph.metadata());
         if (!graph.sparseInitializers().isEmpty()) metadata.put("sparse_initializers", Integer.toString(graph.sparseInitializers().size()));
         if (skipped > 0) metadata.put("skipped_tensors", skipped + " (string, uint32/64, complex or 4-bit types)");
-        List<GemmLayer> layers = OnnxLayers.find(source, graph, tensors, options.inputShapes());
+        List<GemmLayer> layers = OnnxLayers.find(source, graph, tensors, options.inputShapes(), metadata);
         return new Model(source, "onnx", new ArrayList<>(tensors.values()), layers, metadata, arena);
     }
 }

@@ -240,6 +240,18 @@ class OnnxOpsTest {
     }
 
     @Test
+    void aMatMulNBitsWeightWhoseTensorsDisagreeWithItsAttributesIsOneLine() {
+        // N = 4, K = 64, block 32, 4 bits: B [4, 2, 16] bytes and 8 scales; the node claims N = 40
+        ProtoWriter g = new ProtoWriter().message(5, rawTensor("B", 2, new byte[4 * 2 * 16], 4, 2, 16))
+                .message(5, init("scales", new float[8], 8))
+                .message(1, node("q4", "MatMulNBits", a("x", "B", "scales"), a("y"), intAttribute("K", 64), intAttribute("N", 40),
+                        intAttribute("bits", 4), intAttribute("block_size", 32)));
+        ModelFormatException e = assertThrows(ModelFormatException.class, () -> open(g, Map.of()).close());
+        assertTrue(e.getMessage().contains("MatMulNBits 'q4': B holds 128 bytes, N x k_blocks x blob_size is 1280"), e.getMessage());
+        assertEquals(-1, e.getMessage().indexOf('\n'));
+    }
+
+    @Test
     void recurrentAndTransposedWeightsThatDisagreeWithTheirAttributesAreOneLineErrors() {
         ProtoWriter lstm = new ProtoWriter().message(5, init("W", randomWeights(4 * 3 * 2, 1, 0), 1, 12, 2))
                 .message(1, node("lstm", "LSTM", a("x", "W"), a("y"), intAttribute("hidden_size", 4)));

@@ -104,6 +104,47 @@ class OnnxTorchExportTest {
         }
     }
 
+    /**
+     * onnxruntime 1.30's int4 weight-only quantization (com.microsoft MatMulNBits, block 32) of a Linear,
+     * symmetric and with packed zero points: the layer (missing before) equals an independent numpy
+     * decode of the spec's {@code (code - zero_point)·scale} (its non-zero count, sum and absolute sum,
+     * computed with the generator's tools), and lies within one step (at most 2·max|W| / 15; the
+     * symmetric form clips +max to 7/8 of it) of the float weight.
+     */
+    @Test
+    void int4MatMulNBitsWeightsDequantizeToTheirFloatWeights() throws IOException {
+        try (Model f = Models.open(DIR.resolve("linear-float.onnx"))) {
+            float[] want = f.layers().get(0).matrix().toDense();
+            float max = 0;
+            for (float v : want) max = Math.max(max, Math.abs(v));
+            String[] files = {"linear-int4.onnx", "linear-int4-zp.onnx"};
+            long[] nonZeros = {1451, 1449};
+            double[] sums = {2.635016892105341, 2.5162428691983223};
+            double[] absSums = {96.37459231540561, 97.26218871586025};
+            for (int q = 0; q < files.length; q++) {
+                try (Model m = Models.open(DIR.resolve(files[q]))) {
+                    assertEquals(1, m.layers().size(), files[q]);
+                    GemmLayer l = m.layers().get(0);
+                    assertEquals(24, l.rows());
+                    assertEquals(64, l.cols());
+                    float[] got = l.matrix().toDense();
+                    long nz = 0;
+                    double sum = 0;
+                    double abs = 0;
+                    for (int i = 0; i < want.length; i++) {
+                        assertEquals(want[i], got[i], 2 * max / 15 + 1e-6, files[q] + " element " + i);
+                        nz += got[i] != 0 ? 1 : 0;
+                        sum += got[i];
+                        abs += Math.abs(got[i]);
+                    }
+                    assertEquals(nonZeros[q], nz, files[q]);
+                    assertEquals(sums[q], sum, 1e-9, files[q]);
+                    assertEquals(absSums[q], abs, 1e-9, files[q]);
+                }
+            }
+        }
+    }
+
     @Test
     void aGemmOverATransposedWeightReadsItAsOpBSays() throws IOException {
         float[] w = randomWeights(3 * 4, 2, 0); // W [3, 4]
