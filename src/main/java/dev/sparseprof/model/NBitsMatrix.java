@@ -30,7 +30,9 @@ final class NBitsMatrix implements MatrixView {
      */
     NBitsMatrix(Tensor packed, Tensor scales, Tensor zeroPoints, int rows, int cols, int bits, int blockSize) {
         if (bits != 2 && bits != 4 && bits != 8) throw new IllegalArgumentException("bits " + bits + " (2, 4 or 8 are packed in bytes)");
-        if (blockSize < 16 || Integer.bitCount(blockSize) != 1) throw new IllegalArgumentException("block_size " + blockSize + " (a power of two, at least 16)");
+        if (blockSize < 16 || blockSize > 1 << 20 || Integer.bitCount(blockSize) != 1) {
+            throw new IllegalArgumentException("block_size " + blockSize + " (a power of two from 16 to 2^20)");
+        }
         if (rows <= 0 || cols <= 0) throw new IllegalArgumentException("N " + rows + ", K " + cols);
         this.blocks = (cols + blockSize - 1) / blockSize;
         this.blobBytes = blockSize * bits / 8;
