@@ -1,7 +1,6 @@
 package dev.sparseprof.model;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -86,7 +85,7 @@ record OnnxRowSource(long[] shape, List<Segment> segments) {
             };
         }
 
-        /** {@code Concat} of row moves of one stored tensor along one row axis. */
+        /** {@code Concat} of row moves (of stored tensors of one dtype and row length) along one row axis. */
         private OnnxRowSource concat(OnnxNode node) {
             List<OnnxRowSource> parts = new ArrayList<>();
             for (String input : node.inputs()) {
@@ -120,8 +119,8 @@ record OnnxRowSource(long[] shape, List<Segment> segments) {
         return shape[i];
     }
 
-    /** The first stored tensor's (the whole value's, where it comes from one). */
-    Tensor firstSource() {
+    /** The first stored tensor whose rows these are. */
+    private Tensor firstSource() {
         return segments.get(0).source;
     }
 
@@ -228,36 +227,7 @@ record OnnxRowSource(long[] shape, List<Segment> segments) {
             }
             return out;
         }
-        long[] axes = node.inputs().size() > 1 ? longs(tensors.get(node.input(1))) : node.intsAttribute("axes");
-        if (axes == null) return null;
-        if (op.equals("Unsqueeze")) {
-            int rank = in.length + axes.length;
-            boolean[] inserted = new boolean[rank];
-            for (long a : axes) {
-                long at = a < 0 ? a + rank : a;
-                if (at < 0 || at >= rank || inserted[(int) at]) return null;
-                inserted[(int) at] = true;
-            }
-            long[] out = new long[rank];
-            for (int i = 0, j = 0; i < rank; i++) out[i] = inserted[i] ? 1 : in[j++];
-            return out;
-        }
-        boolean[] removed = new boolean[in.length];
-        if (axes.length == 0) {
-            for (int i = 0; i < in.length; i++) removed[i] = in[i] == 1;
-        }
-        for (long a : axes) {
-            long at = a < 0 ? a + in.length : a;
-            if (at < 0 || at >= in.length || in[(int) at] != 1) return null;
-            removed[(int) at] = true;
-        }
-        return Arrays.stream(indices(in.length)).filter(i -> !removed[i]).mapToLong(i -> in[i]).toArray();
-    }
-
-    private static int[] indices(int n) {
-        int[] out = new int[n];
-        for (int i = 0; i < n; i++) out[i] = i;
-        return out;
+        return OnnxShapes.squeezed(node, in, tensors);
     }
 
     /** A small integer tensor's values, or null. */

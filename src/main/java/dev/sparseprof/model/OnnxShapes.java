@@ -156,8 +156,8 @@ final class OnnxShapes {
         return out;
     }
 
-    /** {@code Squeeze}/{@code Unsqueeze} with axes from the attribute (opset < 13) or a constant input. */
-    private static long[] squeezed(OnnxNode node, long[] in, Map<String, Tensor> tensors) {
+    /** {@code Squeeze}/{@code Unsqueeze} with axes from the attribute (opset < 13) or a constant input; null when not constant. */
+    static long[] squeezed(OnnxNode node, long[] in, Map<String, Tensor> tensors) {
         Tensor axesTensor = node.inputs().size() > 1 ? tensors.get(node.input(1)) : null;
         long[] axes = axesTensor != null && !axesTensor.dtype().isFloatingPoint() && axesTensor.elementCount() <= 16
                 ? java.util.stream.LongStream.range(0, axesTensor.elementCount()).map(axesTensor::rawLong).toArray()
