@@ -317,15 +317,9 @@ final class OnnxLayers {
             for (int d = 0; d < dirs; d++) {
                 for (int g = 0; g < gates.length; g++) {
                     OnnxRowSource.Place at = stored[d * gates.length + g];
-                    String tensorName = at.source().name();
-                    String base = layerName(node, tensorName);
-                    // one stored W: its name (the node's and the role where anonymous), direction and gate; one tensor
-                    // per direction (PyTorch's weight_ih_l0 and weight_ih_l0_reverse): its name says role and direction
-                    boolean anonymous = !base.equals(tensorName);
-                    String name = base + (anonymous ? "." + role : "") + (dirs == 2 && (one || anonymous) ? (d == 0 ? ".forward" : ".reverse") : "")
-                            + (gates[g].isEmpty() ? "" : "." + gates[g]);
+                    String name = gateName(node, at.source().name(), role, dirs == 2 ? (d == 0 ? "forward" : "reverse") : "", one, gates[g]);
                     TensorMatrix view = TensorMatrix.rowMajorSlice(at.source(), at.row(), (int) hidden, (int) t.dim(2));
-                    layers.add(new GemmLayer(name, tensorName, LayerKind.LINEAR, view.rows(), view.cols(), seq, view, 1, false, at.source().dtype()));
+                    layers.add(new GemmLayer(name, at.source().name(), LayerKind.LINEAR, view.rows(), view.cols(), seq, view, 1, false, at.source().dtype()));
                 }
             }
         }
@@ -349,6 +343,18 @@ final class OnnxLayers {
 
     private static String dimsText(long[] dims) {
         return java.util.Arrays.toString(dims).replace(" ", "");
+    }
+
+    /**
+     * A recurrent gate layer's name: {@code lstm.W.forward.i} from one stored W (its own name, or the
+     * node's with the role where anonymous); {@code gru.weight_ih_l0_reverse.z} where each direction
+     * has its own tensor (PyTorch's names say role and direction).
+     */
+    private static String gateName(OnnxNode node, String tensorName, String role, String direction, boolean oneTensor, String gate) {
+        String base = layerName(node, tensorName);
+        boolean anonymous = !base.equals(tensorName);
+        return base + (anonymous ? "." + role : "") + (!direction.isEmpty() && (oneTensor || anonymous) ? "." + direction : "")
+                + (gate.isEmpty() ? "" : "." + gate);
     }
 
     /** The 2-D weight whose {@code Transpose} (perm absent or {@code [1, 0]}) is {@code name}, or null. */
