@@ -97,7 +97,20 @@ final class OnnxLayers {
             case "LSTM" -> recurrent(node, new String[] {"i", "o", "f", "c"});
             case "GRU" -> recurrent(node, new String[] {"z", "r", "h"});
             case "RNN" -> recurrent(node, new String[] {""});
-            case "Gather" -> one(gather(node));
+            case "Gather" -> one(gather(node, 0));
+            // onnxruntime's fused transformer ops (its optimizer's output for BERT-family models):
+            // Attention's packed QKV weight [hidden_in, 3·hidden] multiplies like a MatMul weight, FusedMatMul
+            // is a Gemm without bias, EmbedLayerNormalization gathers from three tables
+            case "Attention" -> one(matMul(node, 1, -1));
+            case "FusedMatMul" -> one(gemm(node, 1, -1));
+            case "EmbedLayerNormalization" -> {
+                List<GemmLayer> tables = new ArrayList<>();
+                for (int i = 2; i <= 4; i++) {
+                    GemmLayer table = gather(node, i);
+                    if (table != null) tables.add(table);
+                }
+                yield tables;
+            }
             case "MatMulNBits" -> one(nBits(node));
             default -> List.of();
         };
@@ -326,8 +339,9 @@ final class OnnxLayers {
         return layers;
     }
 
-    private GemmLayer gather(OnnxNode node) {
-        Tensor table = weight(node.input(0), 2);
+    /** An embedding table gathered from: the 2-D weight at input {@code in} (Gather's 0). */
+    private GemmLayer gather(OnnxNode node, int in) {
+        Tensor table = weight(node.input(in), 2);
         if (table == null) return null;
         TensorMatrix view = TensorMatrix.rowMajor(table, dim(table, 0), dim(table, 1));
         return layer(node, table, LayerKind.EMBEDDING_GATHER, quantized(node, table, view, -1), 1);

@@ -240,6 +240,29 @@ class OnnxOpsTest {
     }
 
     @Test
+    void onnxruntimesFusedTransformerOpsKeepTheirWeights() throws IOException {
+        // the optimizer's BERT form: EmbedLayerNormalization(ids, segments, word, position, segment, gamma, beta),
+        // Attention(x, W [in, 3·hidden], bias), FusedMatMul(x, W [out, in], transB = 1)
+        float[] qkv = randomWeights(8 * 24, 3, 0.5);
+        float[] w = randomWeights(6 * 8, 4, 0);
+        ProtoWriter g = new ProtoWriter()
+                .message(5, init("word", randomWeights(20 * 8, 5, 0), 20, 8)).message(5, init("position", randomWeights(16 * 8, 6, 0), 16, 8))
+                .message(5, init("segment", randomWeights(2 * 8, 7, 0), 2, 8)).message(5, init("qkv", qkv, 8, 24)).message(5, init("out", w, 6, 8))
+                .message(1, node("emb", "EmbedLayerNormalization", a("ids", "seg", "word", "position", "segment", "gamma", "beta"), a("x")))
+                .message(1, node("attention", "Attention", a("x", "qkv", "qkv_bias"), a("h"), intAttribute("num_heads", 2)))
+                .message(1, node("fmm", "FusedMatMul", a("h", "out"), a("y"), intAttribute("transB", 1)));
+        try (Model m = open(g, Map.of())) {
+            assertEquals(List.of("word", "position", "segment", "qkv", "out"), m.layers().stream().map(GemmLayer::name).toList());
+            GemmLayer attention = m.layers().get(3);
+            assertEquals(24, attention.rows(), "3 x hidden: Q, K and V");
+            assertEquals(8, attention.cols());
+            float[] a = attention.matrix().toDense();
+            for (int r = 0; r < 24; r++) for (int c = 0; c < 8; c++) assertEquals(qkv[c * 24 + r], a[r * 8 + c], "A = W^T");
+            assertArrayEquals(w, m.layers().get(4).matrix().toDense(), "transB: A = W as stored");
+        }
+    }
+
+    @Test
     void aMatMulNBitsWeightWhoseTensorsDisagreeWithItsAttributesIsOneLine() {
         // N = 4, K = 64, block 32, 4 bits: B [4, 2, 16] bytes and 8 scales; the node claims N = 40
         ProtoWriter g = new ProtoWriter().message(5, rawTensor("B", 2, new byte[4 * 2 * 16], 4, 2, 16))
