@@ -29,7 +29,13 @@ import java.util.Set;
  * give one {@code H x I} (W) and one {@code H x H} (R) layer per direction and gate
  * (LSTM i, o, f, c; GRU z, r, h); N per sample = sequence length when known;</li>
  * <li>{@code Gather} on a 2-D float or quantized weight: an embedding, {@link LayerKind#EMBEDDING_GATHER}.</li>
+ * <li>onnxruntime's forms: the QDQ form (an integer weight through {@code DequantizeLinear}),
+ * {@code QLinearMatMul}, {@code QLinearConv} and {@code QGemm} (weight input 3), {@code MatMulNBits}
+ * ({@link NBitsMatrix}), and its fused {@code Attention} (packed QKV), {@code FusedMatMul} and
+ * {@code EmbedLayerNormalization} (three tables).</li>
  * </ul>
+ * A weight may also reach MatMul/Gemm through a {@code Transpose}, and a recurrent op through row
+ * moves of stored tensors ({@link OnnxRowSource}).
  * A weight consumed twice (tied embeddings) is listed once, at its first consumer. Quantized weights
  * take their scale and zero point from a {@code DequantizeLinear} applied to them, from
  * MatMulInteger's {@code b_zero_point} input, or by the ONNX Runtime naming convention
