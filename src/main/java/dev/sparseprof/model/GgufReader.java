@@ -120,7 +120,7 @@ final class GgufReader implements ModelReader {
                 skipped.add(info.name + " " + info.type.name());
                 continue;
             }
-            long rows = info.bytes / ((info.dims[0] / 32) * info.type.blockBytes);
+            long rows = info.bytes / ((info.dims[0] / info.type.blockElements) * info.type.blockBytes);
             if (info.dims.length < 2 || rows > Integer.MAX_VALUE || info.dims[0] > Integer.MAX_VALUE) {
                 skipped.add(info.name + " " + info.type.name() + " (not a matrix)");
                 continue;

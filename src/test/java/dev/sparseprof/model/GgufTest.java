@@ -63,6 +63,44 @@ class GgufTest {
                 .tensor("output.weight", new long[] {HIDDEN, 4}, 0, GgufWriter.f32(embed));
     }
 
+    /**
+     * Q6_K [2 out x 512 in] (two super-blocks a row) of bytes {@code (i·37 + 11) & 0xff} with each
+     * block's fp16 d set to 0.01: its dequantized values against gguf-py 0.19's
+     * {@code quants.dequantize(bytes, Q6_K)} of the same bytes (1016 non-zeros; sum 50.57080078125,
+     * absolute sum 11188.08952331543; element (0, 0) -14.313057, (1, 300) -3.8508224).
+     */
+    @Test
+    void q6KIsDequantizedAsGgufPyDoes() throws IOException {
+        byte[] data = new byte[840];
+        for (int i = 0; i < data.length; i++) data[i] = (byte) (i * 37 + 11);
+        short d = Float.floatToFloat16(0.01f);
+        for (int block = 0; block < 4; block++) {
+            data[block * 210 + 208] = (byte) d;
+            data[block * 210 + 209] = (byte) (d >>> 8);
+        }
+        GgufWriter w = new GgufWriter().string("general.architecture", "llama").tensor("output.weight", new long[] {512, 2}, 14, data);
+        try (Model m = Models.open(write("q6k.gguf", w.bytes()))) {
+            GemmLayer l = m.layers().get(0);
+            assertEquals(2, l.rows());
+            assertEquals(512, l.cols());
+            float[] v = l.matrix().toDense();
+            long nonZeros = 0;
+            double sum = 0;
+            double abs = 0;
+            for (float x : v) {
+                nonZeros += x != 0 ? 1 : 0;
+                sum += x;
+                abs += Math.abs(x);
+            }
+            assertEquals(1016, nonZeros);
+            assertEquals(50.57080078125, sum, 1e-9);
+            assertEquals(11188.08952331543, abs, 1e-9);
+            assertEquals(-14.313057f, v[0], 1e-6f);
+            assertEquals(-3.8508224f, v[512 + 300], 1e-6f);
+            assertEquals(null, m.metadata().get("gguf.skipped"));
+        }
+    }
+
     Path write(String name, byte[] bytes) throws IOException {
         Path p = dir.resolve(name);
         Files.write(p, bytes);
