@@ -84,17 +84,10 @@ class GgufTest {
             assertEquals(2, l.rows());
             assertEquals(512, l.cols());
             float[] v = l.matrix().toDense();
-            long nonZeros = 0;
-            double sum = 0;
-            double abs = 0;
-            for (float x : v) {
-                nonZeros += x != 0 ? 1 : 0;
-                sum += x;
-                abs += Math.abs(x);
-            }
-            assertEquals(1016, nonZeros);
-            assertEquals(50.57080078125, sum, 1e-9);
-            assertEquals(11188.08952331543, abs, 1e-9);
+            Checksum c = Checksum.of(v);
+            assertEquals(1016, c.nonZeros());
+            assertEquals(50.57080078125, c.sum(), 1e-9);
+            assertEquals(11188.08952331543, c.absSum(), 1e-9);
             assertEquals(-14.313057f, v[0], 1e-6f);
             assertEquals(-3.8508224f, v[512 + 300], 1e-6f);
             assertEquals(null, m.metadata().get("gguf.skipped"));
