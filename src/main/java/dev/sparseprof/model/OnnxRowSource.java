@@ -232,10 +232,7 @@ record OnnxRowSource(long[] shape, List<Segment> segments) {
 
     /** A small integer tensor's values, or null. */
     private static long[] longs(Tensor t) {
-        if (t == null || t.dtype().isFloatingPoint() || t.elementCount() > 64) return null;
-        long[] out = new long[(int) t.elementCount()];
-        for (int i = 0; i < out.length; i++) out[i] = t.rawLong(i);
-        return out;
+        return t == null ? null : t.smallInts(64);
     }
 
     private static long clamp(long v, long size) {

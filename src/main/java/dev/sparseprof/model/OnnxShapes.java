@@ -159,9 +159,7 @@ final class OnnxShapes {
     /** {@code Squeeze}/{@code Unsqueeze} with axes from the attribute (opset < 13) or a constant input; null when not constant. */
     static long[] squeezed(OnnxNode node, long[] in, Map<String, Tensor> tensors) {
         Tensor axesTensor = node.inputs().size() > 1 ? tensors.get(node.input(1)) : null;
-        long[] axes = axesTensor != null && !axesTensor.dtype().isFloatingPoint() && axesTensor.elementCount() <= 16
-                ? java.util.stream.LongStream.range(0, axesTensor.elementCount()).map(axesTensor::rawLong).toArray()
-                : node.inputs().size() > 1 ? null : node.intsAttribute("axes");
+        long[] axes = axesTensor != null ? axesTensor.smallInts(16) : node.inputs().size() > 1 ? null : node.intsAttribute("axes");
         if (axes == null) return null;
         boolean unsqueeze = node.opType().equals("Unsqueeze");
         int rank = unsqueeze ? in.length + axes.length : in.length;
@@ -216,11 +214,9 @@ final class OnnxShapes {
         boolean upsample = node.opType().equals("Upsample");
         Tensor sizes = upsample ? null : tensors.get(node.input(3));
         Tensor scales = tensors.get(node.input(upsample ? 1 : 2));
+        long[] given = sizes == null ? null : sizes.smallInts(in.length);
+        if (given != null && given.length == in.length) return isStatic(given) ? given : null;
         long[] out = new long[in.length];
-        if (sizes != null && sizes.elementCount() == in.length && !sizes.dtype().isFloatingPoint()) {
-            for (int i = 0; i < out.length; i++) out[i] = sizes.rawLong(i);
-            return isStatic(out) ? out : null;
-        }
         if (scales == null || scales.elementCount() != in.length || !scales.dtype().isFloatingPoint()) return null;
         for (int i = 0; i < out.length; i++) out[i] = (long) Math.floor(in[i] * (double) scales.getFloat(i));
         return isStatic(out) ? out : null;

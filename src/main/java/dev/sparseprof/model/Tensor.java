@@ -88,6 +88,17 @@ public record Tensor(String name, DType dtype, long[] shape, MemorySegment data,
         };
     }
 
+    /**
+     * The values of an integer tensor of at most {@code max} elements (a shape vector, axes, slice
+     * bounds), or null for a floating-point or larger one.
+     */
+    public long[] smallInts(int max) {
+        if (dtype.isFloatingPoint() || elementCount() > max) return null;
+        long[] out = new long[(int) elementCount()];
+        for (int i = 0; i < out.length; i++) out[i] = rawLong(i);
+        return out;
+    }
+
     /** Integer dtypes: the stored value at {@code i}, sign- or zero-extended. */
     public long rawLong(long i) {
         return switch (dtype) {

@@ -332,10 +332,8 @@ final class TfjsGraphShapes {
         switch (op) {
             case "Const" -> {
                 Tensor t = weights.get(String.valueOf(node.get("name")));
-                if (t == null || (t.dtype() != DType.I32 && t.dtype() != DType.I64) || t.elementCount() > 64) return null;
-                long[] v = new long[(int) t.elementCount()];
-                for (int i = 0; i < v.length; i++) v[i] = t.rawLong(i);
-                return v;
+                if (t == null || (t.dtype() != DType.I32 && t.dtype() != DType.I64)) return null;
+                return t.smallInts(64);
             }
             case "Shape" -> {
                 long[] s = shape(ins.get(0));
