@@ -7,14 +7,16 @@ import java.util.Map;
 
 /**
  * The entries of a zip archive held in a mapped segment, read from its central directory (ZIP64
- * included, as torch.save writes for large files), each entry a slice of the mapping: torch.save
- * stores its entries uncompressed, so nothing is inflated or copied.
+ * included, as torch.save writes for large files), each stored entry a slice of the mapping:
+ * torch.save stores its entries uncompressed, so nothing is inflated or copied. Compressed entries
+ * (torch.jit.save deflates its {@code code/} sources) are listed by name only, for the caller to
+ * refuse where it needs one.
  *
  * <p>Checked: the end record and the central directory lie inside the file, the entry count fits
  * the directory's size (46 bytes an entry at least), each local header and its data lie inside the
- * file, entries are stored (method 0) and unencrypted, and no name is absolute, has a {@code ..}
- * segment, a backslash or a NUL, or repeats. The archive is never extracted: names are keys, not
- * paths, so no file outside it is ever opened.
+ * file, entries are unencrypted, and no name is absolute, has a {@code ..} segment, a backslash or
+ * a NUL, or repeats. The archive is never extracted: names are keys, not paths, so no file outside
+ * it is ever opened.
  */
 final class StoredZip {
     private static final int EOCD = 0x06054b50;
@@ -25,8 +27,30 @@ final class StoredZip {
 
     private StoredZip() {}
 
-    /** Entry name -> its stored bytes, in central-directory order. */
-    static Map<String, MemorySegment> entries(String source, MemorySegment zip) {
+    /**
+     * An archive's entries.
+     *
+     * @param stored     each stored entry's name and bytes, in central-directory order
+     * @param compressed the names of the compressed entries (method and name), not readable here
+     */
+    record Listing(Map<String, MemorySegment> stored, Map<String, Integer> compressed) {
+        /** Every entry's name, the stored ones first. */
+        java.util.Set<String> names() {
+            java.util.Set<String> all = new java.util.LinkedHashSet<>(stored.keySet());
+            all.addAll(compressed.keySet());
+            return all;
+        }
+
+        /** The stored entry {@code name}, or null where the archive has none; a compressed one is refused naming it. */
+        MemorySegment stored(String source, String name) {
+            Integer method = compressed.get(name);
+            if (method != null) throw ModelFormatException.in(source, "zip entry '" + name + "' is compressed (method " + method + "); torch.save stores entries uncompressed");
+            return stored.get(name);
+        }
+    }
+
+    /** The archive's entries, checked. */
+    static Listing entries(String source, MemorySegment zip) {
         long size = zip.byteSize();
         long eocd = -1;
         for (long p = size - 22; p >= Math.max(0, size - 22 - 65535); p--) {
@@ -53,6 +77,7 @@ final class StoredZip {
         }
         if (count < 0 || count > cdSize / 46) throw ModelFormatException.in(source, "zip claims " + count + " entries in a " + cdSize + "-byte directory");
         Map<String, MemorySegment> out = new LinkedHashMap<>();
+        Map<String, Integer> deflated = new LinkedHashMap<>();
         long p = cdOffset;
         long end = cdOffset + cdSize;
         for (long i = 0; i < count; i++) {
@@ -75,7 +100,9 @@ final class StoredZip {
             checkName(source, name);
             if ((flags & 1) != 0) throw ModelFormatException.in(source, "zip entry '" + name + "' is encrypted");
             if (method != 0 || compressed != uncompressed) {
-                throw ModelFormatException.in(source, "zip entry '" + name + "' is compressed (method " + method + "); torch.save stores entries uncompressed");
+                if (out.containsKey(name) || deflated.put(name, method) != null) throw ModelFormatException.in(source, "zip entry '" + name + "' appears twice");
+                p += 46 + nameLength + extraLength + commentLength;
+                continue;
             }
             if (local < 0 || local > size - 30 || zip.get(LittleEndian.I32, local) != LOCAL) {
                 throw ModelFormatException.in(source, "zip entry '" + name + "' has no local header at " + local);
@@ -84,10 +111,10 @@ final class StoredZip {
             if (uncompressed < 0 || data > size || uncompressed > size - data) {
                 throw ModelFormatException.in(source, "zip entry '" + name + "' of " + uncompressed + " bytes runs past the end of the file");
             }
-            if (out.put(name, zip.asSlice(data, uncompressed)) != null) throw ModelFormatException.in(source, "zip entry '" + name + "' appears twice");
+            if (deflated.containsKey(name) || out.put(name, zip.asSlice(data, uncompressed)) != null) throw ModelFormatException.in(source, "zip entry '" + name + "' appears twice");
             p += 46 + nameLength + extraLength + commentLength;
         }
-        return out;
+        return new Listing(out, deflated);
     }
 
     /** Replaces the 0xffffffff fields of {@code sizes} (uncompressed, compressed, offset) from a ZIP64 extra field. */

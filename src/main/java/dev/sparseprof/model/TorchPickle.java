@@ -34,6 +34,19 @@ import java.util.Set;
  * functions above, BUILD on anything but a dict, and INST, OBJ, NEWOBJ, NEWOBJ_EX, EXT1-4,
  * out-of-band buffers and PERSID with a text id are refused naming the opcode and target. Every
  * length is checked against the bytes left before anything is allocated; nesting is bounded.
+ *
+ * <p>A TorchScript archive's {@code data.pkl} ({@code torch.jit.save}; {@link #loadScript}) pickles
+ * the module tree itself. There, and only there, two more kinds of global are read as data, the way
+ * torch's own C++ unpickler resolves them (from the archive's type table, never by importing code):
+ * <ul>
+ * <li>a class of the {@code __torch__} namespace ({@code __torch__.torch.nn.modules.linear.Linear}):
+ *     NEWOBJ of it with no arguments is a {@link ScriptObject}, and BUILD sets its attributes from a
+ *     dict (a {@code __getstate__} state of another kind is kept as its one attribute
+ *     {@code state});
+ * <li>{@code torch.jit._pickle.restore_type_tag(value, type)} and {@code build_intlist},
+ *     {@code build_floatlist}, {@code build_doublelist}, {@code build_boollist},
+ *     {@code build_tensorlist} (a typed container): the value or list itself.
+ * </ul>
  */
 final class TorchPickle {
     /** A persistent-id storage: {@code data/KEY} of the archive, {@code numel} elements of {@code dtype}. */
@@ -44,6 +57,9 @@ final class TorchPickle {
 
     /** A pickled tuple (immutable, comparable as a dict key). */
     record Tuple(List<Object> items) {}
+
+    /** An object of a TorchScript class ({@code __torch__...}): its type name and its attributes, by name. */
+    record ScriptObject(String type, Map<Object, Object> attributes) {}
 
     private record Global(String module, String name) {
         String qualified() {
@@ -76,18 +92,26 @@ final class TorchPickle {
             "torch._utils._rebuild_tensor_v3",
             "torch._utils._rebuild_parameter", "torch._utils._rebuild_parameter_with_state", "collections.OrderedDict",
             "torch.Size", "_codecs.encode");
+    /** The typed-container helpers a TorchScript archive's pickle may call: each gives back its first argument. */
+    private static final Set<String> SCRIPT_FUNCTIONS = Set.of("torch.jit._pickle.restore_type_tag", "torch.jit._pickle.build_intlist",
+            "torch.jit._pickle.build_floatlist", "torch.jit._pickle.build_doublelist", "torch.jit._pickle.build_boollist",
+            "torch.jit._pickle.build_tensorlist");
+    private static final java.util.regex.Pattern SCRIPT_MODULE = java.util.regex.Pattern.compile("__torch__(\\.[A-Za-z_][A-Za-z0-9_]*)*");
+    private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private final String source;
     private final MemorySegment bytes;
     private final Map<String, Long> storageBytes;
+    private final boolean script;
     private long pos;
     private final List<Object> stack = new ArrayList<>();
     private final Map<Long, Object> memo = new HashMap<>();
 
-    private TorchPickle(String source, MemorySegment bytes, Map<String, Long> storageBytes) {
+    private TorchPickle(String source, MemorySegment bytes, Map<String, Long> storageBytes, boolean script) {
         this.source = source;
         this.bytes = bytes;
         this.storageBytes = storageBytes;
+        this.script = script;
     }
 
     /**
@@ -96,7 +120,12 @@ final class TorchPickle {
      * lists, {@link Tuple}s, {@link TensorRef}s, strings, numbers, byte arrays, Boolean, or null.
      */
     static Object load(String source, MemorySegment pickle, Map<String, Long> storageBytes) {
-        return new TorchPickle(source, pickle, storageBytes).run();
+        return new TorchPickle(source, pickle, storageBytes, false).run();
+    }
+
+    /** {@link #load} of a TorchScript archive's {@code data.pkl}: the top object is the root module, a {@link ScriptObject}. */
+    static Object loadScript(String source, MemorySegment pickle, Map<String, Long> storageBytes) {
+        return new TorchPickle(source, pickle, storageBytes, true).run();
     }
 
     private ModelFormatException fault(String what) {
@@ -235,6 +264,14 @@ final class TorchPickle {
                 case 'b' -> { // BUILD
                     Object state = pop();
                     Object target = peek();
+                    if (target instanceof ScriptObject o) {
+                        if (state instanceof Map<?, ?> m) {
+                            setItems(o.attributes(), flat(m));
+                        } else if (state != None.NONE) {
+                            o.attributes().put("state", state);
+                        }
+                        continue;
+                    }
                     if (!(target instanceof Map<?, ?>)) throw refuse("BUILD on " + describe(target));
                     if (!(state instanceof Map<?, ?>) && state != None.NONE) throw refuse("BUILD of a dict with " + describe(state));
                 }
@@ -242,9 +279,12 @@ final class TorchPickle {
                 case 'P' -> throw refuse("PERSID '" + line() + "' (a text persistent id)");
                 case 'i' -> throw refuse("INST " + line() + "." + line());
                 case 'o' -> throw refuse("OBJ of " + describe(firstAfterMark()));
-                case 0x81 -> {
-                    pop();
-                    throw refuse("NEWOBJ of " + describe(pop()));
+                case 0x81 -> { // NEWOBJ
+                    Object args = pop();
+                    Object type = pop();
+                    if (!(type instanceof Global g) || !isScriptClass(g)) throw refuse("NEWOBJ of " + describe(type));
+                    if (!(args instanceof Tuple t) || !t.items().isEmpty()) throw refuse("NEWOBJ of " + g.qualified() + " with " + describe(args));
+                    push(new ScriptObject(g.qualified(), new LinkedHashMap<>()));
                 }
                 case 0x92 -> {
                     pop();
@@ -261,17 +301,39 @@ final class TorchPickle {
     private Object global(String module, String name) {
         String q = module + "." + name;
         if (FUNCTIONS.contains(q)) return new Global(module, name);
+        if (script && (SCRIPT_FUNCTIONS.contains(q) || SCRIPT_MODULE.matcher(module).matches() && IDENTIFIER.matcher(name).matches())) {
+            return new Global(module, name);
+        }
         if (module.equals("torch") && (STORAGES.containsKey(name) || DTYPES.containsKey(name))) return new Global(module, name);
         if (module.equals("torch.storage") && name.equals("UntypedStorage")) return new Global("torch", name);
         throw refuse("global " + q);
     }
 
+    private boolean isScriptClass(Global g) {
+        return script && SCRIPT_MODULE.matcher(g.module()).matches();
+    }
+
+    /** A dict's entries as the flat key, value list {@link #setItems} takes. */
+    private static List<Object> flat(Map<?, ?> m) {
+        List<Object> items = new ArrayList<>(2 * m.size());
+        m.forEach((k, v) -> {
+            items.add(k);
+            items.add(v);
+        });
+        return items;
+    }
+
     private Object reduce(Object callable, Object args) {
-        if (!(callable instanceof Global g) || !FUNCTIONS.contains(g.qualified())) {
+        boolean scriptFunction = callable instanceof Global s && script && SCRIPT_FUNCTIONS.contains(s.qualified());
+        if (!(callable instanceof Global g) || !FUNCTIONS.contains(g.qualified()) && !scriptFunction) {
             throw refuse("REDUCE of " + describe(callable));
         }
         if (!(args instanceof Tuple t)) throw refuse("REDUCE of " + g.qualified() + " with " + describe(args));
         List<Object> a = t.items();
+        if (scriptFunction) {
+            if (a.isEmpty()) throw refuse("REDUCE of " + g.qualified() + " without arguments");
+            return a.get(0);
+        }
         switch (g.qualified()) {
             case "collections.OrderedDict" -> {
                 if (!a.isEmpty()) throw refuse("REDUCE of collections.OrderedDict with arguments");
@@ -372,6 +434,7 @@ final class TorchPickle {
         if (o instanceof Tuple t) return "a " + t.items().size() + "-tuple";
         if (o instanceof String s) return "'" + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "'";
         if (o instanceof TensorRef) return "a tensor";
+        if (o instanceof ScriptObject so) return "an object of " + so.type();
         if (o instanceof Storage) return "a storage";
         return o.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + " " + o;
     }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,11 @@ import java.util.Map;
  * values (epochs, strings, hyper-parameters) are counted in the metadata, not kept. Layers follow
  * {@link TensorLayers}. Big-endian archives and the legacy (pre-1.6, non-zip) format are refused in
  * one line.
+ *
+ * <p>TorchScript archives ({@code torch.jit.save}, also {@code *.pt}) hold a {@code constants.pkl}
+ * and deflated {@code code/} beside the same {@code data.pkl} and storages; their pickle is the
+ * module tree ({@link TorchPickle#loadScript}), whose tensors take the names a state dict gives
+ * them ({@code conv.weight}, {@code lstm.weight_ih_l0}). Neither the code nor the constants are read.
  */
 final class TorchZipReader implements ModelReader {
     static final long MAX_PICKLE_BYTES = 1L << 30;
@@ -67,9 +73,9 @@ final class TorchZipReader implements ModelReader {
         if (bytes.byteSize() < 4 || bytes.get(LittleEndian.I32, 0) != 0x04034b50) {
             throw ModelFormatException.in(source, "not a torch.save file (no zip header)");
         }
-        Map<String, MemorySegment> entries = StoredZip.entries(source, bytes);
+        StoredZip.Listing zip = StoredZip.entries(source, bytes);
         String top = null;
-        for (String name : entries.keySet()) {
+        for (String name : zip.names()) {
             int slash = name.indexOf('/');
             String first = slash < 0 ? "" : name.substring(0, slash);
             if (top == null) top = first;
@@ -77,31 +83,33 @@ final class TorchZipReader implements ModelReader {
                 throw ModelFormatException.in(source, "zip entry '" + name + "' is outside the archive's one top folder" + (top == null || top.isEmpty() ? "" : " '" + top + "'"));
             }
         }
-        MemorySegment pickle = entries.get(top + "/data.pkl");
-        if (pickle == null) {
-            String what = entries.containsKey(top + "/constants.pkl") ? " (a TorchScript archive, torch.jit.save; not a state dict)" : "";
-            throw ModelFormatException.in(source, "zip has no " + top + "/data.pkl" + what);
-        }
+        boolean script = zip.names().contains(top + "/constants.pkl");
+        MemorySegment pickle = zip.stored(source, top + "/data.pkl");
+        if (pickle == null) throw ModelFormatException.in(source, "zip has no " + top + "/data.pkl" + (script ? " (a TorchScript archive without its module)" : ""));
         if (pickle.byteSize() > MAX_PICKLE_BYTES) throw ModelFormatException.in(source, "data.pkl of " + pickle.byteSize() + " bytes is over the 1 GiB limit");
-        MemorySegment order = entries.get(top + "/byteorder");
+        MemorySegment order = zip.stored(source, top + "/byteorder");
         if (order != null) {
             String o = new String(order.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII).strip();
             if (!o.equals("little")) throw ModelFormatException.in(source, "byteorder '" + o + "': only little-endian archives are read");
         }
-        MemorySegment version = entries.get(top + "/version");
+        MemorySegment version = zip.stored(source, top + "/version");
         if (version != null && version.byteSize() < 64) {
             metadata.put("torch.version", new String(version.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII).strip());
         }
         metadata.put("torch.archive", top);
         String prefix = top + "/data/";
         Map<String, Long> storageBytes = new HashMap<>();
-        for (Map.Entry<String, MemorySegment> e : entries.entrySet()) {
-            if (e.getKey().startsWith(prefix)) storageBytes.put(e.getKey().substring(prefix.length()), e.getValue().byteSize());
+        for (String name : zip.names()) {
+            if (name.startsWith(prefix)) storageBytes.put(name.substring(prefix.length()), zip.stored(source, name).byteSize());
         }
-        Object root = TorchPickle.load(source, pickle, storageBytes);
+        Object root = script ? TorchPickle.loadScript(source, pickle, storageBytes) : TorchPickle.load(source, pickle, storageBytes);
+        if (script) {
+            metadata.put("torch.script", "TorchScript (torch.jit.save): the module tree's parameters and buffers by their state-dict names; "
+                    + "constants.pkl and the code are not read");
+        }
         Map<String, TorchPickle.TensorRef> refs = new LinkedHashMap<>();
         int[] others = new int[1];
-        flatten(source, "", root, refs, others, 0);
+        flatten(source, "", root, refs, script ? new IdentityHashMap<>() : null, others, 0);
         if (refs.isEmpty()) throw ModelFormatException.in(source, "holds no tensors");
         String strip = commonPrefix(refs.keySet(), "state_dict.");
         if (others[0] > 0) metadata.put("torch.nonTensorValues", Integer.toString(others[0]));
@@ -109,7 +117,7 @@ final class TorchZipReader implements ModelReader {
         for (Map.Entry<String, TorchPickle.TensorRef> e : refs.entrySet()) {
             String name = e.getKey().substring(strip.length());
             if (name.isEmpty()) name = top; // torch.save(tensor): the one tensor takes the archive's name (the file's stem)
-            tensors.add(tensor(source, name, e.getValue(), entries.get(prefix + e.getValue().storage().key()), arena));
+            tensors.add(tensor(source, name, e.getValue(), zip.stored(source, prefix + e.getValue().storage().key()), arena));
         }
         return tensors;
     }
@@ -119,16 +127,25 @@ final class TorchZipReader implements ModelReader {
         return candidate;
     }
 
-    private static void flatten(String source, String prefix, Object o, Map<String, TorchPickle.TensorRef> out, int[] others, int depth) {
+    /**
+     * Names each tensor under {@code o} by its path of keys. {@code seen}, for a TorchScript module
+     * tree, keeps a tensor reached twice under its first name only: a module's derived lists (an
+     * LSTM's {@code _flat_weights}) repeat its parameters.
+     */
+    private static void flatten(String source, String prefix, Object o, Map<String, TorchPickle.TensorRef> out,
+                                Map<TorchPickle.TensorRef, String> seen, int[] others, int depth) {
         if (depth > MAX_DEPTH) throw ModelFormatException.in(source, "data.pkl nests containers deeper than " + MAX_DEPTH);
         if (o instanceof TorchPickle.TensorRef t) {
+            if (seen != null && seen.putIfAbsent(t, prefix) != null) return;
             if (out.put(prefix, t) != null) throw ModelFormatException.in(source, "two tensors named '" + prefix + "'");
+        } else if (o instanceof TorchPickle.ScriptObject s) {
+            flatten(source, prefix, s.attributes(), out, seen, others, depth + 1);
         } else if (o instanceof Map<?, ?> m) {
-            for (Map.Entry<?, ?> e : m.entrySet()) flatten(source, join(prefix, key(e.getKey())), e.getValue(), out, others, depth + 1);
+            for (Map.Entry<?, ?> e : m.entrySet()) flatten(source, join(prefix, key(e.getKey())), e.getValue(), out, seen, others, depth + 1);
         } else if (o instanceof List<?> l) {
-            for (int i = 0; i < l.size(); i++) flatten(source, join(prefix, Integer.toString(i)), l.get(i), out, others, depth + 1);
+            for (int i = 0; i < l.size(); i++) flatten(source, join(prefix, Integer.toString(i)), l.get(i), out, seen, others, depth + 1);
         } else if (o instanceof TorchPickle.Tuple t) {
-            for (int i = 0; i < t.items().size(); i++) flatten(source, join(prefix, Integer.toString(i)), t.items().get(i), out, others, depth + 1);
+            for (int i = 0; i < t.items().size(); i++) flatten(source, join(prefix, Integer.toString(i)), t.items().get(i), out, seen, others, depth + 1);
         } else {
             others[0]++;
         }

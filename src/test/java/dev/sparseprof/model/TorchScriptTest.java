@@ -1,0 +1,123 @@
+package dev.sparseprof.model;
+
+import static dev.sparseprof.model.OnnxReaderTest.assertFault;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.sparseprof.model.TorchFixtures.Pickle;
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * TorchScript archives ({@code torch.jit.save}): real ones written by torch (scripted, traced, fp16;
+ * {@code src/test/resources/torchscript/generate.py}) read to the state dict torch itself loads, and
+ * the module-tree pickle's extra rules refused outside them.
+ */
+class TorchScriptTest {
+    private static final Path FOLDER = Path.of("src/test/resources/torchscript");
+
+    @TempDir Path dir;
+
+    @Test
+    void torchJitSaveArchivesReadAsTheStateDictTorchLoads() throws IOException {
+        Map<String, Object> expected = Json.parseObject(Files.readString(FOLDER.resolve("expected.json")));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> files = (Map<String, Object>) expected.get("files");
+        int read = 0;
+        for (Map.Entry<String, Object> file : files.entrySet()) {
+            if (!(file.getValue() instanceof List<?> tensors)) continue;
+            try (Model m = Models.open(FOLDER.resolve(file.getKey()))) {
+                assertEquals("torch", m.format(), file.getKey());
+                Map<String, Tensor> byName = new LinkedHashMap<>();
+                for (Tensor t : m.tensors()) byName.put(t.name(), t);
+                List<String> names = new ArrayList<>();
+                for (Object o : tensors) {
+                    Map<?, ?> want = (Map<?, ?>) o;
+                    String name = (String) want.get("name");
+                    names.add(name);
+                    Tensor t = byName.get(name);
+                    String where = file.getKey() + " " + name;
+                    assertEquals(want.get("shape").toString(), Arrays.toString(t.shape()), where);
+                    assertEquals(DType.parse((String) want.get("dtype")), t.dtype(), where);
+                    long nonZeros = 0;
+                    for (long i = 0; i < t.elementCount(); i++) nonZeros += t.isZero(i) ? 0 : 1;
+                    assertEquals(((Number) want.get("nnz")).longValue(), nonZeros, where);
+                }
+                // exactly the state dict: an LSTM's _flat_weights list names none of its tensors again
+                assertEquals(names, List.copyOf(byName.keySet()), file.getKey());
+                assertEquals(List.of("conv.weight", "lstm.weight_ih_l0", "lstm.weight_hh_l0", "fc.weight"),
+                        m.layers().stream().map(GemmLayer::name).filter(n -> !n.equals("table")).toList(), file.getKey());
+                read++;
+            }
+        }
+        assertEquals(3, read);
+        assertFault(FOLDER.resolve("quantized-dynamic.pt"), "refusing pickle global torch._utils._rebuild_qtensor");
+    }
+
+    @Test
+    void aScriptModuleOfOurOwnNamesItsParametersByAttributePath() throws IOException {
+        Pickle p = scriptModule(new Pickle(), "M");
+        p.str("fc");
+        scriptModule(p, "torch.nn.modules.linear.Linear").str("weight").tensor("FloatStorage", "0", 12, 0, new long[] {3, 4}, new long[] {4, 1});
+        p.op('u').op('b'); // fc's attributes
+        p.op('u').op('b').op('.'); // M's
+        try (Model m = Models.open(write("net.pt", script(p.bytes())))) {
+            assertEquals(List.of("fc.weight"), m.tensors().stream().map(Tensor::name).toList());
+            assertEquals("2", m.metadata().get("torch.nonTensorValues")); // the two modules' training flags
+        }
+    }
+
+    @Test
+    void theModuleTreeRulesHoldOnlyInsideATorchScriptArchiveAndOnlyAsData() throws IOException {
+        // a plain torch.save pickle may not name a TorchScript class
+        Pickle plain = new Pickle().global("__torch__", "M").op(')').op(0x81).op('.');
+        assertFault(write("plain.pt", TorchFixtures.archive("archive", plain.bytes(), TorchFixtures.floats(S0))), "refusing pickle global __torch__.M");
+        assertFault(write("args.pt", script(new Pickle().global("__torch__", "M").tuple(1).op(0x81).op('.').bytes())),
+                "NEWOBJ of __torch__.M with a 1-tuple");
+        assertFault(hostileScript("os.pt", p -> p.global("os", "system")), "refusing pickle global os.system");
+        assertFault(hostileScript("dunder.pt", p -> p.global("__torch__.x", "__import__('os')")), "global __torch__.x.__import__('os')");
+        assertFault(hostileScript("call.pt", p -> p.global("__torch__", "M").op(')').op('R')), "REDUCE of __torch__.M");
+        assertFault(hostileScript("newobj.pt", p -> p.global("collections", "OrderedDict").op(')').op(0x81)), "NEWOBJ of collections.OrderedDict");
+        Map<String, byte[]> noModule = script(new Pickle().op('}').op('.').bytes());
+        noModule.remove("archive/data.pkl");
+        assertFault(write("nomodule.pt", noModule), "a TorchScript archive without its module");
+    }
+
+    private static final float[] S0 = TorchZipTest.S0;
+
+    /** {@code __torch__.TYPE} NEWOBJ'd with no arguments, its attribute dict opened with {@code training: True}. */
+    private static Pickle scriptModule(Pickle p, String type) {
+        int dot = type.lastIndexOf('.');
+        p.global(dot < 0 ? "__torch__" : "__torch__." + type.substring(0, dot), type.substring(dot + 1)).op(')').op(0x81);
+        return p.op('}').mark().str("training").op(0x88);
+    }
+
+    /** The entries of a torch.jit.save archive around {@code pickle}: a constants.pkl beside it marks it TorchScript. */
+    private static Map<String, byte[]> script(byte[] pickle) {
+        Map<String, byte[]> m = new LinkedHashMap<>(TorchFixtures.archive("archive", pickle, TorchFixtures.floats(S0)));
+        m.put("archive/constants.pkl", new Pickle().op(')').op('.').bytes());
+        return m;
+    }
+
+    private Path hostileScript(String name, Consumer<Pickle> body) throws IOException {
+        Pickle p = new Pickle();
+        body.accept(p);
+        return write(name, script(p.op('.').bytes()));
+    }
+
+    private Path write(String name, Map<String, byte[]> entries) throws IOException {
+        Path file = dir.resolve(name);
+        TorchFixtures.zip(file, entries);
+        return file;
+    }
+}
