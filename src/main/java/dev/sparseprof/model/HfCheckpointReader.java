@@ -63,7 +63,8 @@ final class HfCheckpointReader implements ModelReader {
             metadata.put("format", "hf");
             metadata.put("hf.weights", inner.format().equals("torch") ? "torch" : "safetensors");
             metadata.put("hf.shards", "1");
-            return new Model(file.toString(), "hf", inner.tensors(), inner.layers(), metadata, inner.arena());
+            // the layers again, now that config.json's model type is known (Conv1D weights: TensorLayers)
+            return new Model(file.toString(), "hf", inner.tensors(), TensorLayers.of(inner.tensors(), metadata), metadata, inner.arena());
         } catch (RuntimeException e) {
             inner.close();
             throw e;

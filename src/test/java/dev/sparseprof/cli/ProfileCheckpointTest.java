@@ -47,6 +47,28 @@ class ProfileCheckpointTest {
     }
 
     @Test
+    void gpt2PrunedTwoFourKeepsTwoOfEveryFourInputsOfEachOutputInItsConv1dLayout() throws IOException {
+        Path folder = HfFixtures.writeGpt2(dir.resolve("gpt2"), "gpt2");
+        Path out = dir.resolve("gpt2-24");
+        Result r = run("prune", folder.toString(), "--nm", "2:4", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        try (dev.sparseprof.model.Model m = dev.sparseprof.model.Models.open(out)) {
+            for (dev.sparseprof.model.Tensor t : m.tensors()) {
+                if (!t.name().startsWith("transformer.h.")) continue;
+                long in = t.dim(0);
+                long outs = t.dim(1);
+                for (long o = 0; o < outs; o++) { // stored [in, out]: one output's inputs run down a column
+                    for (long g = 0; g < in; g += 4) {
+                        int kept = 0;
+                        for (long i = g; i < g + 4; i++) kept += t.isZero(i * outs + o) ? 0 : 1;
+                        assertEquals(2, kept, t.name() + " output " + o + " inputs " + g + "..");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void aLyingIndexIsOneLineAndExitTwo() throws IOException {
         Path folder = HfFixtures.write(dir.resolve("llama"));
         Path index = folder.resolve("model.safetensors.index.json");

@@ -97,6 +97,33 @@ class HfCheckpointTest {
     }
 
     @Test
+    void gpt2sConv1dWeightsAreReadTransposedAndAgreeWithItsConfig() throws IOException {
+        Map<String, long[]> stored = HfFixtures.gpt2Shapes();
+        try (Model m = Models.open(HfFixtures.writeGpt2(dir.resolve("gpt2"), "gpt2"))) {
+            assertTrue(m.metadata().get("layers.transposed").startsWith("4 Conv1D weights (gpt2"), m.metadata().toString());
+            for (GemmLayer l : m.layers()) {
+                long[] s = stored.get(l.name());
+                boolean conv1d = l.name().startsWith("transformer.h.");
+                assertEquals(conv1d ? s[1] : s[0], l.rows(), l.name());
+                float[] a = l.matrix().toDense();
+                for (int r = 0; r < l.rows(); r++) {
+                    for (int c = 0; c < l.cols(); c++) {
+                        long flat = conv1d ? (long) c * s[1] + r : (long) r * s[1] + c; // [in, out] storage: A(r, c) = W[c][r]
+                        assertEquals(flat + 1, a[r * l.cols() + c], l.name() + " (" + r + ", " + c + ")");
+                    }
+                }
+            }
+            for (LayerLabel label : LayerLabels.of(m)) assertNull(label.disagreement(), label.toString());
+            assertEquals(List.of("qkv", "o", "up", "down"), LayerLabels.of(m).stream().map(LayerLabel::role).filter(r -> !r.isEmpty() && !r.equals("embed")).toList());
+        }
+        // GPTBigCode (StarCoder) names the same modules over nn.Linear: [out, in] as stored
+        try (Model m = Models.open(HfFixtures.writeGpt2(dir.resolve("bigcode"), "gpt_bigcode"))) {
+            assertNull(m.metadata().get("layers.transposed"));
+            assertEquals(HfFixtures.HIDDEN, m.layers().stream().filter(l -> l.name().endsWith("c_attn.weight")).findFirst().orElseThrow().rows());
+        }
+    }
+
+    @Test
     void aFolderWithOneWeightsFileNeedsNoIndex() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("one"));
         SafetensorsWriter.write(folder.resolve("model.safetensors"),

@@ -85,4 +85,35 @@ public final class HfFixtures {
                 + ", \"intermediate_size\": " + FFN + ", \"num_attention_heads\": 4, \"num_key_value_heads\": 2, "
                 + "\"num_hidden_layers\": " + blocks + ", \"vocab_size\": " + VOCAB + ", \"torch_dtype\": \"bfloat16\"}\n";
     }
+
+    /** GPT-2's projection shapes at {@link #HIDDEN}, one block, as transformers' Conv1D stores them: {@code [in, out]}. */
+    public static Map<String, long[]> gpt2Shapes() {
+        Map<String, long[]> m = new java.util.LinkedHashMap<>();
+        m.put("transformer.wte.weight", new long[] {VOCAB, HIDDEN});
+        m.put("transformer.wpe.weight", new long[] {16, HIDDEN});
+        m.put("transformer.h.0.attn.c_attn.weight", new long[] {HIDDEN, 3 * HIDDEN});
+        m.put("transformer.h.0.attn.c_proj.weight", new long[] {HIDDEN, HIDDEN});
+        m.put("transformer.h.0.mlp.c_fc.weight", new long[] {HIDDEN, FFN});
+        m.put("transformer.h.0.mlp.c_proj.weight", new long[] {FFN, HIDDEN});
+        return m;
+    }
+
+    /**
+     * A one-file folder of {@link #gpt2Shapes} in fp32, element i of each tensor {@code i + 1} (no
+     * zeros), with a config.json of {@code modelType} ({@code gpt2}, or {@code gpt_bigcode} whose
+     * same-named projections are {@code nn.Linear}).
+     */
+    public static Path writeGpt2(Path folder, String modelType) throws IOException {
+        Files.createDirectories(folder);
+        List<Tensor> tensors = new ArrayList<>();
+        for (Map.Entry<String, long[]> e : gpt2Shapes().entrySet()) {
+            float[] v = new float[(int) (e.getValue()[0] * e.getValue()[1])];
+            for (int i = 0; i < v.length; i++) v[i] = i + 1;
+            tensors.add(Tensor.ofFloats(e.getKey(), e.getValue(), v));
+        }
+        SafetensorsWriter.write(folder.resolve("model.safetensors"), tensors, Map.of("format", "pt"));
+        Files.writeString(folder.resolve("config.json"), "{\"model_type\": \"" + modelType + "\", \"n_embd\": " + HIDDEN
+                + ", \"n_inner\": " + FFN + ", \"n_head\": 2, \"n_layer\": 1, \"vocab_size\": " + VOCAB + "}\n");
+        return folder;
+    }
 }
