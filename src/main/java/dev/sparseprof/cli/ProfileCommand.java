@@ -303,6 +303,11 @@ final class ProfileCommand implements RunsDirect {
             for (String s : groups.skipped()) w.value(s);
             w.endArray();
         }
+        if (!groups.readAs().isEmpty()) {
+            w.name("readAs").beginArray();
+            for (String s : groups.readAs()) w.value(s);
+            w.endArray();
+        }
         w.endObject();
         w.field("batch", batch);
         if (density.file() == null) w.field("activationDensity", density.global());

@@ -25,9 +25,13 @@ final class ProfileGroups {
     private final boolean grouped;
     private final int[] order;
     private final List<String> skipped;
+    private final List<String> readAs;
+    /** The metadata keys of a reader's notes on weights read otherwise than stored ({@code layers.transposed}, {@code layers.tied}). */
+    private static final String READ_AS = "layers.";
 
-    private ProfileGroups(List<LayerLabel> labels, List<String> names, boolean grouped, List<String> skipped) {
+    private ProfileGroups(List<LayerLabel> labels, List<String> names, boolean grouped, List<String> skipped, List<String> readAs) {
         this.skipped = skipped;
+        this.readAs = readAs;
         this.labels = labels;
         this.names = names;
         this.grouped = grouped;
@@ -47,9 +51,14 @@ final class ProfileGroups {
         for (LayerLabel l : labels) anyBlock |= l.block() >= 0;
         if (!checkpoint) for (int i = 0; i < names.size(); i++) labels.add(LayerLabel.NONE);
         List<String> skipped = new ArrayList<>();
-        for (var e : m.metadata().entrySet()) if (e.getKey().endsWith(".skipped")) skipped.add(e.getValue());
+        List<String> readAs = new ArrayList<>();
+        for (var e : m.metadata().entrySet()) {
+            if (e.getKey().endsWith(".skipped")) skipped.add(e.getValue());
+            if (e.getKey().startsWith(READ_AS)) readAs.add(e.getValue());
+        }
         skipped.sort(null);
-        return new ProfileGroups(labels, names, checkpoint && anyBlock, skipped);
+        readAs.sort(null);
+        return new ProfileGroups(labels, names, checkpoint && anyBlock, skipped, readAs);
     }
 
     private static int compare(LayerLabel x, LayerLabel y, int a, int b) {
@@ -93,15 +102,21 @@ final class ProfileGroups {
         return l.disagreement() != null ? name + " (!)" : name;
     }
 
-    /** The reader's notes on what it left out (GGUF quantization types it does not decode), then the grouping's legend. */
     /** The model's notes on tensors it left out of the numbers (GGUF types not decoded, packed integer weights). */
     List<String> skipped() {
         return skipped;
     }
 
+    /** The model's notes on weights read otherwise than as stored (Conv1D weights transposed, a tied output projection). */
+    List<String> readAs() {
+        return readAs;
+    }
+
+    /** The notes on what was left out and what was read otherwise, then the grouping's legend. */
     String notes() {
         StringBuilder sb = new StringBuilder();
         for (String s : skipped) sb.append("note: ").append(s).append('\n');
+        for (String s : readAs) sb.append("note: ").append(s).append('\n');
         if (!grouped) return sb.toString();
         sb.append("layers: bN ROLE is block N's ROLE (q k v o attention, gate up down FFN, eE. expert E); "
                 + "--json and --csv give the parameter names\n");

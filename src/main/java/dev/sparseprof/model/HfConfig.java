@@ -26,6 +26,8 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
                        int intermediateSize, int experts, int expertIntermediateSize) {
     static final long MAX_CONFIG_BYTES = 10_000_000L;
     private static final String PREFIX = "config.";
+    /** transformers' flag for an output projection that is the input embedding's matrix (PretrainedConfig's default: true). */
+    static final String TIE = "tie_word_embeddings";
 
     public HfConfig {
         if (hiddenSize < 0 || blocks < 0 || heads < 0 || kvHeads < 0 || headDim < 0 || intermediateSize < 0 || experts < 0
@@ -99,6 +101,13 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
         out.put(PREFIX + "intermediate_size", Integer.toString(first(c, config, "intermediate_size", "n_inner", "ffn_dim")));
         out.put(PREFIX + "experts", Integer.toString(first(c, config, "num_local_experts", "num_experts", "n_routed_experts")));
         out.put(PREFIX + "expert_intermediate_size", Integer.toString(first(c, config, "moe_intermediate_size")));
+        int vocab = first(c, config, "vocab_size", "n_vocab");
+        if (vocab > 0) out.put(PREFIX + "vocab_size", Integer.toString(vocab));
+        Object tie = c.get(TIE) != null ? c.get(TIE) : json.get(TIE);
+        if (tie instanceof Boolean b) out.put(PREFIX + TIE, b.toString());
+        if (json.get("architectures") instanceof List<?> architectures) {
+            out.put(PREFIX + "architectures", String.join(",", architectures.stream().filter(String.class::isInstance).map(String.class::cast).toList()));
+        }
         return out;
     }
 

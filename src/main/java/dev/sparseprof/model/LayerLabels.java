@@ -33,7 +33,12 @@ public final class LayerLabels {
     public static List<LayerLabel> of(Model model) {
         HfConfig config = HfConfig.of(model);
         List<LayerLabel> out = new ArrayList<>(model.layers().size());
-        for (GemmLayer l : model.layers()) out.add(of(l.tensorName(), l.rows(), l.cols(), config));
+        for (GemmLayer l : model.layers()) {
+            LayerLabel label = of(l.tensorName(), l.rows(), l.cols(), config);
+            // an embedding's matrix multiplied as a GEMM is the output projection tied to it (TensorLayers)
+            if (label.role().equals("embed") && l.kind() == LayerKind.LINEAR) label = of(l.name(), l.rows(), l.cols(), config);
+            out.add(label);
+        }
         return out;
     }
 

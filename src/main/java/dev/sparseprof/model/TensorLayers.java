@@ -13,7 +13,7 @@ import java.util.Set;
  * The layer rule for formats that hold bare tensors (safetensors, npy/npz, Matrix Market), which
  * follow PyTorch's storage order: every 2-D floating-point tensor is a {@link LayerKind#LINEAR}
  * weight stored {@code [out, in]} (A as stored), or an {@link LayerKind#EMBEDDING_GATHER} when its
- * name contains {@code embed} or is GPT-2's position table {@code wpe}; a 3-D to 5-D floating-point tensor is a convolution weight
+ * name contains {@code embed} or is one of GPT-2's tables ({@code wte}, {@code wpe}); a 3-D to 5-D floating-point tensor is a convolution weight
  * {@code [out, in, k...]}, im2col's {@code [out, in·k...]} as stored, with N per sample 1 (the
  * file does not say the output size); 1-D tensors (biases, norms) and integer tensors are not layers.
  * A parameter pruned with {@code torch.nn.utils.prune} and saved as {@code P_orig} and {@code P_mask}
@@ -93,7 +93,46 @@ final class TensorLayers {
             long transposed = layers.stream().filter(l -> isConv1dWeight(l.name(), null)).count();
             metadata.put("layers.transposed", transposed + " Conv1D weights (" + modelType + ": stored [in, out], transformers' Conv1D layout) read as [out, in]");
         }
+        GemmLayer head = tiedHead(layers, tensors, metadata);
+        if (head != null) {
+            layers.add(head);
+            metadata.put("layers.tied", head.name() + " is " + head.tensorName() + " (tie_word_embeddings): the one matrix is both the input "
+                    + "embedding's gather and the output GEMM, and pruning that GEMM prunes the embedding");
+        }
         return layers;
+    }
+
+    /** Names of a causal LM's output projection, where a checkpoint stores one. */
+    private static final List<String> HEAD_NAMES = List.of("lm_head.weight", "embed_out.weight", "output.weight");
+    /** Names of the input word embedding, whose matrix a tied output projection reuses. */
+    private static final List<String> WORD_EMBEDDINGS = List.of("embed_tokens.weight", "wte.weight", "word_embeddings.weight",
+            "embed_in.weight", "tok_embeddings.weight");
+
+    /**
+     * The output projection of a causal LM whose checkpoint leaves it out because it is the input
+     * embedding's matrix (transformers saves a tied {@code lm_head} once, as the embedding): when
+     * config.json's {@code architectures} names a causal LM ({@code *ForCausalLM}, {@code *LMHeadModel}),
+     * {@code tie_word_embeddings} is not false (transformers' default is true; LLaMA-style configs
+     * write false when untied), no head tensor is stored and one word embedding of
+     * {@code vocab_size} rows is. Null otherwise: encoders and untied checkpoints are read as stored.
+     */
+    private static GemmLayer tiedHead(List<GemmLayer> layers, List<Tensor> tensors, Map<String, String> metadata) {
+        String architectures = metadata.getOrDefault("config.architectures", "");
+        boolean causal = java.util.Arrays.stream(architectures.split(",")).anyMatch(a -> a.endsWith("ForCausalLM") || a.endsWith("LMHeadModel"));
+        if (!causal || "false".equals(metadata.get("config." + HfConfig.TIE))) return null;
+        for (Tensor t : tensors) {
+            for (String head : HEAD_NAMES) if (t.name().equals(head) || t.name().endsWith("." + head)) return null;
+        }
+        String vocab = metadata.get("config.vocab_size");
+        for (GemmLayer l : layers) {
+            if (l.kind() != LayerKind.EMBEDDING_GATHER || vocab != null && l.rows() != Integer.parseInt(vocab)) continue;
+            for (String word : WORD_EMBEDDINGS) {
+                if (l.name().equals(word) || l.name().endsWith("." + word)) {
+                    return new GemmLayer("lm_head.weight", l.tensorName(), LayerKind.LINEAR, l.rows(), l.cols(), 1, l.matrix());
+                }
+            }
+        }
+        return null;
     }
 
     /** A weight of a {@code Conv1D} module ({@code ...c_attn.weight}), rank 2 where {@code t} is given. */
@@ -140,10 +179,10 @@ final class TensorLayers {
         return inOut ? TensorMatrix.transposed(t, rows, cols) : TensorMatrix.rowMajor(t, rows, cols);
     }
 
-    /** Convolution above rank 2; a gather for an embedding table ({@code embed} in the name, GPT-2's position table {@code wpe}). */
+    /** Convolution above rank 2; a gather for an embedding table ({@code embed} in the name, GPT-2's {@code wte} and {@code wpe}). */
     private static LayerKind kindOf(String name, int rank) {
         String lower = name.toLowerCase(Locale.ROOT);
-        boolean table = lower.contains("embed") || lower.endsWith("wpe.weight");
+        boolean table = lower.contains("embed") || lower.endsWith("wpe.weight") || lower.endsWith("wte.weight");
         return rank > 2 ? LayerKind.CONV : table ? LayerKind.EMBEDDING_GATHER : LayerKind.LINEAR;
     }
 }

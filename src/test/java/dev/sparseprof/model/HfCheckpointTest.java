@@ -124,6 +124,40 @@ class HfCheckpointTest {
     }
 
     @Test
+    void aCausalLmWhoseHeadIsTiedToItsEmbeddingGetsTheHeadGemmOverTheEmbeddingsMatrix() throws IOException {
+        List<Tensor> tensors = new ArrayList<>();
+        HfFixtures.shapes().forEach((name, shape) -> {
+            if (!name.equals("lm_head.weight")) tensors.add(HfFixtures.tensor(name, shape));
+        });
+        String config = HfFixtures.config(HfFixtures.BLOCKS); // LlamaForCausalLM, no tie_word_embeddings: transformers' default, tied
+        for (String variant : List.of("tied", "untied", "encoder")) {
+            Path folder = Files.createDirectories(dir.resolve(variant));
+            SafetensorsWriter.write(folder.resolve("model.safetensors"), tensors, Map.of());
+            String c = switch (variant) {
+                case "untied" -> config.replace("{", "{\"tie_word_embeddings\": false, ");
+                case "encoder" -> config.replace("LlamaForCausalLM", "LlamaModel");
+                default -> config;
+            };
+            Files.writeString(folder.resolve("config.json"), c);
+            try (Model m = Models.open(folder)) {
+                GemmLayer head = m.layers().stream().filter(l -> l.name().equals("lm_head.weight")).findFirst().orElse(null);
+                if (!variant.equals("tied")) {
+                    assertNull(head, variant);
+                    assertNull(m.metadata().get("layers.tied"), variant);
+                    continue;
+                }
+                assertEquals("model.embed_tokens.weight", head.tensorName());
+                assertEquals(LayerKind.LINEAR, head.kind());
+                assertEquals(HfFixtures.VOCAB, head.rows());
+                assertTrue(m.metadata().get("layers.tied").startsWith("lm_head.weight is model.embed_tokens.weight"));
+                List<LayerLabel> labels = LayerLabels.of(m);
+                assertEquals("head", labels.get(m.layers().indexOf(head)).role());
+                assertEquals(1, labels.stream().filter(l -> l.role().equals("embed")).count(), "the gather stays the embedding");
+            }
+        }
+    }
+
+    @Test
     void aFolderWithOneWeightsFileNeedsNoIndex() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("one"));
         SafetensorsWriter.write(folder.resolve("model.safetensors"),
