@@ -50,7 +50,8 @@ public final class LayerLabels {
         int expert = index(EXPERT, n);
         String role = role(n, block >= 0);
         if (role.isEmpty() && block < 0) return LayerLabel.NONE;
-        return new LayerLabel(block, role, expert, config == null ? null : disagreement(role, block, expert, rows, cols, config, n.endsWith("_exps")));
+        boolean stacked = n.endsWith("_exps") || expert < 0 && n.contains(".experts.");  // GGUF's ffn_*_exps, transformers' fused experts.gate_up_proj
+        return new LayerLabel(block, role, expert, config == null ? null : disagreement(role, block, expert, rows, cols, config, stacked));
     }
 
     private static int index(Pattern p, String name) {
@@ -81,7 +82,7 @@ public final class LayerLabels {
             case "up_proj", "w3", "fc1", "c_fc", "fc_in", "dense_h_to_4h" -> { return "up"; }
             case "down_proj", "w2", "fc2", "fc_out", "dense_4h_to_h" -> { return "down"; }
             case "c_proj" -> { return attention ? "o" : "down"; }
-            case "gate", "router" -> { return parent.contains("moe") || parent.endsWith("mlp") ? "router" : ""; }
+            case "gate", "router" -> { return parent.contains("moe") || parent.endsWith("mlp") || parent.endsWith("feed_forward") ? "router" : ""; }
             case "embed_tokens", "wte", "word_embeddings", "tok_embeddings", "embed_in" -> { return "embed"; }
             case "lm_head", "embed_out" -> { return "head"; }
             case "dense" -> {

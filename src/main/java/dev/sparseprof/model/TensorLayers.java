@@ -46,10 +46,11 @@ final class TensorLayers {
      * weight {@code P_orig * P_mask}; its mask is no layer of its own.
      */
     static List<GemmLayer> of(List<Tensor> tensors) {
-        return of(tensors, false);
+        return of(tensors, "");
     }
 
-    private static List<GemmLayer> of(List<Tensor> tensors, boolean conv1d) {
+    /** {@link #of(List)}, each weight in the layout {@code modelType}'s modeling code stores it in ({@link Layout}). */
+    private static List<GemmLayer> of(List<Tensor> tensors, String modelType) {
         Map<String, Tensor> byName = new HashMap<>();
         for (Tensor t : tensors) byName.put(t.name(), t);
         Set<String> masks = new HashSet<>();
@@ -61,8 +62,8 @@ final class TensorLayers {
         for (Tensor t : tensors) {
             if (masks.contains(t.name())) continue;
             Tensor mask = maskOf(t, byName);
-            boolean inOut = conv1d && isConv1dWeight(mask == null ? t.name() : unpruned(t.name()), t);
-            GemmLayer l = mask == null ? of(t, inOut) : masked(t, mask, inOut);
+            Layout layout = Layout.of(mask == null ? t.name() : unpruned(t.name()), t, modelType);
+            GemmLayer l = mask == null ? of(t, layout) : masked(t, mask, layout);
             if (l != null) layers.add(l);
         }
         return layers;
@@ -77,22 +78,21 @@ final class TensorLayers {
     static List<GemmLayer> of(List<Tensor> tensors, Map<String, String> metadata) {
         List<String> skipped = new ArrayList<>();
         for (Tensor t : tensors) {
-            if (!t.dtype().isFloatingPoint() && t.rank() >= 2 && t.name().toLowerCase(Locale.ROOT).contains("weight")) {
+            String lower = t.name().toLowerCase(Locale.ROOT);
+            if (!t.dtype().isFloatingPoint() && t.rank() >= 2 && (lower.contains("weight") || lower.endsWith("_blocks"))) {
                 skipped.add(t.name() + " " + t.dtype().name().toLowerCase(Locale.ROOT));
             }
         }
         if (!skipped.isEmpty()) {
             metadata.put("tensors.skipped", skipped.size() + (skipped.size() == 1 ? " integer weight tensor" : " integer weight tensors")
-                    + " (packed or quantized: GPTQ/AWQ qweight, bitsandbytes, int8) not decoded, left out of the layers: "
+                    + " (packed or quantized: GPTQ/AWQ qweight, bitsandbytes, MXFP4 _blocks, int8) not decoded, left out of the layers: "
                     + String.join(", ", skipped.subList(0, Math.min(3, skipped.size()))) + (skipped.size() > 3 ? ", ..." : ""));
         }
-        String modelType = metadata.get(MODEL_TYPE);
-        boolean conv1d = modelType != null && CONV1D_MODEL_TYPES.contains(modelType);
-        List<GemmLayer> layers = of(tensors, conv1d);
-        if (conv1d) {
-            long transposed = layers.stream().filter(l -> isConv1dWeight(l.name(), null)).count();
-            metadata.put("layers.transposed", transposed + " Conv1D weights (" + modelType + ": stored [in, out], transformers' Conv1D layout) read as [out, in]");
-        }
+        String modelType = metadata.getOrDefault(MODEL_TYPE, "");
+        List<GemmLayer> layers = of(tensors, modelType);
+        Map<Layout, Integer> moved = new java.util.EnumMap<>(Layout.class);
+        for (Tensor t : tensors) moved.merge(Layout.of(t.name(), t, modelType), 1, Integer::sum);
+        for (Layout l : Layout.values()) if (l.note != null && moved.containsKey(l)) metadata.put(l.key, moved.get(l) + " " + l.note + " (" + modelType + ")");
         GemmLayer head = tiedHead(layers, tensors, metadata);
         if (head != null) {
             layers.add(head);
@@ -135,12 +135,42 @@ final class TensorLayers {
         return null;
     }
 
-    /** A weight of a {@code Conv1D} module ({@code ...c_attn.weight}), rank 2 where {@code t} is given. */
-    private static boolean isConv1dWeight(String name, Tensor t) {
-        if (t != null && t.rank() != 2 || !name.endsWith(".weight")) return false;
-        String module = name.substring(0, name.length() - ".weight".length());
-        return CONV1D_MODULES.contains(module.substring(module.lastIndexOf('.') + 1));
+    /** How a weight's elements sit in its tensor, from its name, rank and the checkpoint's model type. */
+    enum Layout {
+        /** PyTorch's {@code [out, in]} ({@code [out, in, k...]} for a convolution). */
+        AS_STORED(null, null),
+        /** A transformers {@code Conv1D} weight, {@code [in, out]}. */
+        CONV1D("layers.transposed", "Conv1D weights, stored [in, out] (transformers' Conv1D layout), read as [out, in]"),
+        /** Fused experts {@code [E, out, in]}: one layer of all experts' rows, as GGUF's {@code ffn_*_exps}. */
+        EXPERTS("layers.experts", "fused expert tensors [E, out, in] read as one layer of all experts' rows"),
+        /** Fused experts {@code [E, in, out]} (Llama 4's and gpt-oss's {@code torch.bmm} operands). */
+        EXPERTS_IN_OUT("layers.experts", "fused expert tensors, stored [E, in, out] (bmm operands), read as one layer of all experts' [out, in] rows");
+
+        final String key;
+        final String note;
+
+        Layout(String key, String note) {
+            this.key = key;
+            this.note = note;
+        }
+
+        static Layout of(String name, Tensor t, String modelType) {
+            int dot = name.lastIndexOf('.');
+            String last = name.substring(dot + 1);
+            String module = last.equals("weight") && dot > 0 ? name.substring(name.lastIndexOf('.', dot - 1) + 1, dot) : last;
+            String parent = name.substring(0, Math.max(0, last.equals("weight") ? name.lastIndexOf('.', dot - 1) : dot));
+            if (t.rank() == 2 && last.equals("weight") && CONV1D_MODEL_TYPES.contains(modelType) && CONV1D_MODULES.contains(module)) return CONV1D;
+            if (t.rank() == 3 && (parent.equals("experts") || parent.endsWith(".experts")) && EXPERT_STACKS.contains(module)) {
+                return EXPERTS_IN_OUT_MODEL_TYPES.contains(modelType) ? EXPERTS_IN_OUT : EXPERTS;
+            }
+            return AS_STORED;
+        }
     }
+
+    /** The fused expert parameters of transformers' MoE modules ({@code mlp.experts.gate_up_proj}). */
+    private static final Set<String> EXPERT_STACKS = Set.of("gate_up_proj", "gate_proj", "up_proj", "down_proj");
+    /** Model types whose fused experts are {@code [E, in, out]} (modeling_llama4's and modeling_gpt_oss's experts multiply with {@code bmm}). */
+    static final Set<String> EXPERTS_IN_OUT_MODEL_TYPES = Set.of("llama4", "llama4_text", "gpt_oss");
 
     private static String unpruned(String orig) {
         return orig.substring(0, orig.length() - ORIG.length());
@@ -153,30 +183,48 @@ final class TensorLayers {
         return mask != null && mask.dtype().isFloatingPoint() && Arrays.equals(mask.shape(), t.shape()) ? mask : null;
     }
 
-    private static GemmLayer masked(Tensor orig, Tensor mask, boolean inOut) {
-        GemmLayer l = of(orig, inOut);
+    private static GemmLayer masked(Tensor orig, Tensor mask, Layout layout) {
+        GemmLayer l = of(orig, layout);
         if (l == null) return null;
         String name = unpruned(orig.name());
-        TensorMatrix view = ((TensorMatrix) l.matrix()).withMask(matrix(mask, l.rows(), l.cols(), inOut));
-        return new GemmLayer(name, orig.name(), kindOf(name, orig.rank()), l.rows(), l.cols(), 1, view);
+        TensorMatrix view = ((TensorMatrix) l.matrix()).withMask(matrix(mask, layout));
+        return new GemmLayer(name, orig.name(), l.kind(), l.rows(), l.cols(), 1, view);
     }
 
     static GemmLayer of(Tensor t) {
-        return of(t, false);
+        return of(t, Layout.AS_STORED);
     }
 
-    /** {@code t}'s layer; {@code inOut}: a 2-D weight stored {@code [in, out]} (a {@code Conv1D}'s), read transposed. */
-    private static GemmLayer of(Tensor t, boolean inOut) {
-        if (!t.dtype().isFloatingPoint() || t.rank() < 2 || t.rank() > 5 || t.elementCount() == 0) return null;
-        long rows = inOut ? t.dim(1) : t.dim(0);
+    /** {@code t}'s layer, read in {@code layout}; none for biases, 1-D, integer or empty tensors. */
+    private static GemmLayer of(Tensor t, Layout layout) {
+        if (!t.dtype().isFloatingPoint() || t.rank() < 2 || t.rank() > 5 || t.elementCount() == 0 || isBias(t.name())) return null;
+        TensorMatrix view = matrix(t, layout);
+        if (view == null) return null;
+        LayerKind kind = layout == Layout.AS_STORED ? kindOf(t.name(), t.rank()) : LayerKind.LINEAR;
+        return new GemmLayer(t.name(), t.name(), kind, view.rows(), view.cols(), 1, view);
+    }
+
+    /** A as {@code layout} reads {@code t}, or null when it exceeds int rows or columns. */
+    private static TensorMatrix matrix(Tensor t, Layout layout) {
+        long[] d = t.shape();
+        long rows = switch (layout) {
+            case AS_STORED -> d[0];
+            case CONV1D -> d[1];
+            case EXPERTS -> d[0] * d[1];
+            case EXPERTS_IN_OUT -> d[0] * d[2];
+        };
         long cols = t.elementCount() / rows;
         if (rows > Integer.MAX_VALUE || cols > Integer.MAX_VALUE) return null;
-        TensorMatrix view = matrix(t, (int) rows, (int) cols, inOut);
-        return new GemmLayer(t.name(), t.name(), kindOf(t.name(), t.rank()), (int) rows, (int) cols, 1, view);
+        return switch (layout) {
+            case AS_STORED, EXPERTS -> TensorMatrix.rowMajor(t, (int) rows, (int) cols);
+            case CONV1D -> TensorMatrix.transposed(t, (int) rows, (int) cols);
+            case EXPERTS_IN_OUT -> TensorMatrix.groupedTransposed(t, (int) d[0], (int) d[2], (int) cols, d[2], d[1] * d[2]);
+        };
     }
 
-    private static TensorMatrix matrix(Tensor t, int rows, int cols, boolean inOut) {
-        return inOut ? TensorMatrix.transposed(t, rows, cols) : TensorMatrix.rowMajor(t, rows, cols);
+    /** A bias ({@code fc.bias}, gpt-oss's {@code gate_up_proj_bias} [E, 2F]): added, never multiplied. */
+    private static boolean isBias(String name) {
+        return name.endsWith(".bias") || name.endsWith("_bias");
     }
 
     /** Convolution above rank 2; a gather for an embedding table ({@code embed} in the name, GPT-2's {@code wte} and {@code wpe}). */

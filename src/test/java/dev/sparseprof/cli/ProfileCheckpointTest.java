@@ -103,7 +103,7 @@ class ProfileCheckpointTest {
         dev.sparseprof.model.SafetensorsWriter.write(file, tensors, Map.of());
         Result r = run("profile", file.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized: GPTQ/AWQ qweight, bitsandbytes, int8) not decoded, "
+        assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized: GPTQ/AWQ qweight, bitsandbytes, MXFP4 _blocks, int8) not decoded, "
                 + "left out of the layers: model.layers.0.self_attn.q_proj.qweight i32"), r.out());
         Map<String, Object> model = map(Json.parseObject(run("profile", file.toString(), "--json", "-").out()).get("model"));
         assertTrue(String.valueOf(model.get("leftOut")).contains("q_proj.qweight i32"), "scripts see it too: " + model);

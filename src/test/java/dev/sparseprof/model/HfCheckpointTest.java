@@ -100,7 +100,7 @@ class HfCheckpointTest {
     void gpt2sConv1dWeightsAreReadTransposedAndAgreeWithItsConfig() throws IOException {
         Map<String, long[]> stored = HfFixtures.gpt2Shapes();
         try (Model m = Models.open(HfFixtures.writeGpt2(dir.resolve("gpt2"), "gpt2"))) {
-            assertTrue(m.metadata().get("layers.transposed").startsWith("4 Conv1D weights (gpt2"), m.metadata().toString());
+            assertEquals("4 Conv1D weights, stored [in, out] (transformers' Conv1D layout), read as [out, in] (gpt2)", m.metadata().get("layers.transposed"));
             for (GemmLayer l : m.layers()) {
                 long[] s = stored.get(l.name());
                 boolean conv1d = l.name().startsWith("transformer.h.");
@@ -153,6 +153,40 @@ class HfCheckpointTest {
                 List<LayerLabel> labels = LayerLabels.of(m);
                 assertEquals("head", labels.get(m.layers().indexOf(head)).role());
                 assertEquals(1, labels.stream().filter(l -> l.role().equals("embed")).count(), "the gather stays the embedding");
+            }
+        }
+    }
+
+    @Test
+    void fusedExpertTensorsAreOneLayerOfEveryExpertsRowsInTheirModelTypesLayout() throws IOException {
+        int experts = 2;
+        int in = HfFixtures.HIDDEN;
+        int out = 6;
+        float[] v = new float[experts * in * out];
+        for (int i = 0; i < v.length; i++) v[i] = i + 1;
+        String stack = "model.layers.0.mlp.experts.gate_up_proj";
+        List<Tensor> tensors = List.of(Tensor.ofFloats(stack, new long[] {experts, in, out}, v),
+                Tensor.ofFloats(stack + "_bias", new long[] {experts, out}, new float[experts * out]),
+                new Tensor("model.layers.0.mlp.experts.down_proj_blocks", dev.sparseprof.util.DType.U8, new long[] {experts, in, 1, 16},
+                        java.lang.foreign.MemorySegment.ofArray(new byte[experts * in * 16])));
+        for (String type : List.of("gpt_oss", "qwen3_moe")) {
+            Path folder = Files.createDirectories(dir.resolve(type));
+            SafetensorsWriter.write(folder.resolve("model.safetensors"), tensors, Map.of());
+            Files.writeString(folder.resolve("config.json"), "{\"model_type\": \"" + type + "\", \"hidden_size\": " + in + ", \"num_hidden_layers\": 1}");
+            try (Model m = Models.open(folder)) {
+                assertEquals(List.of(stack), m.layers().stream().map(GemmLayer::name).toList(), "the bias is no layer, the MXFP4 blocks are named");
+                assertTrue(m.metadata().get("tensors.skipped").contains("down_proj_blocks"), m.metadata().toString());
+                GemmLayer l = m.layers().get(0);
+                float[] a = l.matrix().toDense();
+                boolean inOut = type.equals("gpt_oss"); // bmm operands [E, in, out]; else F.linear's [E, out, in]
+                assertEquals(inOut ? experts * out : experts * in, l.rows(), type);
+                for (int r = 0; r < l.rows(); r++) {
+                    for (int c = 0; c < l.cols(); c++) {
+                        int flat = inOut ? (r / out) * in * out + c * out + r % out : r * l.cols() + c;
+                        assertEquals(flat + 1, a[r * l.cols() + c], type + " (" + r + ", " + c + ")");
+                    }
+                }
+                assertTrue(m.metadata().get("layers.experts").startsWith("1 fused expert tensors"), m.metadata().toString());
             }
         }
     }
