@@ -85,3 +85,10 @@ for symmetric, name in ((True, "linear-int4.onnx"), (False, "linear-int4-zp.onnx
     quantizer = MatMulNBitsQuantizer(onnx.load(linear_path), block_size=32, is_symmetric=symmetric)
     quantizer.process()
     quantizer.model.save_model_to_file(os.path.join(here, name), False)
+
+# onnxruntime's float16 conversion with the GEMMs kept in fp32 (op_block_list): their weights reach
+# MatMul/Gemm through a Cast, while the convolutions' weights become fp16 initializers
+from onnxruntime.transformers.float16 import convert_float_to_float16
+
+onnx.save(convert_float_to_float16(onnx.load(float_path), keep_io_types=True, op_block_list=["MatMul", "Gemm"]),
+          os.path.join(here, "mlp-fp16-blocked.onnx"))

@@ -256,15 +256,18 @@ final class ProfileCommand implements RunsDirect {
                     p.isGemm() ? speedup(p.speedup()) : "gather", p.critical() ? "CRITICAL" : "");
         }
         table.rule();
-        table.row("total (" + t.gemmLayers() + " GEMM layers)", "", "", t.params(), t.nnz(), pct(t.sparsity()),
-                pct(nmTotal(layers, NmPattern.TWO_FOUR)), pct(nmTotal(layers, NmPattern.ONE_TWO)), pct(nmTotal(layers, NmPattern.FOUR_EIGHT)), "", "", "", "", speedup(t.speedup()),
+        boolean none = t.gemmLayers() == 0; // only gathers: no compliance or speedup to total
+        table.row("total (" + t.gemmLayers() + " GEMM layers)", "", "", t.params(), t.nnz(), none ? "-" : pct(t.sparsity()),
+                none ? "-" : pct(nmTotal(layers, NmPattern.TWO_FOUR)), none ? "-" : pct(nmTotal(layers, NmPattern.ONE_TWO)),
+                none ? "-" : pct(nmTotal(layers, NmPattern.FOUR_EIGHT)), "", "", "", "", none ? "-" : speedup(t.speedup()),
                 t.criticalLayers() > 0 ? t.criticalLayers() + " critical" : "");
         StringBuilder sb = new StringBuilder();
         sb.append(m.source()).append(" (").append(m.format()).append("): ").append(layers.size()).append(layers.size() == 1 ? " layer" : " layers").append(", batch N = ")
                 .append(batch).append(" tokens, activation density ").append(density.label()).append('\n');
         sb.append(table.render(tableOptions.wide));
         sb.append(String.format(Locale.ROOT, "dense %.3f GFLOP, sparse %.3f GFLOP (2 x nnz x N x activation density), theoretical speedup %s%n",
-                t.denseFlops() / 1e9, t.sparseFlops() / 1e9, speedup(t.speedup())));
+                t.denseFlops() / 1e9, t.sparseFlops() / 1e9, none ? "-" : speedup(t.speedup())));
+        if (none) sb.append("note: no weight here feeds a GEMM the reader knows (MatMul, Gemm, Conv, ...): nothing to multiply, only gathers\n");
         sb.append(String.format(Locale.ROOT, "critical: a GEMM layer at least %.0f points below the model's weighted sparsity (%s), when that is >= %.0f%%%n",
                 CRITICAL_GAP * 100, pct(t.sparsity()), CRITICAL_MIN_MODEL_SPARSITY * 100));
         sb.append(groups.notes());

@@ -400,15 +400,24 @@ final class OnnxLayers {
         return moved;
     }
 
+    /** ONNX's float element types, as a {@code Cast}'s {@code to}: FLOAT, FLOAT16, DOUBLE, BFLOAT16. */
+    private static final java.util.Set<Long> FLOAT_TYPES = java.util.Set.of(1L, 10L, 11L, 16L);
+
     /**
      * A weight tensor of this rank (-1: any) and a type a GEMM multiplies, or null: stored under
-     * {@code name}, or the integer tensor a {@code DequantizeLinear} turns into {@code name} (the QDQ
-     * form of onnxruntime's {@code quantize_static}; its scale and zero point are that node's).
+     * {@code name}, the integer tensor a {@code DequantizeLinear} turns into {@code name} (the QDQ
+     * form of onnxruntime's {@code quantize_static}; its scale and zero point are that node's), or
+     * the float tensor a {@code Cast} to a float type turns into {@code name}.
      */
     private Tensor weight(String name, int rank) {
         Tensor t = tensors.get(name);
         OnnxNode producer = t == null ? producers.get(name) : null;
         if (producer != null && producer.opType().equals("DequantizeLinear")) t = tensors.get(producer.input(0));
+        if (producer != null && producer.opType().equals("Cast") && FLOAT_TYPES.contains(producer.intAttribute("to", 0))) {
+            // a stored float weight cast to the op's float type (onnxruntime's float16 converter around blocked ops)
+            Tensor stored = tensors.get(producer.input(0));
+            if (stored != null && stored.dtype().isFloatingPoint()) t = stored;
+        }
         if (t == null || (rank >= 0 && t.rank() != rank) || t.elementCount() == 0) return null;
         DType d = t.dtype();
         boolean ok = d.isFloatingPoint() || d == DType.I8 || d == DType.U8;

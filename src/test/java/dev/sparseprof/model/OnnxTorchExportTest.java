@@ -9,6 +9,7 @@ import static dev.sparseprof.model.OnnxReaderTest.randomWeights;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sparseprof.util.DType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,6 +100,34 @@ class OnnxTorchExportTest {
                     }
                     assertEquals(256, m.layers().stream().filter(l -> l.tensorName().startsWith("c.")).findFirst().orElseThrow().columnsPerSample(),
                             q + ": the 3x3 conv's 16x16 output pixels");
+                }
+            }
+        }
+    }
+
+    /**
+     * onnxruntime 1.30's float16 conversion with MatMul and Gemm kept in fp32 ({@code op_block_list}):
+     * the Gemm weights reach their op through a {@code Cast} (before: both layers missing), the
+     * convolutions' are fp16 initializers. Every layer equals the float export's weight, exactly for
+     * the fp32 ones and within fp16 rounding for the rest, and the stored dtype is each one's own.
+     */
+    @Test
+    void aFloat16ConversionWithBlockedGemmsKeepsTheWeightsItCastsBack() throws IOException {
+        try (Model f = Models.open(DIR.resolve("mlp-float.onnx")); Model m = Models.open(DIR.resolve("mlp-fp16-blocked.onnx"))) {
+            Map<String, GemmLayer> reference = new java.util.HashMap<>();
+            for (GemmLayer l : f.layers()) reference.put(l.tensorName(), l);
+            assertEquals(4, m.layers().size(), m.layers().toString());
+            for (GemmLayer l : m.layers()) {
+                GemmLayer r = reference.get(l.tensorName());
+                boolean gemm = l.tensorName().startsWith("a.") || l.tensorName().startsWith("b.");
+                assertEquals(gemm ? DType.F32 : DType.F16, l.storedDType(), l.name());
+                assertEquals(r.rows(), l.rows(), l.name());
+                assertEquals(r.columnsPerSample(), l.columnsPerSample(), l.name() + " pixels");
+                float[] want = r.matrix().toDense();
+                float[] got = l.matrix().toDense();
+                for (int i = 0; i < want.length; i++) {
+                    float tolerance = gemm ? 0 : Math.abs(want[i]) / 1024 + 1e-7f; // fp16: 10 mantissa bits
+                    assertEquals(want[i], got[i], tolerance, l.name() + " element " + i);
                 }
             }
         }
