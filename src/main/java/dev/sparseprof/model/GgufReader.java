@@ -44,6 +44,15 @@ final class GgufReader implements ModelReader {
     private static final int MAX_DIMS = 4;
     private static final int DEFAULT_ALIGNMENT = 32;
     private static final long MAX_STRING_BYTES = 1L << 30;
+    private static final String TOKEN_EMBEDDING = "token_embd.weight";
+    private static final String OUTPUT = "output.weight";
+    /**
+     * llama.cpp architectures without an output projection (embedding encoders): elsewhere a missing
+     * {@code output.weight} means llama.cpp multiplies by {@code token_embd} (llama-model.cpp loads the
+     * output as "not required" and falls back to the token embedding, duplicated).
+     */
+    private static final java.util.Set<String> ENCODERS = java.util.Set.of("bert", "nomic-bert", "nomic-bert-moe", "jina-bert-v2",
+            "jina-bert-v3", "neo-bert", "modern-bert", "t5encoder", "clip");
 
     @Override
     public String name() {
@@ -129,6 +138,11 @@ final class GgufReader implements ModelReader {
             LayerKind kind = info.name.startsWith("token_embd") || info.name.contains("embed") ? LayerKind.EMBEDDING_GATHER
                     : info.dims.length > 3 ? LayerKind.CONV : LayerKind.LINEAR;
             layers.add(new GemmLayer(info.name, info.name, kind, (int) rows, (int) info.dims[0], 1, view));
+        }
+        GemmLayer embedding = layers.stream().filter(l -> l.name().equals(TOKEN_EMBEDDING)).findFirst().orElse(null);
+        boolean outputStored = infos.stream().anyMatch(i -> i.name.equals(OUTPUT));
+        if (embedding != null && !outputStored && !ENCODERS.contains(String.valueOf(scalars.get("general.architecture")))) {
+            TensorLayers.addTied(TensorLayers.tied(OUTPUT, embedding), layers, metadata);
         }
         if (!skipped.isEmpty()) {
             metadata.put("gguf.skipped", skipped.size() + (skipped.size() == 1 ? " tensor" : " tensors")

@@ -94,12 +94,20 @@ final class TensorLayers {
         for (Tensor t : tensors) moved.merge(Layout.of(t.name(), t, modelType), 1, Integer::sum);
         for (Layout l : Layout.values()) if (l.note != null && moved.containsKey(l)) metadata.put(l.key, moved.get(l) + " " + l.note + " (" + modelType + ")");
         GemmLayer head = tiedHead(layers, tensors, metadata);
-        if (head != null) {
-            layers.add(head);
-            metadata.put("layers.tied", head.name() + " is " + head.tensorName() + " (tie_word_embeddings): the one matrix is both the input "
-                    + "embedding's gather and the output GEMM, and pruning that GEMM prunes the embedding");
-        }
+        if (head != null) addTied(head, layers, metadata);
         return layers;
+    }
+
+    /** The output GEMM {@code name} over an embedding's matrix: a tied head, a LINEAR layer of the embedding's tensor. */
+    static GemmLayer tied(String name, GemmLayer embedding) {
+        return new GemmLayer(name, embedding.tensorName(), LayerKind.LINEAR, embedding.rows(), embedding.cols(), 1, embedding.matrix());
+    }
+
+    /** Adds a tied head ({@link #tied}) to the layers and says so in the metadata ({@code layers.tied}). */
+    static void addTied(GemmLayer head, List<GemmLayer> layers, Map<String, String> metadata) {
+        layers.add(head);
+        metadata.put("layers.tied", head.name() + " is " + head.tensorName() + " (tied embeddings): the one matrix is both the input "
+                + "embedding's gather and the output GEMM, and pruning that GEMM prunes the embedding");
     }
 
     /** Names of a causal LM's output projection, where a checkpoint stores one. */
@@ -127,9 +135,7 @@ final class TensorLayers {
         for (GemmLayer l : layers) {
             if (l.kind() != LayerKind.EMBEDDING_GATHER || vocab != null && l.rows() != Integer.parseInt(vocab)) continue;
             for (String word : WORD_EMBEDDINGS) {
-                if (l.name().equals(word) || l.name().endsWith("." + word)) {
-                    return new GemmLayer("lm_head.weight", l.tensorName(), LayerKind.LINEAR, l.rows(), l.cols(), 1, l.matrix());
-                }
+                if (l.name().equals(word) || l.name().endsWith("." + word)) return tied("lm_head.weight", l);
             }
         }
         return null;

@@ -100,6 +100,36 @@ class GgufTest {
         return p;
     }
 
+    /**
+     * A decoder without {@code output.weight} multiplies by its token embedding, as llama.cpp loads
+     * it (the output "not required", then {@code token_embd} duplicated): the tied head is a layer; an
+     * embedding encoder ({@code bert}) has no output projection and gets none.
+     */
+    @Test
+    void aDecoderWithoutAnOutputTensorMultipliesByItsTokenEmbedding() throws IOException {
+        float[] embed = new float[4 * HIDDEN];
+        Arrays.fill(embed, 0.25f);
+        for (String arch : List.of("llama", "bert")) {
+            GgufWriter w = new GgufWriter().string("general.architecture", arch)
+                    .tensor("token_embd.weight", new long[] {HIDDEN, 4}, 1, GgufWriter.f16(embed))
+                    .tensor("blk.0.attn_q.weight", new long[] {HIDDEN, HIDDEN}, 0, GgufWriter.f32(new float[HIDDEN * HIDDEN]));
+            try (Model m = Models.open(write("tied-" + arch + ".gguf", w.bytes()))) {
+                List<String> names = m.layers().stream().map(GemmLayer::name).toList();
+                if (arch.equals("bert")) {
+                    assertEquals(List.of("token_embd.weight", "blk.0.attn_q.weight"), names);
+                    continue;
+                }
+                assertEquals(List.of("token_embd.weight", "blk.0.attn_q.weight", "output.weight"), names);
+                GemmLayer head = m.layers().get(2);
+                assertEquals(LayerKind.LINEAR, head.kind());
+                assertEquals("token_embd.weight", head.tensorName());
+                assertEquals(4, head.rows());
+                assertEquals("head", LayerLabels.of(m).get(2).role());
+                assertTrue(m.metadata().get("layers.tied").startsWith("output.weight is token_embd.weight"));
+            }
+        }
+    }
+
     @Test
     void versionsTwoAndThreeReadFloatsAndDequantizeQ8AndQ4BlockByBlock() throws IOException {
         for (int version : new int[] {2, 3}) {
