@@ -36,7 +36,8 @@ import java.util.Set;
  * </ul>
  * A weight may also reach MatMul/Gemm through a {@code Transpose}, and a recurrent op through row
  * moves of stored tensors ({@link OnnxRowSource}).
- * A weight consumed twice (tied embeddings) is listed once, at its first consumer. Quantized weights
+ * A weight consumed by several GEMMs is listed once, at the first; one gathered as an embedding and
+ * multiplied by a GEMM (a tied output projection) is listed as both. Quantized weights
  * take their scale and zero point from a {@code DequantizeLinear} applied to them, from
  * MatMulInteger's {@code b_zero_point} input, or by the ONNX Runtime naming convention
  * ({@code W_quantized}, {@code W_scale}, {@code W_zero_point}); they are also put into the model's
@@ -81,9 +82,11 @@ final class OnnxLayers {
         for (OnnxNode node : graph.nodes()) {
             Set<String> fromThisNode = new HashSet<>();
             for (GemmLayer layer : layersOf(node)) {
-                // a weight consumed by several nodes (tied embeddings) is listed at its first consumer only
-                if (!fromThisNode.contains(layer.tensorName()) && !seen.add(layer.tensorName())) continue;
-                fromThisNode.add(layer.tensorName());
+                // a weight consumed by several GEMMs (shared layers) is listed at its first GEMM only; a tied
+                // embedding, gathered and then multiplied as the output projection, is listed as both
+                String use = layer.tensorName() + (layer.kind() == LayerKind.EMBEDDING_GATHER ? " gather" : " gemm");
+                if (!fromThisNode.contains(use) && !seen.add(use)) continue;
+                fromThisNode.add(use);
                 layers.add(layer);
             }
         }

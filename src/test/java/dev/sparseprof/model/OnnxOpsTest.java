@@ -45,6 +45,21 @@ class OnnxOpsTest {
         return m.layers().get(0);
     }
 
+    /** A tied output projection: the embedding table is gathered, then multiplied (through a Transpose) as the head; both are layers. */
+    @Test
+    void aTiedEmbeddingIsListedAsItsGatherAndAsTheHeadGemm() throws IOException {
+        ProtoWriter g = new ProtoWriter().message(11, valueInfo("ids", 1, 3)).message(5, init("wte", randomWeights(10 * 4, 5, 0), 10, 4))
+                .message(1, node("embed", "Gather", a("wte", "ids"), a("h")))
+                .message(1, node("t", "Transpose", a("wte"), a("wte_t")))
+                .message(1, node("head", "MatMul", a("h", "wte_t"), a("logits")));
+        try (Model m = open(g, Map.of())) {
+            assertEquals(List.of(LayerKind.EMBEDDING_GATHER, LayerKind.LINEAR), m.layers().stream().map(GemmLayer::kind).toList());
+            GemmLayer head = m.layers().get(1);
+            assertEquals("wte", head.tensorName());
+            assertEquals(10, head.rows(), "A = the table as stored: vocab x hidden");
+        }
+    }
+
     @Test
     void convTransposeIsOneGemmPerGroupOverTheInputPixels() throws IOException {
         // W [C_in=4, C_out/g=3, 2, 2], group 2: per group A[(co, i, j), c] = W[g*2 + c, co, i, j], 12 x 2.
