@@ -306,7 +306,9 @@ final class TorchPickle {
         }
         if (module.equals("torch") && (STORAGES.containsKey(name) || DTYPES.containsKey(name))) return new Global(module, name);
         if (module.equals("torch.storage") && name.equals("UntypedStorage")) return new Global("torch", name);
-        throw refuse("global " + q);
+        boolean pickledObject = !name.isEmpty() && Character.isUpperCase(name.charAt(0)) && !module.startsWith("__torch__");
+        throw refuse("global " + q + (pickledObject ? ", a pickled " + name + " object as torch.save(model) writes; save model.state_dict() "
+                + "or export to ONNX, TorchScript or safetensors," : ""));
     }
 
     private boolean isScriptClass(Global g) {

@@ -167,7 +167,7 @@ class TorchZipTest {
         assertFault(hostile("eval.pt", p -> p.stackGlobal("builtins", "eval")), "global builtins.eval");
         assertFault(hostile("getattr.pt", p -> p.stackGlobal("builtins", "getattr")), "global builtins.getattr");
         assertFault(hostile("subclass.pt", p -> p.global("torch._tensor", "_rebuild_from_type_v2")), "global torch._tensor._rebuild_from_type_v2");
-        assertFault(hostile("module.pt", p -> p.global("__main__", "Net")), "global __main__.Net");
+        assertFault(hostile("module.pt", p -> p.global("__main__", "Net")), "global __main__.Net, a pickled Net object as torch.save(model) writes; save model.state_dict()");
         assertFault(hostile("storagecall.pt", p -> p.global("torch", "FloatStorage").op(')').op('R')), "REDUCE of torch.FloatStorage");
         assertFault(hostile("reducestr.pt", p -> p.str("x").op(')').op('R')), "REDUCE of 'x'");
         assertFault(hostile("odict.pt", p -> p.global("collections", "OrderedDict").tuple(1).op('R')), "REDUCE of collections.OrderedDict with arguments");
