@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * GGUF files (llama.cpp), versions 2 and 3: magic {@code GGUF}, u32 version, u64 tensor count, u64
@@ -51,7 +52,7 @@ final class GgufReader implements ModelReader {
      * {@code output.weight} means llama.cpp multiplies by {@code token_embd} (llama-model.cpp loads the
      * output as "not required" and falls back to the token embedding, duplicated).
      */
-    private static final java.util.Set<String> ENCODERS = java.util.Set.of("bert", "nomic-bert", "nomic-bert-moe", "jina-bert-v2",
+    private static final Set<String> ENCODERS = Set.of("bert", "nomic-bert", "nomic-bert-moe", "jina-bert-v2",
             "jina-bert-v3", "neo-bert", "modern-bert", "t5encoder", "clip");
 
     @Override

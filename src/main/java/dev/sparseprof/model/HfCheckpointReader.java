@@ -82,6 +82,10 @@ final class HfCheckpointReader implements ModelReader {
         for (String n : SINGLE_NAMES) if (Files.isRegularFile(folder.resolve(n))) return folder.resolve(n);
         List<Path> files = list(folder, "*.safetensors");
         if (files.size() == 1) return files.get(0);
+        if (files.isEmpty() && Files.isRegularFile(folder.resolve("model_index.json"))) {
+            throw ModelFormatException.in(folder, "is a diffusers pipeline (model_index.json): name one of its component folders "
+                    + "(unet, transformer, text_encoder, vae), each a checkpoint of its own");
+        }
         throw ModelFormatException.in(folder, files.isEmpty()
                 ? "is a folder without model.safetensors, pytorch_model.bin or an *.index.json"
                 : "is a folder of " + files.size() + " .safetensors files without an *.index.json saying how they go together");

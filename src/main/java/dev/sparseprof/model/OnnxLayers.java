@@ -404,7 +404,7 @@ final class OnnxLayers {
     }
 
     /** ONNX's float element types, as a {@code Cast}'s {@code to}: FLOAT, FLOAT16, DOUBLE, BFLOAT16. */
-    private static final java.util.Set<Long> FLOAT_TYPES = java.util.Set.of(1L, 10L, 11L, 16L);
+    private static final Set<Long> FLOAT_TYPES = Set.of(1L, 10L, 11L, 16L);
 
     /**
      * A weight tensor of this rank (-1: any) and a type a GEMM multiplies, or null: stored under

@@ -3,7 +3,9 @@ package dev.sparseprof.model;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The entries of a zip archive held in a mapped segment, read from its central directory (ZIP64
@@ -35,8 +37,8 @@ final class StoredZip {
      */
     record Listing(Map<String, MemorySegment> stored, Map<String, Integer> compressed) {
         /** Every entry's name, the stored ones first. */
-        java.util.Set<String> names() {
-            java.util.Set<String> all = new java.util.LinkedHashSet<>(stored.keySet());
+        Set<String> names() {
+            Set<String> all = new LinkedHashSet<>(stored.keySet());
             all.addAll(compressed.keySet());
             return all;
         }

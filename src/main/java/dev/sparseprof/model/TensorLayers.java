@@ -2,6 +2,7 @@ package dev.sparseprof.model;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -10,22 +11,25 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The layer rule for formats that hold bare tensors (safetensors, npy/npz, Matrix Market), which
- * follow PyTorch's storage order: every 2-D floating-point tensor is a {@link LayerKind#LINEAR}
- * weight stored {@code [out, in]} (A as stored), or an {@link LayerKind#EMBEDDING_GATHER} when its
- * name contains {@code embed} or is one of GPT-2's tables ({@code wte}, {@code wpe}); a 3-D to 5-D floating-point tensor is a convolution weight
+ * The layer rule for formats that hold bare tensors (safetensors, torch.save, npy/npz, Matrix
+ * Market, Hugging Face folders), which follow PyTorch's storage order: every 2-D floating-point
+ * tensor is a {@link LayerKind#LINEAR} weight stored {@code [out, in]} (A as stored), or an
+ * {@link LayerKind#EMBEDDING_GATHER} when its name contains {@code embed} or is one of GPT-2's
+ * tables ({@code wte}, {@code wpe}); a 3-D to 5-D floating-point tensor is a convolution weight
  * {@code [out, in, k...]}, im2col's {@code [out, in·k...]} as stored, with N per sample 1 (the
- * file does not say the output size); 1-D tensors (biases, norms) and integer tensors are not layers.
- * A parameter pruned with {@code torch.nn.utils.prune} and saved as {@code P_orig} and {@code P_mask}
+ * file does not say the output size); 1-D tensors, biases and integer tensors are not layers. A
+ * parameter pruned with {@code torch.nn.utils.prune} and saved as {@code P_orig} and {@code P_mask}
  * is the layer {@code P} of the masked weight.
  *
- * <p>One exception to {@code [out, in]}, known from {@code config.json}: transformers' {@code Conv1D}
- * ("works like a Linear layer but the weights are transposed", {@code pytorch_utils.py}) stores its
- * weight {@code [in, out]}. The model types whose modeling code builds their attention and MLP
- * projections from it ({@link #CONV1D_MODEL_TYPES}: GPT-2 and its kin) have those weights
- * ({@code c_attn}, {@code q_attn}, {@code c_proj}, {@code c_fc}) read transposed, so that A is
- * {@code [out, in]}, N:M groups run along the input and {@code prune} writes into the stored layout.
- * GPTBigCode (StarCoder) uses the same names over {@code nn.Linear}, hence the rule goes by model type.
+ * <p>Where {@code config.json}'s model type says a weight is stored otherwise, {@link Layout} reads
+ * it so that A is {@code [out, in]}, N:M groups run along the input and {@code prune} writes into
+ * the stored layout: transformers' {@code Conv1D} ("works like a Linear layer but the weights are
+ * transposed", {@code pytorch_utils.py}; GPT-2 and its kin) stores {@code [in, out]}, and fused MoE
+ * experts ({@code mlp.experts.gate_up_proj}) are one 3-D tensor, {@code [E, in, out]} where the
+ * modeling code multiplies them with {@code bmm} (Llama 4, gpt-oss). The rules go by model type,
+ * not by name: GPTBigCode (StarCoder) names the same modules over {@code nn.Linear}. A causal LM
+ * whose {@code lm_head} is tied to its input embedding, and so not stored, gets that output GEMM
+ * over the embedding's matrix ({@link #tied}).
  */
 final class TensorLayers {
     private TensorLayers() {}
@@ -90,7 +94,7 @@ final class TensorLayers {
         }
         String modelType = metadata.getOrDefault(MODEL_TYPE, "");
         List<GemmLayer> layers = of(tensors, modelType);
-        Map<Layout, Integer> moved = new java.util.EnumMap<>(Layout.class);
+        Map<Layout, Integer> moved = new EnumMap<>(Layout.class);
         for (Tensor t : tensors) moved.merge(Layout.of(t.name(), t, modelType), 1, Integer::sum);
         for (Layout l : Layout.values()) if (l.note != null && moved.containsKey(l)) metadata.put(l.key, moved.get(l) + " " + l.note + " (" + modelType + ")");
         GemmLayer head = tiedHead(layers, tensors, metadata);
@@ -126,7 +130,7 @@ final class TensorLayers {
      */
     private static GemmLayer tiedHead(List<GemmLayer> layers, List<Tensor> tensors, Map<String, String> metadata) {
         String architectures = metadata.getOrDefault("config.architectures", "");
-        boolean causal = java.util.Arrays.stream(architectures.split(",")).anyMatch(a -> a.endsWith("ForCausalLM") || a.endsWith("LMHeadModel"));
+        boolean causal = Arrays.stream(architectures.split(",")).anyMatch(a -> a.endsWith("ForCausalLM") || a.endsWith("LMHeadModel"));
         if (!causal || "false".equals(metadata.get("config." + HfConfig.TIE))) return null;
         for (Tensor t : tensors) {
             for (String head : HEAD_NAMES) if (t.name().equals(head) || t.name().endsWith("." + head)) return null;

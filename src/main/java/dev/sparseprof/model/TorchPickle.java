@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A restricted unpickler for torch.save's {@code data.pkl}, of our own: it interprets pickle
@@ -96,8 +97,8 @@ final class TorchPickle {
     private static final Set<String> SCRIPT_FUNCTIONS = Set.of("torch.jit._pickle.restore_type_tag", "torch.jit._pickle.build_intlist",
             "torch.jit._pickle.build_floatlist", "torch.jit._pickle.build_doublelist", "torch.jit._pickle.build_boollist",
             "torch.jit._pickle.build_tensorlist");
-    private static final java.util.regex.Pattern SCRIPT_MODULE = java.util.regex.Pattern.compile("__torch__(\\.[A-Za-z_][A-Za-z0-9_]*)*");
-    private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern SCRIPT_MODULE = Pattern.compile("__torch__(\\.[A-Za-z_][A-Za-z0-9_]*)*");
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private final String source;
     private final MemorySegment bytes;

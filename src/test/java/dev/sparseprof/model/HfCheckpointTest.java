@@ -204,6 +204,9 @@ class HfCheckpointTest {
         }
         Path empty = Files.createDirectories(dir.resolve("empty"));
         assertFault(empty, "without model.safetensors");
+        Path pipeline = Files.createDirectories(dir.resolve("pipeline"));
+        Files.writeString(pipeline.resolve("model_index.json"), "{\"_class_name\": \"StableDiffusionPipeline\", \"unet\": [\"diffusers\", \"UNet2DConditionModel\"]}");
+        assertFault(pipeline, "is a diffusers pipeline (model_index.json): name one of its component folders");
     }
 
     @Test
