@@ -15,7 +15,7 @@ import java.util.Set;
  * Market, Hugging Face folders), which follow PyTorch's storage order: every 2-D floating-point
  * tensor is a {@link LayerKind#LINEAR} weight stored {@code [out, in]} (A as stored), or an
  * {@link LayerKind#EMBEDDING_GATHER} when its name contains {@code embed} or is one of GPT-2's
- * tables ({@code wte}, {@code wpe}); a 3-D to 5-D floating-point tensor is a convolution weight
+ * tables ({@code wte}, {@code wpe}) or T5's and BART's {@code shared}; a 3-D to 5-D floating-point tensor is a convolution weight
  * {@code [out, in, k...]}, im2col's {@code [out, in·k...]} as stored, with N per sample 1 (the
  * file does not say the output size); 1-D tensors, biases and integer tensors are not layers. A
  * parameter pruned with {@code torch.nn.utils.prune} and saved as {@code P_orig} and {@code P_mask}
@@ -118,19 +118,21 @@ final class TensorLayers {
     private static final List<String> HEAD_NAMES = List.of("lm_head.weight", "embed_out.weight", "output.weight");
     /** Names of the input word embedding, whose matrix a tied output projection reuses. */
     private static final List<String> WORD_EMBEDDINGS = List.of("embed_tokens.weight", "wte.weight", "word_embeddings.weight",
-            "embed_in.weight", "tok_embeddings.weight");
+            "embed_in.weight", "tok_embeddings.weight", "shared.weight");
+    /** {@code config.json} architectures with an output projection over the vocabulary: causal LMs, and encoder-decoders (T5, BART, Whisper) and multimodal LMs. */
+    private static final List<String> LM_ARCHITECTURES = List.of("ForCausalLM", "LMHeadModel", "ForConditionalGeneration");
 
     /**
-     * The output projection of a causal LM whose checkpoint leaves it out because it is the input
-     * embedding's matrix (transformers saves a tied {@code lm_head} once, as the embedding): when
-     * config.json's {@code architectures} names a causal LM ({@code *ForCausalLM}, {@code *LMHeadModel}),
+     * The output projection of a language model whose checkpoint leaves it out because it is the
+     * input embedding's matrix (transformers saves a tied {@code lm_head} once, as the embedding):
+     * when config.json's {@code architectures} names one ({@link #LM_ARCHITECTURES}),
      * {@code tie_word_embeddings} is not false (transformers' default is true; LLaMA-style configs
      * write false when untied), no head tensor is stored and one word embedding of
      * {@code vocab_size} rows is. Null otherwise: encoders and untied checkpoints are read as stored.
      */
     private static GemmLayer tiedHead(List<GemmLayer> layers, List<Tensor> tensors, Map<String, String> metadata) {
         String architectures = metadata.getOrDefault("config.architectures", "");
-        boolean causal = Arrays.stream(architectures.split(",")).anyMatch(a -> a.endsWith("ForCausalLM") || a.endsWith("LMHeadModel"));
+        boolean causal = Arrays.stream(architectures.split(",")).anyMatch(a -> LM_ARCHITECTURES.stream().anyMatch(a::endsWith));
         if (!causal || "false".equals(metadata.get("config." + HfConfig.TIE))) return null;
         for (Tensor t : tensors) {
             for (String head : HEAD_NAMES) if (t.name().equals(head) || t.name().endsWith("." + head)) return null;
@@ -240,7 +242,8 @@ final class TensorLayers {
     /** Convolution above rank 2; a gather for an embedding table ({@code embed} in the name, GPT-2's {@code wte} and {@code wpe}). */
     private static LayerKind kindOf(String name, int rank) {
         String lower = name.toLowerCase(Locale.ROOT);
-        boolean table = lower.contains("embed") || lower.endsWith("wpe.weight") || lower.endsWith("wte.weight");
+        boolean table = lower.contains("embed") || lower.endsWith("wpe.weight") || lower.endsWith("wte.weight")
+                || lower.equals("shared.weight") || lower.endsWith(".shared.weight"); // T5's and BART's shared vocabulary table
         return rank > 2 ? LayerKind.CONV : table ? LayerKind.EMBEDDING_GATHER : LayerKind.LINEAR;
     }
 }

@@ -155,6 +155,16 @@ class HfCheckpointTest {
                 assertEquals(1, labels.stream().filter(l -> l.role().equals("embed")).count(), "the gather stays the embedding");
             }
         }
+        // an encoder-decoder (T5, BART) ties its head to the shared vocabulary table
+        Path t5 = Files.createDirectories(dir.resolve("t5"));
+        SafetensorsWriter.write(t5.resolve("model.safetensors"), List.of(HfFixtures.tensor("shared.weight", new long[] {HfFixtures.VOCAB, HfFixtures.HIDDEN}),
+                HfFixtures.tensor("encoder.block.0.layer.0.SelfAttention.q.weight", new long[] {HfFixtures.HIDDEN, HfFixtures.HIDDEN})), Map.of());
+        Files.writeString(t5.resolve("config.json"), "{\"architectures\": [\"T5ForConditionalGeneration\"], \"model_type\": \"t5\", \"d_model\": "
+                + HfFixtures.HIDDEN + ", \"vocab_size\": " + HfFixtures.VOCAB + "}");
+        try (Model m = Models.open(t5)) {
+            assertEquals(List.of(LayerKind.EMBEDDING_GATHER, LayerKind.LINEAR, LayerKind.LINEAR), m.layers().stream().map(GemmLayer::kind).toList());
+            assertEquals("shared.weight", m.layers().get(2).tensorName());
+        }
     }
 
     @Test
