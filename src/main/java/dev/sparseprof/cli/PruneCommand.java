@@ -105,7 +105,10 @@ final class PruneCommand implements Callable<Integer> {
                     continue;
                 }
                 Checks.toIntExact(l.params(), "layer '" + l.name() + "' size");
-                if (l.tensor() == null) throw new SparseprofException(m.source() + ": layer '" + l.name() + "' is not stored as a tensor; cannot write it back");
+                if (l.tensor() == null) {
+                    throw new SparseprofException(m.source() + ": layer '" + l.name() + "' is stored block-quantized (GGUF Q8_0/Q4_0/Q6_K/MXFP4, "
+                            + "MXFP4 safetensors, MatMulNBits): its zeros cannot be written back into the codes; prune the float checkpoint");
+                }
                 byTensor.computeIfAbsent(l.tensorName(), k -> new ArrayList<>()).add(l);
                 count++;
             }

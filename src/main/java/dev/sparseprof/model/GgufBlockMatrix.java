@@ -5,18 +5,20 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A GGUF Q8_0, Q4_0 or Q6_K weight seen as the GEMM matrix A, dequantized row by row from the mapped
- * file (nothing is expanded in memory). A row is whole blocks (ggml's {@code block_q8_0},
- * {@code block_q4_0}, {@code block_q6_K}):
+ * A GGUF Q8_0, Q4_0, Q6_K or MXFP4 weight seen as the GEMM matrix A, dequantized row by row from the
+ * mapped file (nothing is expanded in memory). A row is whole blocks (ggml's {@code block_q8_0},
+ * {@code block_q4_0}, {@code block_q6_K}, {@code block_mxfp4}):
  * <ul>
  * <li>Q8_0, 32 elements: an fp16 scale d and 32 int8 quants, {@code d·q};</li>
  * <li>Q4_0, 32 elements: d and 16 bytes whose low nibbles are elements 0..15 and high nibbles
  *     16..31, {@code d·(nibble - 8)};</li>
  * <li>Q6_K, 256 elements in 16 groups of 16: 128 bytes of low 4 bits, 64 bytes of high 2 bits, 16
  *     int8 group scales, then the fp16 d; {@code d·scale·(q - 32)}, laid out per half of 128 as
- *     ggml's {@code dequantize_row_q6_K} reads it.</li>
+ *     ggml's {@code dequantize_row_q6_K} reads it;</li>
+ * <li>MXFP4, 32 elements: an E8M0 scale byte and 16 bytes of E2M1 codes, low nibbles 0..15 and high
+ *     nibbles 16..31 ({@link Mxfp4}; gpt-oss's experts).</li>
  * </ul>
- * The three are symmetric: a zero quant (q = 0, nibble 8, 6-bit 32) is written as exactly 0.0f
+ * The four are symmetric: a zero quant (q = 0, nibble 8, 6-bit 32, E2M1 ±0) is written as exactly 0.0f
  * whatever the scales are (even inf or NaN), so zeros stay zeros. (The K-quants with a per-block
  * min, Q4_K and Q5_K, have no exact zero and are not read.)
  */
@@ -30,7 +32,7 @@ final class GgufBlockMatrix implements MatrixView {
     private final long rowBytes;
 
     GgufBlockMatrix(MemorySegment data, GgufTypes type, int rows, int cols) {
-        if (type != GgufTypes.Q8_0 && type != GgufTypes.Q4_0 && type != GgufTypes.Q6_K) throw new IllegalArgumentException(type + " is not decoded here");
+        if (!type.decoded() || type.blockElements == 1) throw new IllegalArgumentException(type + " is not decoded here");
         if (cols % type.blockElements != 0) throw new IllegalArgumentException(cols + " columns are not whole blocks");
         this.rowBytes = (long) cols / type.blockElements * type.blockBytes;
         if (data.byteSize() != rowBytes * rows) throw new IllegalArgumentException("data size");
@@ -59,6 +61,10 @@ final class GgufBlockMatrix implements MatrixView {
             return;
         }
         int blocks = cols / BLOCK;
+        if (type == GgufTypes.MXFP4) {
+            for (int b = 0; b < blocks; b++, at += type.blockBytes) mxfp4(at, dst, offset + b * BLOCK);
+            return;
+        }
         for (int b = 0; b < blocks; b++, at += type.blockBytes) {
             float d = Float.float16ToFloat(data.get(LittleEndian.I16, at));
             int o = offset + b * BLOCK;
@@ -76,6 +82,19 @@ final class GgufBlockMatrix implements MatrixView {
                     dst[o + j + BLOCK / 2] = hi == 0 ? 0.0f : d * hi;
                 }
             }
+        }
+    }
+
+    /**
+     * One {@code block_mxfp4} at {@code at}: the E8M0 scale byte, then 16 bytes whose low nibbles are
+     * elements 0..15 and high nibbles 16..31 ({@link Mxfp4}).
+     */
+    private void mxfp4(long at, float[] dst, int o) {
+        int e = data.get(ValueLayout.JAVA_BYTE, at) & 0xff;
+        for (int j = 0; j < BLOCK / 2; j++) {
+            int packed = data.get(ValueLayout.JAVA_BYTE, at + 1 + j) & 0xff;
+            dst[o + j] = Mxfp4.value(packed & 0xf, e);
+            dst[o + j + BLOCK / 2] = Mxfp4.value(packed >>> 4, e);
         }
     }
 

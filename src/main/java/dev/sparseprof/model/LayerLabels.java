@@ -46,6 +46,7 @@ public final class LayerLabels {
     public static LayerLabel of(String name, long rows, long cols, HfConfig config) {
         String n = name.toLowerCase(Locale.ROOT);
         if (n.endsWith(".weight")) n = n.substring(0, n.length() - ".weight".length());
+        if (n.endsWith("_blocks")) n = n.substring(0, n.length() - "_blocks".length()); // an MXFP4 weight's codes
         int block = index(BLOCK, n);
         int expert = index(EXPERT, n);
         String role = role(n, block >= 0);

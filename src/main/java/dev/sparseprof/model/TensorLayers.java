@@ -80,9 +80,13 @@ final class TensorLayers {
      * them out, and say so.
      */
     static List<GemmLayer> of(List<Tensor> tensors, Map<String, String> metadata) {
+        List<GemmLayer> mxfp4 = mxfp4(tensors);
+        Set<String> decoded = new HashSet<>();
+        for (GemmLayer l : mxfp4) decoded.add(l.tensorName());
         List<String> skipped = new ArrayList<>();
         for (Tensor t : tensors) {
             String lower = t.name().toLowerCase(Locale.ROOT);
+            if (decoded.contains(t.name())) continue;
             if (!t.dtype().isFloatingPoint() && t.rank() >= 2 && (lower.contains("weight") || lower.endsWith("_blocks"))) {
                 skipped.add(t.name() + " " + t.dtype().name().toLowerCase(Locale.ROOT));
             }
@@ -94,11 +98,40 @@ final class TensorLayers {
         }
         String modelType = metadata.getOrDefault(MODEL_TYPE, "");
         List<GemmLayer> layers = of(tensors, modelType);
+        layers.addAll(mxfp4);
         Map<Layout, Integer> moved = new EnumMap<>(Layout.class);
         for (Tensor t : tensors) moved.merge(Layout.of(t.name(), t, modelType), 1, Integer::sum);
         for (Layout l : Layout.values()) if (l.note != null && moved.containsKey(l)) metadata.put(l.key, moved.get(l) + " " + l.note + " (" + modelType + ")");
         GemmLayer head = tiedHead(layers, tensors, metadata);
         if (head != null) addTied(head, layers, metadata);
+        return layers;
+    }
+
+    /** The suffixes of an MXFP4 weight's two tensors (gpt-oss: {@code experts.gate_up_proj_blocks} and {@code _scales}). */
+    private static final String BLOCKS = "_blocks", SCALES = "_scales";
+
+    /**
+     * The MXFP4 weights among {@code tensors} ({@link Mxfp4Matrix}): each {@code P_blocks} with its
+     * {@code P_scales} is the LINEAR layer {@code P} of all experts' rows, stored as uint8 (the
+     * nearest type the commands price: two codes a byte, so the weight bytes are priced twice over).
+     */
+    private static List<GemmLayer> mxfp4(List<Tensor> tensors) {
+        Map<String, Tensor> byName = new HashMap<>();
+        for (Tensor t : tensors) byName.put(t.name(), t);
+        List<GemmLayer> layers = new ArrayList<>();
+        for (Tensor t : tensors) {
+            if (!t.name().endsWith(BLOCKS)) continue;
+            String name = t.name().substring(0, t.name().length() - BLOCKS.length());
+            Tensor scales = byName.get(name + SCALES);
+            if (scales == null) continue;
+            Mxfp4Matrix view;
+            try {
+                view = new Mxfp4Matrix(t, scales);
+            } catch (IllegalArgumentException e) {
+                continue; // not such a pair: left to the skipped-integer note
+            }
+            layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), 1, view, 1, false, dev.sparseprof.util.DType.U8));
+        }
         return layers;
     }
 

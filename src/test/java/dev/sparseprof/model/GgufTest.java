@@ -101,6 +101,31 @@ class GgufTest {
     }
 
     /**
+     * MXFP4 [2 out x 64 in] (gpt-oss's experts in llama.cpp) of bytes {@code (i·53 + 7) & 0xff} with
+     * the four blocks' E8M0 scales set to 120, 127, 130 and 1 (a subnormal scale): its dequantized
+     * values against gguf-py 0.19's {@code quants.dequantize(bytes, MXFP4)} of the same bytes (114
+     * non-zeros; sum -1.9375, absolute sum 674.5703125; element 0 -0.015625, 40 -0.5, 100
+     * -7.052966104933725e-38).
+     */
+    @Test
+    void mxfp4IsDequantizedAsGgufPyDoes() throws IOException {
+        byte[] data = new byte[68];
+        for (int i = 0; i < data.length; i++) data[i] = (byte) (i * 53 + 7);
+        int[] scales = {120, 127, 130, 1};
+        for (int block = 0; block < 4; block++) data[block * 17] = (byte) scales[block];
+        GgufWriter w = new GgufWriter().string("general.architecture", "gpt-oss").tensor("blk.0.ffn_up_exps.weight", new long[] {64, 2}, 39, data);
+        try (Model m = Models.open(write("mxfp4.gguf", w.bytes()))) {
+            GemmLayer l = m.layers().get(0);
+            assertEquals(2, l.rows());
+            float[] v = l.matrix().toDense();
+            assertEquals(new Checksum(114, -1.9375, 674.5703125), Checksum.of(v));
+            assertEquals(-0.015625f, v[0]);
+            assertEquals(-0.5f, v[40]);
+            assertEquals(-7.052966104933725e-38f, v[100]);
+        }
+    }
+
+    /**
      * A decoder without {@code output.weight} multiplies by its token embedding, as llama.cpp loads
      * it (the output "not required", then {@code token_embd} duplicated): the tied head is a layer; an
      * embedding encoder ({@code bert}) has no output projection and gets none.

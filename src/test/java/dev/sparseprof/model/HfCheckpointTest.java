@@ -201,6 +201,40 @@ class HfCheckpointTest {
         }
     }
 
+    /**
+     * gpt-oss's MXFP4 experts ({@code _blocks} uint8 [E=2, out=3, G=2, 16] of bytes
+     * {@code (i·29 + 3) & 0xff}, {@code _scales} [2, 3, 2] of {@code 118 + (i·5) % 17}): one layer of
+     * all experts' rows equal to transformers 5.18's {@code convert_moe_packed_tensors} of the same
+     * bytes (in fp32, transposed back to [E, out, in]: 336 non-zeros, sum 1766.8564453125, absolute
+     * sum 15690.9150390625, A(0, 0) 0.0029296875, A(5, 63) -0.03125).
+     */
+    @Test
+    void gptOssMxfp4ExpertsDequantizeAsTransformersDoes() throws IOException {
+        byte[] blocks = new byte[2 * 3 * 2 * 16];
+        for (int i = 0; i < blocks.length; i++) blocks[i] = (byte) (i * 29 + 3);
+        byte[] scales = new byte[12];
+        for (int i = 0; i < scales.length; i++) scales[i] = (byte) (118 + (i * 5) % 17);
+        String p = "model.layers.0.mlp.experts.gate_up_proj";
+        Path folder = Files.createDirectories(dir.resolve("gpt-oss"));
+        SafetensorsWriter.write(folder.resolve("model.safetensors"), List.of(
+                new Tensor(p + "_blocks", dev.sparseprof.util.DType.U8, new long[] {2, 3, 2, 16}, java.lang.foreign.MemorySegment.ofArray(blocks)),
+                new Tensor(p + "_scales", dev.sparseprof.util.DType.U8, new long[] {2, 3, 2}, java.lang.foreign.MemorySegment.ofArray(scales))), Map.of());
+        Files.writeString(folder.resolve("config.json"), "{\"model_type\": \"gpt_oss\", \"hidden_size\": 64, \"num_hidden_layers\": 1}");
+        try (Model m = Models.open(folder)) {
+            assertEquals(1, m.layers().size(), m.layers().toString());
+            GemmLayer l = m.layers().get(0);
+            assertEquals(p, l.name());
+            assertEquals(6, l.rows());
+            assertEquals(64, l.cols());
+            assertEquals(dev.sparseprof.util.DType.U8, l.storedDType());
+            float[] a = l.matrix().toDense();
+            assertEquals(new Checksum(336, 1766.8564453125, 15690.9150390625), Checksum.of(a));
+            assertEquals(0.0029296875f, a[0]);
+            assertEquals(-0.03125f, a[5 * 64 + 63]);
+            assertNull(m.metadata().get("tensors.skipped"), "decoded, so not named as left out");
+        }
+    }
+
     @Test
     void aFolderWithOneWeightsFileNeedsNoIndex() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("one"));

@@ -1,0 +1,66 @@
+package dev.sparseprof.model;
+
+import dev.sparseprof.util.MatrixView;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * An MXFP4 weight as gpt-oss's safetensors store it ({@code experts.gate_up_proj_blocks} uint8
+ * {@code [E, out, G, 16]} beside {@code _scales} uint8 {@code [E, out, G]}), seen as the GEMM matrix
+ * A of all experts' rows: row {@code (e, o)} is that expert's output feature, its {@code G·32}
+ * columns the input features. Each 16-byte block holds 32 E2M1 codes, element {@code 2j} in the low
+ * nibble of byte j and {@code 2j + 1} in the high one, under the block's E8M0 scale ({@link Mxfp4});
+ * transformers' {@code convert_moe_packed_tensors} decodes the same way (then transposes to its
+ * {@code [E, in, out]} parameter). Rows are dequantized from the mapped file on demand.
+ */
+final class Mxfp4Matrix implements MatrixView {
+    private static final int BLOCK_BYTES = Mxfp4.BLOCK / 2;
+    private final Tensor blocks;
+    private final Tensor scales;
+    private final int rows;
+    private final int groups;
+
+    /** @throws IllegalArgumentException when the two tensors are not such a pair */
+    Mxfp4Matrix(Tensor blocks, Tensor scales) {
+        long[] b = blocks.shape();
+        if (blocks.dtype() != dev.sparseprof.util.DType.U8 || scales.dtype() != dev.sparseprof.util.DType.U8 || b.length < 3
+                || b[b.length - 1] != BLOCK_BYTES || !Arrays.equals(Arrays.copyOf(b, b.length - 1), scales.shape())) {
+            throw new IllegalArgumentException(blocks.name() + " " + Arrays.toString(b) + " and " + scales.name() + " "
+                    + Arrays.toString(scales.shape()) + " are not MXFP4 blocks [..., G, 16] and their scales [..., G]");
+        }
+        long r = 1;
+        for (int i = 0; i < b.length - 2; i++) r *= b[i];
+        long cols = b[b.length - 2] * Mxfp4.BLOCK;
+        if (r > Integer.MAX_VALUE || cols > Integer.MAX_VALUE) throw new IllegalArgumentException(blocks.name() + " is too large a matrix");
+        this.blocks = blocks;
+        this.scales = scales;
+        this.rows = (int) r;
+        this.groups = (int) b[b.length - 2];
+    }
+
+    @Override
+    public int rows() {
+        return rows;
+    }
+
+    @Override
+    public int cols() {
+        return groups * Mxfp4.BLOCK;
+    }
+
+    @Override
+    public void copyRow(int row, float[] dst, int offset) {
+        if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+        for (int g = 0; g < groups; g++) {
+            long block = (long) row * groups + g;
+            int e = scales.data().get(ValueLayout.JAVA_BYTE, block) & 0xff;
+            long at = block * BLOCK_BYTES;
+            int o = offset + g * Mxfp4.BLOCK;
+            for (int j = 0; j < BLOCK_BYTES; j++) {
+                int packed = blocks.data().get(ValueLayout.JAVA_BYTE, at + j) & 0xff;
+                dst[o + 2 * j] = Mxfp4.value(packed & 0xf, e);
+                dst[o + 2 * j + 1] = Mxfp4.value(packed >>> 4, e);
+            }
+        }
+    }
+}
