@@ -1,5 +1,6 @@
 package dev.sparseprof.model;
 
+import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -23,7 +24,7 @@ final class Mxfp4Matrix implements MatrixView {
     /** @throws IllegalArgumentException when the two tensors are not such a pair */
     Mxfp4Matrix(Tensor blocks, Tensor scales) {
         long[] b = blocks.shape();
-        if (blocks.dtype() != dev.sparseprof.util.DType.U8 || scales.dtype() != dev.sparseprof.util.DType.U8 || b.length < 3
+        if (blocks.dtype() != DType.U8 || scales.dtype() != DType.U8 || b.length < 3
                 || b[b.length - 1] != BLOCK_BYTES || !Arrays.equals(Arrays.copyOf(b, b.length - 1), scales.shape())) {
             throw new IllegalArgumentException(blocks.name() + " " + Arrays.toString(b) + " and " + scales.name() + " "
                     + Arrays.toString(scales.shape()) + " are not MXFP4 blocks [..., G, 16] and their scales [..., G]");

@@ -1,5 +1,6 @@
 package dev.sparseprof.model;
 
+import dev.sparseprof.util.DType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -130,7 +131,7 @@ final class TensorLayers {
             } catch (IllegalArgumentException e) {
                 continue; // not such a pair: left to the skipped-integer note
             }
-            layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), 1, view, 1, false, dev.sparseprof.util.DType.U8));
+            layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), 1, view, 1, false, DType.U8));
         }
         return layers;
     }
