@@ -92,7 +92,7 @@ public record LayerCandidates(GemmLayer layer, double normSquared, double activa
      */
     private static Workload scan(GemmLayer layer, MatrixView weights) {
         GemmLayer view = new GemmLayer(layer.name(), layer.tensorName(), layer.kind(), layer.rows(), layer.cols(),
-                layer.columnsPerSample(), weights, layer.groups(), layer.depthwise(), layer.storedDType());
+                layer.columnsPerSample(), weights, layer.groups(), layer.depthwise(), layer.storedDType(), layer.tokenShare());
         Workload w = Workloads.of(view, 1, DType.F32, Workloads.Pruning.NONE, 0);
         return Workloads.of(w.name(), w.stats(), w.denseColumns(), w.dtype());
     }

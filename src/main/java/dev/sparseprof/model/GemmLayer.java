@@ -20,9 +20,12 @@ import dev.sparseprof.util.MatrixView;
  * <p>{@code storedDType} is the weight's dtype in the file (int8 for an ONNX MatMulInteger weight,
  * uint8 for a quantized TF.js filter, bf16 for a bf16 checkpoint), whatever the view decodes it to;
  * it is the default value type of the commands that price the layer.
+ *
+ * <p>{@code tokenShare} is the share of a batch's tokens the layer multiplies: 1, or {@code k / E}
+ * for a routed expert of a mixture of experts ({@link #denseColumns}).
  */
 public record GemmLayer(String name, String tensorName, LayerKind kind, int rows, int cols,
-                        long columnsPerSample, MatrixView matrix, int groups, boolean depthwise, DType storedDType) {
+                        long columnsPerSample, MatrixView matrix, int groups, boolean depthwise, DType storedDType, double tokenShare) {
     public GemmLayer {
         if (rows <= 0 || cols <= 0) throw new ModelFormatException("layer '" + name + "': empty matrix " + rows + "x" + cols);
         if (matrix.rows() != rows || matrix.cols() != cols) {
@@ -31,6 +34,13 @@ public record GemmLayer(String name, String tensorName, LayerKind kind, int rows
         if (columnsPerSample <= 0) throw new IllegalArgumentException("columnsPerSample must be positive");
         if (groups <= 0 || rows % groups != 0) throw new IllegalArgumentException("layer '" + name + "': " + rows + " rows in " + groups + " groups");
         if (storedDType == null) throw new IllegalArgumentException("layer '" + name + "': no stored dtype");
+        if (!(tokenShare > 0 && tokenShare <= 1)) throw new IllegalArgumentException("layer '" + name + "': token share " + tokenShare);
+    }
+
+    /** A layer that every token passes through ({@link #tokenShare} 1). */
+    public GemmLayer(String name, String tensorName, LayerKind kind, int rows, int cols, long columnsPerSample, MatrixView matrix,
+                     int groups, boolean depthwise, DType storedDType) {
+        this(name, tensorName, kind, rows, cols, columnsPerSample, matrix, groups, depthwise, storedDType, 1.0);
     }
 
     /** An ungrouped layer whose stored dtype is the view's tensor's (fp32 for other views). */
@@ -46,14 +56,26 @@ public record GemmLayer(String name, String tensorName, LayerKind kind, int rows
         return (long) rows * cols;
     }
 
-    /** N, the dense operand's width, for a batch of {@code batch} samples (tokens). */
+    /**
+     * N, the dense operand's width, for a batch of {@code batch} samples (tokens): of a routed
+     * expert's, its share of them (at least one).
+     */
     public long denseColumns(long batch) {
-        return batch * columnsPerSample;
+        long n = batch * columnsPerSample;
+        return tokenShare >= 1 ? n : Math.max(1, Math.round(n * tokenShare));
     }
 
     /** The same layer with another N per sample (an input shape given on the command line). */
     public GemmLayer withColumnsPerSample(long columns) {
-        return new GemmLayer(name, tensorName, kind, rows, cols, columns, matrix, groups, depthwise, storedDType);
+        return new GemmLayer(name, tensorName, kind, rows, cols, columns, matrix, groups, depthwise, storedDType, tokenShare);
+    }
+
+    /**
+     * The same layer seeing {@code share} of the batch's tokens: a mixture-of-experts expert, to
+     * which the router sends top-k of E experts' worth ({@code k / E}, uniform routing).
+     */
+    public GemmLayer withTokenShare(double share) {
+        return new GemmLayer(name, tensorName, kind, rows, cols, columnsPerSample, matrix, groups, depthwise, storedDType, share);
     }
 
     /** Group {@code g}'s GEMM: rows {@code [g·rows/groups, (g+1)·rows/groups)} of A, named {@code name[g]}. */
@@ -69,7 +91,7 @@ public record GemmLayer(String name, String tensorName, LayerKind kind, int rows
                 matrix.copyRow(g * per + row, dst, offset);
             }
         };
-        return new GemmLayer(name + "[" + g + "]", tensorName, kind, per, cols, columnsPerSample, rowsOfGroup, 1, depthwise, storedDType);
+        return new GemmLayer(name + "[" + g + "]", tensorName, kind, per, cols, columnsPerSample, rowsOfGroup, 1, depthwise, storedDType, tokenShare);
     }
 
     /**

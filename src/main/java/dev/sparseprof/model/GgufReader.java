@@ -149,7 +149,7 @@ final class GgufReader implements ModelReader {
             metadata.put("gguf.skipped", skipped.size() + (skipped.size() == 1 ? " tensor" : " tensors")
                     + " of a quantization type not decoded, left out of the layers: " + summary(skipped));
         }
-        return new Model(source, "gguf", tensors, layers, metadata, arena);
+        return new Model(source, "gguf", tensors, RoutedExperts.apply(layers, metadata), metadata, arena);
     }
 
     /**
@@ -227,6 +227,7 @@ final class GgufReader implements ModelReader {
         out.put("config.head_dim", Long.toString(Math.max(0, headDim)));
         out.put("config.intermediate_size", Long.toString(Math.max(0, fact(kv, arch + ".feed_forward_length"))));
         out.put("config.experts", Long.toString(Math.max(0, fact(kv, arch + ".expert_count"))));
+        out.put("config.experts_per_token", Long.toString(Math.max(0, fact(kv, arch + ".expert_used_count"))));
         out.put("config.expert_intermediate_size", Long.toString(Math.max(0, fact(kv, arch + ".expert_feed_forward_length"))));
         for (Map.Entry<String, String> e : out.entrySet()) {
             if (!e.getKey().equals("config.model_type") && Long.parseLong(e.getValue()) > Integer.MAX_VALUE) {

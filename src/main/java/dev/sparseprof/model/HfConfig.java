@@ -100,6 +100,7 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
         out.put(PREFIX + "head_dim", Integer.toString(headDim));
         out.put(PREFIX + "intermediate_size", Integer.toString(first(c, config, "intermediate_size", "n_inner", "ffn_dim")));
         out.put(PREFIX + "experts", Integer.toString(first(c, config, "num_local_experts", "num_experts", "n_routed_experts")));
+        out.put(PREFIX + "experts_per_token", Integer.toString(first(c, config, "num_experts_per_tok", "experts_per_token")));
         out.put(PREFIX + "expert_intermediate_size", Integer.toString(first(c, config, "moe_intermediate_size")));
         int vocab = first(c, config, "vocab_size", "n_vocab");
         if (vocab > 0) out.put(PREFIX + "vocab_size", Integer.toString(vocab));

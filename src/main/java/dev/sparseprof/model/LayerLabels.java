@@ -42,16 +42,35 @@ public final class LayerLabels {
         return out;
     }
 
-    /** The label of a weight {@code rows x cols} named {@code name}; {@code config} may be null. */
-    public static LayerLabel of(String name, long rows, long cols, HfConfig config) {
+    /**
+     * Whether the weight named {@code name} belongs to a mixture of experts' routed experts: one
+     * expert's ({@code experts.3.w1}, {@code experts.3.down_proj}), or all of them stacked (GGUF's
+     * {@code ffn_up_exps}, transformers' fused {@code experts.gate_up_proj}); not the router, not a
+     * shared expert.
+     */
+    public static boolean isRoutedExpert(String name) {
+        String n = stem(name);
+        return index(EXPERT, n) >= 0 || n.endsWith("_exps") || FUSED_EXPERTS.matcher(n).find();
+    }
+
+    private static final Pattern FUSED_EXPERTS = Pattern.compile("(?:^|\\.)experts\\.[a-z_]+$");
+
+    /** {@code name} in lower case without its {@code .weight} suffix or an MXFP4 weight's {@code _blocks}. */
+    private static String stem(String name) {
         String n = name.toLowerCase(Locale.ROOT);
         if (n.endsWith(".weight")) n = n.substring(0, n.length() - ".weight".length());
         if (n.endsWith("_blocks")) n = n.substring(0, n.length() - "_blocks".length()); // an MXFP4 weight's codes
+        return n;
+    }
+
+    /** The label of a weight {@code rows x cols} named {@code name}; {@code config} may be null. */
+    public static LayerLabel of(String name, long rows, long cols, HfConfig config) {
+        String n = stem(name);
         int block = index(BLOCK, n);
         int expert = index(EXPERT, n);
         String role = role(n, block >= 0);
         if (role.isEmpty() && block < 0) return LayerLabel.NONE;
-        boolean stacked = n.endsWith("_exps") || expert < 0 && n.contains(".experts.");  // GGUF's ffn_*_exps, transformers' fused experts.gate_up_proj
+        boolean stacked = expert < 0 && isRoutedExpert(n); // GGUF's ffn_*_exps, transformers' fused experts.gate_up_proj
         return new LayerLabel(block, role, expert, config == null ? null : disagreement(role, block, expert, rows, cols, config, stacked));
     }
 

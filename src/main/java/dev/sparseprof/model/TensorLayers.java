@@ -105,7 +105,7 @@ final class TensorLayers {
         for (Layout l : Layout.values()) if (l.note != null && moved.containsKey(l)) metadata.put(l.key, moved.get(l) + " " + l.note + " (" + modelType + ")");
         GemmLayer head = tiedHead(layers, tensors, metadata);
         if (head != null) addTied(head, layers, metadata);
-        return layers;
+        return RoutedExperts.apply(layers, metadata);
     }
 
     /** The suffixes of an MXFP4 weight's two tensors (gpt-oss: {@code experts.gate_up_proj_blocks} and {@code _scales}). */

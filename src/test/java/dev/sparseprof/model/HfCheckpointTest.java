@@ -235,6 +235,30 @@ class HfCheckpointTest {
         }
     }
 
+    /** Top-2 of 4 experts: each routed expert's layers multiply half the tokens; the router, attention and a shared expert all of them. */
+    @Test
+    void routedExpertsMultiplyTheirShareOfTheTokens() throws IOException {
+        long[] up = {HfFixtures.FFN, HfFixtures.HIDDEN};
+        List<Tensor> tensors = List.of(HfFixtures.tensor("model.layers.0.self_attn.q_proj.weight", new long[] {HfFixtures.HIDDEN, HfFixtures.HIDDEN}),
+                HfFixtures.tensor("model.layers.0.mlp.gate.weight", new long[] {4, HfFixtures.HIDDEN}),
+                HfFixtures.tensor("model.layers.0.mlp.experts.3.up_proj.weight", up),
+                HfFixtures.tensor("model.layers.0.mlp.shared_experts.up_proj.weight", up),
+                HfFixtures.tensor("model.layers.0.mlp.experts.down_proj", new long[] {4, HfFixtures.HIDDEN, HfFixtures.FFN}));
+        Path folder = Files.createDirectories(dir.resolve("moe"));
+        SafetensorsWriter.write(folder.resolve("model.safetensors"), tensors, Map.of());
+        Files.writeString(folder.resolve("config.json"), "{\"model_type\": \"qwen3_moe\", \"hidden_size\": " + HfFixtures.HIDDEN
+                + ", \"num_hidden_layers\": 1, \"num_experts\": 4, \"num_experts_per_tok\": 2}");
+        try (Model m = Models.open(folder)) {
+            Map<String, Long> n = new java.util.LinkedHashMap<>();
+            for (GemmLayer l : m.layers()) n.put(l.name(), l.denseColumns(128));
+            assertEquals(Map.of("model.layers.0.self_attn.q_proj.weight", 128L, "model.layers.0.mlp.gate.weight", 128L,
+                    "model.layers.0.mlp.experts.3.up_proj.weight", 64L, "model.layers.0.mlp.shared_experts.up_proj.weight", 128L,
+                    "model.layers.0.mlp.experts.down_proj", 64L), n);
+            assertEquals(1, m.layers().get(2).denseColumns(1), "at least one token");
+            assertTrue(m.metadata().get("layers.routed").startsWith("2 routed expert layers multiply 2 of 4"), m.metadata().toString());
+        }
+    }
+
     @Test
     void aFolderWithOneWeightsFileNeedsNoIndex() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("one"));
