@@ -125,6 +125,18 @@ class GgufTest {
         }
     }
 
+    /** llama.cpp's {@code expert_used_count} of {@code expert_count}: the stacked experts multiply that share of the tokens, the router all. */
+    @Test
+    void stackedExpertsMultiplyTheirShareOfTheTokens() throws IOException {
+        GgufWriter w = new GgufWriter().string("general.architecture", "qwen3moe").u32("qwen3moe.expert_count", 8).u32("qwen3moe.expert_used_count", 2)
+                .tensor("blk.0.ffn_gate_inp.weight", new long[] {HIDDEN, 8}, 0, GgufWriter.f32(new float[HIDDEN * 8]))
+                .tensor("blk.0.ffn_up_exps.weight", new long[] {HIDDEN, 4, 8}, 0, GgufWriter.f32(new float[HIDDEN * 4 * 8]));
+        try (Model m = Models.open(write("moe.gguf", w.bytes()))) {
+            assertEquals(List.of(512L, 128L), m.layers().stream().map(l -> l.denseColumns(512)).toList());
+            assertEquals(32, m.layers().get(1).rows(), "8 experts of 4 rows");
+        }
+    }
+
     /**
      * A decoder without {@code output.weight} multiplies by its token embedding, as llama.cpp loads
      * it (the output "not required", then {@code token_embd} duplicated): the tied head is a layer; an
