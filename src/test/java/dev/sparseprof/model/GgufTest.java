@@ -128,7 +128,7 @@ class GgufTest {
     /** llama.cpp's {@code expert_used_count} of {@code expert_count}: the stacked experts multiply that share of the tokens, the router all. */
     @Test
     void stackedExpertsMultiplyTheirShareOfTheTokens() throws IOException {
-        GgufWriter w = new GgufWriter().string("general.architecture", "qwen3moe").u32("qwen3moe.expert_count", 8).u32("qwen3moe.expert_used_count", 2)
+        GgufWriter w = new GgufWriter().string("general.architecture", "qwen3moe").u32("qwen3moe.embedding_length", HIDDEN).u32("qwen3moe.expert_count", 8).u32("qwen3moe.expert_used_count", 2)
                 .tensor("blk.0.ffn_gate_inp.weight", new long[] {HIDDEN, 8}, 0, GgufWriter.f32(new float[HIDDEN * 8]))
                 .tensor("blk.0.ffn_up_exps.weight", new long[] {HIDDEN, 4, 8}, 0, GgufWriter.f32(new float[HIDDEN * 4 * 8]));
         try (Model m = Models.open(write("moe.gguf", w.bytes()))) {
