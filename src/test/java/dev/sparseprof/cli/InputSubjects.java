@@ -79,6 +79,8 @@ final class InputSubjects {
         s.add(new Subject("hf-shard", HfFixtures::write, "model-00002-of-00002.safetensors", false, false, List.of(), profileFolder()));
         s.add(new Subject("hf-config", HfFixtures::write, "config.json", true, false, List.of(), profileFolder()));
         s.add(new Subject("torch", InputSubjects::torch, "m.pt", false, false, List.of(), profile("m.pt")));
+        s.add(new Subject("torchscript", f -> Files.copy(Path.of("src/test/resources/torchscript/traced.pt"), f.resolve("m.pt")), "m.pt",
+                false, false, List.of(), profile("m.pt")));
         s.add(new Subject("gguf", f -> Files.write(f.resolve("m.gguf"), GgufFixtures.llama()), "m.gguf", false, false, List.of(),
                 profile("m.gguf")));
         s.add(new Subject("tfjs-manifest", InputSubjects::tfjs, "m-weights_manifest.json", true, false, List.of("m.bin"),
