@@ -21,8 +21,9 @@ import java.util.TreeMap;
  *
  * <p>A folder is read through its index ({@code model.safetensors.index.json}, then
  * {@code pytorch_model.bin.index.json}, then a single other {@code *.index.json}), else through its
- * one weights file ({@code model.safetensors}, {@code pytorch_model.bin}, or the only
- * {@code *.safetensors}). Shards are safetensors files or torch.save zips; each shard named by the
+ * one weights file ({@code model.safetensors}, {@code pytorch_model.bin}, the only
+ * {@code *.safetensors}, or Meta's own single {@code consolidated.00.pth}, whose facts come from
+ * {@code params.json} where there is no config.json). Shards are safetensors files or torch.save zips; each shard named by the
  * index must resolve inside the index's folder ({@link ModelFiles#confined}: no absolute paths, no
  * {@code ..}, no symbolic link leaving the folder) and exist. Each shard is mapped once, read-only
  * (pages come in when a layer is scanned), and every tensor the index names must be in the shard it
@@ -57,6 +58,7 @@ final class HfCheckpointReader implements ModelReader {
         Path single = singleIn(file);
         Map<String, String> metadata = new LinkedHashMap<>();
         metadata.putAll(HfConfig.metadata(file.resolve("config.json")));
+        if (metadata.isEmpty()) metadata.putAll(HfConfig.metaParams(file.resolve("params.json")));
         Model inner = Models.open(single);
         try {
             metadata.putAll(inner.metadata());
@@ -82,6 +84,12 @@ final class HfCheckpointReader implements ModelReader {
         for (String n : SINGLE_NAMES) if (Files.isRegularFile(folder.resolve(n))) return folder.resolve(n);
         List<Path> files = list(folder, "*.safetensors");
         if (files.size() == 1) return files.get(0);
+        List<Path> consolidated = list(folder, "consolidated*.pth");
+        if (files.isEmpty() && consolidated.size() == 1) return consolidated.get(0); // Meta's own format, beside params.json
+        if (files.isEmpty() && consolidated.size() > 1) {
+            throw ModelFormatException.in(folder, "holds " + consolidated.size() + " consolidated.*.pth files: Meta's model-parallel shards each hold "
+                    + "a slice of every weight; convert it to Hugging Face's format (transformers' convert_llama_weights_to_hf) first");
+        }
         if (files.isEmpty() && Files.isRegularFile(folder.resolve("model_index.json"))) {
             throw ModelFormatException.in(folder, "is a diffusers pipeline (model_index.json): name one of its component folders "
                     + "(unet, transformer, text_encoder, vae), each a checkpoint of its own");

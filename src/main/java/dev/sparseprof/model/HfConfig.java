@@ -60,20 +60,24 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
         return (long) heads * headDim;
     }
 
-    /** Reads {@code config} (a missing file gives no facts) into {@code config.*} metadata. */
-    static Map<String, String> metadata(Path config) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (!Files.isRegularFile(config)) return out;
+    /** A config file's JSON object (10 MB at most), or one line naming the fault. */
+    private static Map<String, Object> parse(Path config) {
         long size = ModelFiles.size(config);
         if (size > MAX_CONFIG_BYTES) throw ModelFormatException.in(config, size + " bytes is over the 10 MB limit of a config");
-        Map<String, Object> json;
         try {
-            json = Json.parseObject(Files.readString(config, StandardCharsets.UTF_8));
+            return Json.parseObject(Files.readString(config, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw ModelFormatException.in(config, "cannot read (" + e.getMessage() + ")");
         } catch (SparseprofException e) {
             throw ModelFormatException.in(config, e.getMessage());
         }
+    }
+
+    /** Reads {@code config} (a missing file gives no facts) into {@code config.*} metadata. */
+    static Map<String, String> metadata(Path config) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (!Files.isRegularFile(config)) return out;
+        Map<String, Object> json = parse(config);
         Map<String, Object> c = json;
         if (first(c, config, "hidden_size", "n_embd", "d_model") == 0 && c.get("text_config") instanceof Map<?, ?> text) {
             @SuppressWarnings("unchecked")
@@ -110,6 +114,52 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
             out.put(PREFIX + "architectures", String.join(",", architectures.stream().filter(String.class::isInstance).map(String.class::cast).toList()));
         }
         return out;
+    }
+
+    /**
+     * Meta's {@code params.json} (the original Llama and Mistral releases, beside
+     * {@code consolidated.00.pth} or {@code consolidated.safetensors}) as the same {@code config.*}
+     * facts: {@code dim}, {@code n_layers}, {@code n_heads}, {@code n_kv_heads}, {@code head_dim},
+     * {@code vocab_size} (Llama 1 writes -1: left out), {@code hidden_dim} or Meta's FFN width rule
+     * ({@code 2/3 of 4·dim}, times {@code ffn_dim_multiplier}, rounded up to {@code multiple_of}:
+     * {@code llama/model.py}), and {@code moe.num_experts} / {@code num_experts_per_tok}. A missing
+     * file gives no facts.
+     */
+    static Map<String, String> metaParams(Path params) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (!Files.isRegularFile(params)) return out;
+        Map<String, Object> p = parse(params);
+        int dim = first(p, params, "dim");
+        if (dim == 0) return out;
+        int heads = first(p, params, "n_heads");
+        int kv = first(p, params, "n_kv_heads");
+        int headDim = first(p, params, "head_dim");
+        int ffn = first(p, params, "hidden_dim");
+        if (ffn == 0) {
+            long width = 2 * (4L * dim) / 3;
+            if (p.get("ffn_dim_multiplier") instanceof Number m) width = (long) (m.doubleValue() * width);
+            int multiple = first(p, params, "multiple_of");
+            if (multiple > 0) width = (width + multiple - 1) / multiple * multiple;
+            ffn = (int) Math.min(Integer.MAX_VALUE, width);
+        }
+        Map<String, Object> moe = p.get("moe") instanceof Map<?, ?> m ? cast(m) : Map.of();
+        out.put(PREFIX + "model_type", "llama");
+        out.put(PREFIX + "hidden_size", Integer.toString(dim));
+        out.put(PREFIX + "num_hidden_layers", Integer.toString(first(p, params, "n_layers")));
+        out.put(PREFIX + "num_attention_heads", Integer.toString(heads));
+        out.put(PREFIX + "num_key_value_heads", Integer.toString(kv > 0 ? kv : heads));
+        out.put(PREFIX + "head_dim", Integer.toString(headDim > 0 ? headDim : heads > 0 ? dim / heads : 0));
+        out.put(PREFIX + "intermediate_size", Integer.toString(ffn));
+        out.put(PREFIX + "experts", Integer.toString(first(moe, params, "num_experts")));
+        out.put(PREFIX + "experts_per_token", Integer.toString(first(moe, params, "num_experts_per_tok")));
+        out.put(PREFIX + "expert_intermediate_size", "0");
+        if (p.get("vocab_size") instanceof Long v && v > 0 && v <= Integer.MAX_VALUE) out.put(PREFIX + "vocab_size", Long.toString(v));
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> cast(Map<?, ?> m) {
+        return (Map<String, Object>) m;
     }
 
     /** The first of {@code keys} the config gives, as a positive int; 0 when none is given (or null). */

@@ -259,6 +259,37 @@ class HfCheckpointTest {
         }
     }
 
+    /**
+     * Meta's own release layout: {@code consolidated.00.pth} (torch.save, {@code layers.0.attention.wq})
+     * beside {@code params.json}, whose FFN width follows Meta's rule: 2/3 of 4·64 = 170, times 1.3 =
+     * 221, up to a multiple of 32 = 224 (Llama 3 8B's 14336 the same way).
+     */
+    @Test
+    void metasConsolidatedCheckpointTakesItsFactsFromParamsJson() throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("original"));
+        String[] names = {"tok_embeddings.weight", "layers.0.attention.wq.weight", "layers.0.feed_forward.w1.weight", "output.weight"};
+        long[][] shapes = {{100, 64}, {64, 64}, {224, 64}, {100, 64}};
+        TorchFixtures.Pickle p = new TorchFixtures.Pickle().beginStateDict();
+        byte[][] storages = new byte[names.length][];
+        for (int i = 0; i < names.length; i++) {
+            long n = shapes[i][0] * shapes[i][1];
+            p.str(names[i]).tensor("FloatStorage", Integer.toString(i), n, 0, shapes[i], new long[] {shapes[i][1], 1});
+            float[] v = new float[(int) n];
+            java.util.Arrays.fill(v, 0.5f);
+            storages[i] = TorchFixtures.floats(v);
+        }
+        TorchFixtures.zip(folder.resolve("consolidated.00.pth"), TorchFixtures.archive("consolidated.00", p.endStateDict().bytes(), storages));
+        Files.writeString(folder.resolve("params.json"), "{\"dim\": 64, \"ffn_dim_multiplier\": 1.3, \"multiple_of\": 32, \"n_heads\": 4, "
+                + "\"n_kv_heads\": 2, \"n_layers\": 1, \"norm_eps\": 1e-05, \"vocab_size\": 100}");
+        try (Model m = Models.open(folder)) {
+            assertEquals("224", m.metadata().get("config.intermediate_size"));
+            assertEquals(List.of("embed", "q", "gate", "head"), LayerLabels.of(m).stream().map(LayerLabel::role).toList());
+            for (LayerLabel l : LayerLabels.of(m)) assertNull(l.disagreement(), l.toString());
+        }
+        TorchFixtures.zip(folder.resolve("consolidated.01.pth"), TorchFixtures.archive("consolidated.01", new TorchFixtures.Pickle().op('}').op('.').bytes()));
+        assertFault(folder, "holds 2 consolidated.*.pth files: Meta's model-parallel shards");
+    }
+
     @Test
     void aFolderWithOneWeightsFileNeedsNoIndex() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("one"));
