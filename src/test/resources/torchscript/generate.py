@@ -1,11 +1,12 @@
-"""Regenerates the TorchScript archives (torch.jit.save) that TorchScriptTest reads, and expected.json,
-the state-dict names, shapes, dtypes and non-zero counts that torch itself reports for each on load.
+"""Regenerates the TorchScript archives (torch.jit.save) and the torch.export archive (torch.export.save,
+.pt2) that TorchScriptTest reads, and expected.json, the state-dict names, shapes, dtypes and non-zero
+counts that torch itself reports for each on load.
 
     pip install --target /tmp/pyt torch   # any torch 2.x; these were written by 2.13.0+cpu
     PYTHONPATH=/tmp/pyt python3 generate.py
 
-torch.jit.save writes a random .data/serialization_id, so the archives differ byte for byte from run
-to run; their tensors (seeded) and expected.json do not.
+torch.jit.save and torch.export.save write a random .data/serialization_id, so the archives differ
+byte for byte from run to run; their tensors (seeded) and expected.json do not.
 """
 import json
 
@@ -49,6 +50,13 @@ def describe(path):
              "nnz": int((v != 0).sum())} for k, v in state.items()]
 
 
+def describe_export(path):
+    program = torch.export.load(path)
+    state = dict(program.state_dict)
+    return [{"name": k, "shape": list(v.shape), "dtype": str(v.dtype).removeprefix("torch."),
+             "nnz": int((v != 0).sum())} for k, v in state.items()]
+
+
 files = {
     "scripted.pt": lambda: torch.jit.script(pruned()),
     "traced.pt": lambda: torch.jit.trace(pruned(), torch.randn(1, 3, 16, 16)),
@@ -60,6 +68,9 @@ expected = {}
 for name, make in files.items():
     make().save(name)
     expected[name] = describe(name) if name != "quantized-dynamic.pt" else "refused: quantized tensors"
+# torch.export's PT2 archive of the same module (torch.export.save): weights by state-dict name, raw bytes
+torch.export.save(torch.export.export(pruned(), (torch.randn(1, 3, 16, 16),)), "exported.pt2")
+expected["exported.pt2"] = describe_export("exported.pt2")
 with open("expected.json", "w") as f:  # one tensor a line
     f.write('{"torch": %s, "files": {\n' % json.dumps(torch.__version__))
     for i, (name, tensors) in enumerate(expected.items()):

@@ -382,22 +382,30 @@ final class TorchPickle {
     }
 
     private TensorRef tensor(Storage s, long offset, long[] size, long[] stride) {
-        if (size.length != stride.length) throw fault("tensor size " + java.util.Arrays.toString(size) + " and stride of another rank");
-        if (size.length > 8) throw fault("tensor of rank " + size.length);
-        if (offset < 0) throw fault("negative storage offset " + offset);
+        return view(s, offset, size, stride, this::fault);
+    }
+
+    /**
+     * A tensor view of {@code s}, checked: ranks agree (8 at most), nothing is negative, and every
+     * element the view reaches lies inside the storage; else {@code fault} of what is wrong.
+     */
+    static TensorRef view(Storage s, long offset, long[] size, long[] stride, java.util.function.Function<String, ModelFormatException> fault) {
+        if (size.length != stride.length) throw fault.apply("tensor size " + java.util.Arrays.toString(size) + " and stride of another rank");
+        if (size.length > 8) throw fault.apply("tensor of rank " + size.length);
+        if (offset < 0) throw fault.apply("negative storage offset " + offset);
         long last = offset;
         boolean empty = false;
         for (int i = 0; i < size.length; i++) {
-            if (size[i] < 0 || stride[i] < 0) throw fault("negative size or stride in a tensor of " + s.key());
+            if (size[i] < 0 || stride[i] < 0) throw fault.apply("negative size or stride in a tensor of " + s.key());
             if (size[i] == 0) empty = true;
         }
         if (!empty) {
             for (int i = 0; i < size.length; i++) {
-                if (size[i] - 1 > 0 && stride[i] > (Long.MAX_VALUE - last) / (size[i] - 1)) throw fault("tensor view overflows");
+                if (size[i] - 1 > 0 && stride[i] > (Long.MAX_VALUE - last) / (size[i] - 1)) throw fault.apply("tensor view overflows");
                 last += (size[i] - 1) * stride[i];
             }
             if (last >= s.numel()) {
-                throw fault("tensor view " + java.util.Arrays.toString(size) + " stride " + java.util.Arrays.toString(stride) + " at offset " + offset
+                throw fault.apply("tensor view " + java.util.Arrays.toString(size) + " stride " + java.util.Arrays.toString(stride) + " at offset " + offset
                         + " reaches element " + last + " of storage data/" + s.key() + " of " + s.numel());
             }
         }

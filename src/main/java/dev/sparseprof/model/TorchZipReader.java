@@ -31,6 +31,7 @@ import java.util.Map;
  * and deflated {@code code/} beside the same {@code data.pkl} and storages; their pickle is the
  * module tree ({@link TorchPickle#loadScript}), whose tensors take the names a state dict gives
  * them ({@code conv.weight}, {@code lstm.weight_ih_l0}). Neither the code nor the constants are read.
+ * PT2 archives ({@code torch.export.save}, {@code *.pt2}) have no {@code data.pkl}: {@link Pt2Archive}.
  */
 final class TorchZipReader implements ModelReader {
     static final long MAX_PICKLE_BYTES = 1L << 30;
@@ -47,7 +48,8 @@ final class TorchZipReader implements ModelReader {
     }
 
     static boolean isTorchName(Path file) {
-        return ModelFiles.nameEndsWith(file, ".bin") || ModelFiles.nameEndsWith(file, ".pt") || ModelFiles.nameEndsWith(file, ".pth");
+        return ModelFiles.nameEndsWith(file, ".bin") || ModelFiles.nameEndsWith(file, ".pt") || ModelFiles.nameEndsWith(file, ".pth")
+                || ModelFiles.nameEndsWith(file, ".pt2");
     }
 
     @Override
@@ -85,6 +87,7 @@ final class TorchZipReader implements ModelReader {
         }
         boolean script = zip.names().contains(top + "/constants.pkl");
         MemorySegment pickle = zip.stored(source, top + "/data.pkl");
+        if (pickle == null && Pt2Archive.is(zip, top)) return Pt2Archive.tensors(source, top, zip, arena, metadata);
         if (pickle == null) throw ModelFormatException.in(source, "zip has no " + top + "/data.pkl" + (script ? " (a TorchScript archive without its module)" : ""));
         if (pickle.byteSize() > MAX_PICKLE_BYTES) throw ModelFormatException.in(source, "data.pkl of " + pickle.byteSize() + " bytes is over the 1 GiB limit");
         MemorySegment order = zip.stored(source, top + "/byteorder");
@@ -160,7 +163,8 @@ final class TorchZipReader implements ModelReader {
         return prefix.isEmpty() ? key : prefix + "." + key;
     }
 
-    private static Tensor tensor(String source, String name, TorchPickle.TensorRef ref, MemorySegment storage, Arena arena) {
+    /** {@code ref} over its storage's bytes as a tensor: a slice of the mapping where contiguous, else a copy in C order. */
+    static Tensor tensor(String source, String name, TorchPickle.TensorRef ref, MemorySegment storage, Arena arena) {
         long[] size = ref.size();
         long[] stride = ref.stride();
         int element = ref.storage().dtype().sizeBytes();

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * TorchScript archives ({@code torch.jit.save}): real ones written by torch (scripted, traced, fp16;
- * {@code src/test/resources/torchscript/generate.py}) read to the state dict torch itself loads, and
- * the module-tree pickle's extra rules refused outside them.
+ * TorchScript archives ({@code torch.jit.save}) and torch.export's PT2 archive ({@code .pt2}): real ones
+ * written by torch (scripted, traced, fp16, exported; {@code src/test/resources/torchscript/generate.py})
+ * read to the state dict torch itself loads, and the module-tree pickle's extra rules refused outside
+ * them.
  */
 class TorchScriptTest {
     private static final Path FOLDER = Path.of("src/test/resources/torchscript");
@@ -60,7 +61,7 @@ class TorchScriptTest {
                 read++;
             }
         }
-        assertEquals(3, read);
+        assertEquals(4, read, "scripted, traced, fp16 and the torch.export archive");
         assertFault(FOLDER.resolve("quantized-dynamic.pt"), "refusing pickle global torch._utils._rebuild_qtensor");
     }
 
@@ -91,6 +92,30 @@ class TorchScriptTest {
         Map<String, byte[]> noModule = script(new Pickle().op('}').op('.').bytes());
         noModule.remove("archive/data.pkl");
         assertFault(write("nomodule.pt", noModule), "a TorchScript archive without its module");
+    }
+
+    /** A PT2 archive whose weights config lies: each fault is one line naming the weight. */
+    @Test
+    void aPt2ArchiveThatLiesIsOneLine() throws IOException {
+        String meta = "\"tensor_meta\": {\"dtype\": 7, \"sizes\": [{\"as_int\": 3}, {\"as_int\": 4}], \"strides\": [{\"as_int\": 4}, {\"as_int\": 1}], "
+                + "\"storage_offset\": {\"as_int\": 0}}";
+        Map<String, String> lies = new LinkedHashMap<>();
+        lies.put("escape", "{\"w\": {\"path_name\": \"../../x\", " + meta + "}}");
+        lies.put("missing", "{\"w\": {\"path_name\": \"weight_9\", " + meta + "}}");
+        lies.put("pickled", "{\"w\": {\"path_name\": \"weight_0\", \"use_pickle\": true, " + meta + "}}");
+        lies.put("symbolic", "{\"w\": {\"path_name\": \"weight_0\", " + meta.replace("{\"as_int\": 3}", "{\"as_expr\": \"s0\"}") + "}}");
+        lies.put("view", "{\"w\": {\"path_name\": \"weight_0\", " + meta.replace("{\"as_int\": 3}", "{\"as_int\": 30}") + "}}");
+        lies.put("dtype", "{\"w\": {\"path_name\": \"weight_0\", " + meta.replace("\"dtype\": 7", "\"dtype\": 10") + "}}");
+        Map<String, String> want = Map.of("escape", "refusing zip entry '../../x' with '..'", "missing", "weight 'w': data/weights/weight_9 is not in the archive",
+                "pickled", "weight 'w' is pickled (a tensor subclass)", "symbolic", "weight 'w': sizes {as_expr=s0} is not a plain integer",
+                "view", "weight 'w': tensor view [30, 4]", "dtype", "weight 'w': dtype code 10 is not one sparseprof reads");
+        for (Map.Entry<String, String> lie : lies.entrySet()) {
+            Map<String, byte[]> m = new LinkedHashMap<>();
+            m.put("a/archive_format", "pt2".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            m.put("a/data/weights/model_weights_config.json", ("{\"config\": " + lie.getValue() + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            m.put("a/data/weights/weight_0", TorchFixtures.floats(S0));
+            assertFault(write(lie.getKey() + ".pt2", m), want.get(lie.getKey()));
+        }
     }
 
     private static final float[] S0 = TorchZipTest.S0;
