@@ -81,6 +81,8 @@ final class InputSubjects {
         s.add(new Subject("torch", InputSubjects::torch, "m.pt", false, false, List.of(), profile("m.pt")));
         s.add(new Subject("torchscript", f -> Files.copy(Path.of("src/test/resources/torchscript/traced.pt"), f.resolve("m.pt")), "m.pt",
                 false, false, List.of(), profile("m.pt")));
+        s.add(new Subject("torch-export", f -> Files.copy(Path.of("src/test/resources/torchscript/exported.pt2"), f.resolve("m.pt2")), "m.pt2",
+                false, false, List.of(), profile("m.pt2")));
         s.add(new Subject("gguf", f -> Files.write(f.resolve("m.gguf"), GgufFixtures.llama()), "m.gguf", false, false, List.of(),
                 profile("m.gguf")));
         s.add(new Subject("tfjs-manifest", InputSubjects::tfjs, "m-weights_manifest.json", true, false, List.of("m.bin"),
