@@ -149,7 +149,7 @@ final class HfCheckpointReader implements ModelReader {
             boolean torch = false;
             for (Map.Entry<String, Path> s : shards.entrySet()) {
                 torch |= TorchZipReader.isTorchName(s.getValue());
-                for (Tensor t : shardTensors(s.getValue(), arena)) {
+                for (Tensor t : shardTensors(s.getValue(), arena, metadata)) {
                     if (byName.putIfAbsent(t.name(), t) != null) {
                         throw ModelFormatException.in(index, "tensor '" + t.name() + "' is in both " + shardOf.get(t.name()) + " and " + s.getKey());
                     }
@@ -178,9 +178,14 @@ final class HfCheckpointReader implements ModelReader {
         });
     }
 
-    private static List<Tensor> shardTensors(Path shard, Arena arena) {
+    /** One shard's tensors; a safetensors shard's note on tensors it holds only as bytes joins {@code metadata}'s. */
+    private static List<Tensor> shardTensors(Path shard, Arena arena, Map<String, String> metadata) {
         if (ModelFiles.nameEndsWith(shard, ".safetensors")) {
-            return SafetensorsReader.tensors(shard.toString(), ModelFiles.map(shard, arena), new HashMap<>());
+            Map<String, String> own = new HashMap<>();
+            List<Tensor> tensors = SafetensorsReader.tensors(shard.toString(), ModelFiles.map(shard, arena), own);
+            String opaque = own.get(SafetensorsReader.OPAQUE);
+            if (opaque != null) metadata.merge(SafetensorsReader.OPAQUE, shard.getFileName() + ": " + opaque, (a, b) -> a + "; " + b);
+            return tensors;
         }
         if (TorchZipReader.isTorchName(shard)) return TorchZipReader.tensors(shard, arena);
         throw ModelFormatException.in(shard, "is neither a .safetensors file nor a torch.save file (.bin, .pt, .pth)");

@@ -101,6 +101,10 @@ public final class PrunedWriter {
             throw new ModelFormatException("--out " + out + ": " + m.source() + " (" + m.format() + ") has no graph to write as ONNX; "
                     + "name it *.safetensors or a folder");
         }
+        if (m.metadata().containsKey(SafetensorsReader.OPAQUE)) {
+            throw new ModelFormatException(m.source() + ": holds tensors of a dtype sparseprof keeps only as bytes ("
+                    + m.metadata().get(SafetensorsReader.OPAQUE) + "); a pruned copy would lose their dtype and shape, so nothing is written");
+        }
         if (kind == Kind.FOLDER && Files.exists(out) && !Files.isDirectory(out)) {
             throw new ModelFormatException("--out " + out + ": exists and is not a folder (a sharded or TF.js output is a new folder; nothing is overwritten)");
         }

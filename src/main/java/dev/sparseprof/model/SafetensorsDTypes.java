@@ -11,7 +11,20 @@ final class SafetensorsDTypes {
             Map.entry("I64", DType.I64), Map.entry("I32", DType.I32), Map.entry("I16", DType.I16),
             Map.entry("U16", DType.U16), Map.entry("I8", DType.I8), Map.entry("U8", DType.U8), Map.entry("BOOL", DType.BOOL));
 
+    /**
+     * Dtypes the safetensors format names that sparseprof holds only as opaque bytes, with their bits
+     * per element: MLX's packed {@code U32} weights, {@code U64}, {@code C64}, and the microscaling
+     * types ({@code F8_E8M0} scales, {@code F4} and {@code F6} codes, packed).
+     */
+    private static final Map<String, Integer> OPAQUE_BITS = Map.of("U32", 32, "U64", 64, "C64", 64, "F8_E8M0", 8, "F4", 4,
+            "F6_E2M3", 6, "F6_E3M2", 6);
+
     private SafetensorsDTypes() {}
+
+    /** Bits per element of a dtype held as opaque bytes ({@link #OPAQUE_BITS}), or 0. */
+    static int opaqueBits(String name) {
+        return OPAQUE_BITS.getOrDefault(name, 0);
+    }
 
     /** The DType of a header's {@code dtype}, or null when sparseprof does not hold it. */
     static DType parse(String name) {
@@ -26,6 +39,8 @@ final class SafetensorsDTypes {
     }
 
     static String known() {
-        return String.join(" ", new java.util.TreeSet<>(BY_NAME.keySet()));
+        java.util.Set<String> all = new java.util.TreeSet<>(BY_NAME.keySet());
+        all.addAll(OPAQUE_BITS.keySet());
+        return String.join(" ", all);
     }
 }

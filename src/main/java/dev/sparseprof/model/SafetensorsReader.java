@@ -57,6 +57,9 @@ final class SafetensorsReader implements ModelReader {
      * its {@code __metadata__} goes into {@code metadata}. Used for single files and for the shards
      * of a Hugging Face folder.
      */
+    /** The metadata key naming the tensors held as opaque bytes ({@link SafetensorsDTypes#opaqueBits}): a model prune cannot rewrite. */
+    static final String OPAQUE = "safetensors.skipped";
+
     static List<Tensor> tensors(String source, MemorySegment bytes, Map<String, String> metadata) {
         long size = bytes.byteSize();
         if (size < 8) throw ModelFormatException.in(source, "truncated: " + size + " bytes, no header length");
@@ -72,15 +75,21 @@ final class SafetensorsReader implements ModelReader {
         MemorySegment data = bytes.asSlice(8 + headerLength);
         List<Tensor> tensors = new ArrayList<>();
         List<long[]> ranges = new ArrayList<>();
+        List<String> opaque = new ArrayList<>();
         for (Map.Entry<String, Object> e : header.entrySet()) {
             if (e.getKey().equals("__metadata__")) {
                 metadata.putAll(metadata(source, e.getValue()));
                 continue;
             }
-            Tensor t = tensor(source, e.getKey(), e.getValue(), data, ranges);
+            Tensor t = tensor(source, e.getKey(), e.getValue(), data, ranges, opaque);
             tensors.add(t);
         }
         checkNoOverlap(source, ranges, tensors);
+        if (!opaque.isEmpty()) {
+            metadata.put(OPAQUE, opaque.size() + (opaque.size() == 1 ? " tensor" : " tensors") + " of a dtype not decoded (MLX's packed U32 "
+                    + "weights, microscaling codes and scales), left out of the layers: " + String.join(", ", opaque.subList(0, Math.min(3, opaque.size())))
+                    + (opaque.size() > 3 ? ", ..." : ""));
+        }
         return tensors;
     }
 
@@ -110,12 +119,13 @@ final class SafetensorsReader implements ModelReader {
         return out;
     }
 
-    private static Tensor tensor(String source, String name, Object value, MemorySegment data, List<long[]> ranges) {
+    private static Tensor tensor(String source, String name, Object value, MemorySegment data, List<long[]> ranges, List<String> opaque) {
         String where = "tensor '" + name + "'";
         if (!(value instanceof Map<?, ?> entry)) throw ModelFormatException.in(source, where + " is not an object");
         if (!(entry.get("dtype") instanceof String dtypeName)) throw ModelFormatException.in(source, where + " has no dtype string");
         DType dtype = SafetensorsDTypes.parse(dtypeName);
-        if (dtype == null) {
+        int opaqueBits = dtype == null ? SafetensorsDTypes.opaqueBits(dtypeName) : 0;
+        if (dtype == null && opaqueBits == 0) {
             throw ModelFormatException.in(source, where + " has unsupported dtype '" + dtypeName + "' (known: " + SafetensorsDTypes.known() + ")");
         }
         long[] shape = longs(source, where + " shape", entry.get("shape"), -1);
@@ -132,12 +142,17 @@ final class SafetensorsReader implements ModelReader {
             throw ModelFormatException.in(source, where + " data_offsets [" + begin + ", " + end + "] lie outside the "
                     + data.byteSize() + "-byte data area");
         }
-        long need = count * dtype.sizeBytes();
+        long need = dtype != null ? count * dtype.sizeBytes() : (count * opaqueBits + 7) / 8;
         if (end - begin != need) {
             throw ModelFormatException.in(source, where + " " + dtypeName + Arrays.toString(shape) + " needs " + need
                     + " bytes, data_offsets give " + (end - begin));
         }
         ranges.add(new long[] {begin, end, ranges.size()});
+        if (dtype == null) {
+            // held as its bytes: no layer reads it, and prune refuses to rewrite the file (it would lose the dtype)
+            opaque.add(name + " " + dtypeName + Arrays.toString(shape));
+            return new Tensor(name, DType.U8, new long[] {need}, data.asSlice(begin, need));
+        }
         return new Tensor(name, dtype, shape, data.asSlice(begin, need));
     }
 

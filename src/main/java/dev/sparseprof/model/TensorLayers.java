@@ -243,7 +243,10 @@ final class TensorLayers {
 
     /** {@code t}'s layer, read in {@code layout}; none for biases, 1-D, integer or empty tensors. */
     private static GemmLayer of(Tensor t, Layout layout) {
-        if (!t.dtype().isFloatingPoint() || t.rank() < 2 || t.rank() > 5 || t.elementCount() == 0 || isBias(t.name())) return null;
+        if (!t.dtype().isFloatingPoint() || t.rank() < 2 || t.rank() > 5 || t.elementCount() == 0 || isBias(t.name())
+                || isQuantizationParameter(t.name())) {
+            return null;
+        }
         TensorMatrix view = matrix(t, layout);
         if (view == null) return null;
         LayerKind kind = layout == Layout.AS_STORED ? kindOf(t.name(), t.rank()) : LayerKind.LINEAR;
@@ -266,6 +269,15 @@ final class TensorLayers {
             case CONV1D -> TensorMatrix.transposed(t, (int) rows, (int) cols);
             case EXPERTS_IN_OUT -> TensorMatrix.groupedTransposed(t, (int) d[0], (int) d[2], (int) cols, d[2], d[1] * d[2]);
         };
+    }
+
+    /**
+     * A quantized weight's side tensor, which scales or offsets its codes and is never multiplied by
+     * itself: GPTQ/AWQ and MLX {@code .scales} (MLX's {@code .biases} too), FP8 checkpoints'
+     * {@code weight_scale} / {@code input_scale} ({@code [out, 1]} per channel).
+     */
+    private static boolean isQuantizationParameter(String name) {
+        return name.endsWith(".scales") || name.endsWith(".biases") || name.endsWith("_scale") || name.endsWith(".scale");
     }
 
     /** A bias ({@code fc.bias}, gpt-oss's {@code gate_up_proj_bias} [E, 2F]): added, never multiplied. */

@@ -107,5 +107,30 @@ class ProfileCheckpointTest {
                 + "left out of the layers: model.layers.0.self_attn.q_proj.qweight i32"), r.out());
         Map<String, Object> model = map(Json.parseObject(run("profile", file.toString(), "--json", "-").out()).get("model"));
         assertTrue(String.valueOf(model.get("leftOut")).contains("q_proj.qweight i32"), "scripts see it too: " + model);
+        assertTrue(layers(Json.parseObject(run("profile", file.toString(), "--json", "-").out())).stream()
+                .noneMatch(l -> String.valueOf(l.get("name")).endsWith(".scales")), "the fp16 scales are no layer");
+    }
+
+    @Test
+    void anMlxCheckpointNamesItsPackedU32WeightsAndPruneRefusesToLoseThem() throws IOException {
+        // MLX's 4-bit layout: U32 weight [out, in/8], fp16 scales and biases [out, in/64]; the safetensors format names U32
+        String header = "{\"model.layers.0.mlp.up_proj.weight\":{\"dtype\":\"U32\",\"shape\":[8,8],\"data_offsets\":[0,256]},"
+                + "\"model.layers.0.mlp.up_proj.scales\":{\"dtype\":\"F16\",\"shape\":[8,1],\"data_offsets\":[256,272]},"
+                + "\"model.layers.0.mlp.up_proj.biases\":{\"dtype\":\"F16\",\"shape\":[8,1],\"data_offsets\":[272,288]},"
+                + "\"lm_head.weight\":{\"dtype\":\"F32\",\"shape\":[4,8],\"data_offsets\":[288,416]}}";
+        Path file = dir.resolve("mlx.safetensors");
+        byte[] h = header.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 + h.length + 416).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putLong(h.length).put(h);
+        Files.write(file, b.array());
+        Result r = run("profile", file.toString(), "--json", "-");
+        assertEquals(0, r.code(), r.err());
+        Map<String, Object> json = Json.parseObject(r.out());
+        assertEquals(List.of("lm_head.weight"), layers(json).stream().map(l -> l.get("name")).toList());
+        assertTrue(String.valueOf(map(json.get("model")).get("leftOut")).contains("model.layers.0.mlp.up_proj.weight U32[8, 8]"), r.out());
+        Result p = run("prune", file.toString(), "--sparsity", "0.5", "--out", dir.resolve("p.safetensors").toString());
+        assertEquals(2, p.code());
+        assertTrue(p.err().contains("a pruned copy would lose their dtype and shape, so nothing is written"), p.err());
+        assertTrue(Files.notExists(dir.resolve("p.safetensors")));
     }
 }

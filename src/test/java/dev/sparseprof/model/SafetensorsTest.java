@@ -123,6 +123,7 @@ class SafetensorsTest {
         assertFault(write("over.safetensors", "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
                 + "\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[4,12]}}", new byte[12]), "overlap");
         assertFault(write("dtype.safetensors", "{\"w\":{\"dtype\":\"Q4\",\"shape\":[2],\"data_offsets\":[0,1]}}", new byte[1]), "unsupported dtype 'Q4'");
+        assertFault(write("f4.safetensors", "{\"w\":{\"dtype\":\"F4\",\"shape\":[3],\"data_offsets\":[0,1]}}", new byte[1]), "F4[3] needs 2 bytes");
         assertFault(write("type.safetensors", "{\"w\":{\"dtype\":\"F32\",\"shape\":\"2\",\"data_offsets\":[0,8]}}", new byte[8]), "shape is not an array");
         assertFault(write("meta.safetensors", "{\"__metadata__\":{\"k\":1}}", new byte[0]), "not a string");
         assertFault(write("utf.safetensors", new String(new byte[] {'{', (byte) 0xff, '}'}, StandardCharsets.ISO_8859_1), new byte[0]), "");
