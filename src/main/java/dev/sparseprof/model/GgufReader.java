@@ -143,7 +143,7 @@ final class GgufReader implements ModelReader {
         GemmLayer embedding = layers.stream().filter(l -> l.name().equals(TOKEN_EMBEDDING)).findFirst().orElse(null);
         boolean outputStored = infos.stream().anyMatch(i -> i.name.equals(OUTPUT));
         if (embedding != null && !outputStored && !ENCODERS.contains(String.valueOf(scalars.get("general.architecture")))) {
-            TensorLayers.addTied(TensorLayers.tied(OUTPUT, embedding), layers, metadata);
+            TiedHeads.add(TiedHeads.tied(OUTPUT, embedding), layers, metadata);
         }
         if (!skipped.isEmpty()) {
             metadata.put("gguf.skipped", skipped.size() + (skipped.size() == 1 ? " tensor" : " tensors")

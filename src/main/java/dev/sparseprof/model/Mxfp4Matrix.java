@@ -3,7 +3,11 @@ package dev.sparseprof.model;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * An MXFP4 weight as gpt-oss's safetensors store it ({@code experts.gate_up_proj_blocks} uint8
@@ -37,6 +41,34 @@ final class Mxfp4Matrix implements MatrixView {
         this.scales = scales;
         this.rows = (int) r;
         this.groups = (int) b[b.length - 2];
+    }
+
+    /** The suffixes of an MXFP4 weight's two tensors (gpt-oss: {@code experts.gate_up_proj_blocks} and {@code _scales}). */
+    private static final String BLOCKS = "_blocks", SCALES = "_scales";
+
+    /**
+     * The MXFP4 weights among {@code tensors} ({@link Mxfp4Matrix}): each {@code P_blocks} with its
+     * {@code P_scales} is the LINEAR layer {@code P} of all experts' rows, stored as uint8 (the
+     * nearest type the commands price: two codes a byte, so the weight bytes are priced twice over).
+     */
+    static List<GemmLayer> layers(List<Tensor> tensors) {
+        Map<String, Tensor> byName = new HashMap<>();
+        for (Tensor t : tensors) byName.put(t.name(), t);
+        List<GemmLayer> layers = new ArrayList<>();
+        for (Tensor t : tensors) {
+            if (!t.name().endsWith(BLOCKS)) continue;
+            String name = t.name().substring(0, t.name().length() - BLOCKS.length());
+            Tensor scales = byName.get(name + SCALES);
+            if (scales == null) continue;
+            Mxfp4Matrix view;
+            try {
+                view = new Mxfp4Matrix(t, scales);
+            } catch (IllegalArgumentException e) {
+                continue; // not such a pair: left to the skipped-integer note
+            }
+            layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), 1, view, 1, false, DType.U8));
+        }
+        return layers;
     }
 
     @Override

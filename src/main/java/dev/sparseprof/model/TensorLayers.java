@@ -1,6 +1,5 @@
 package dev.sparseprof.model;
 
-import dev.sparseprof.util.DType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -30,7 +29,7 @@ import java.util.Set;
  * modeling code multiplies them with {@code bmm} (Llama 4, gpt-oss). The rules go by model type,
  * not by name: GPTBigCode (StarCoder) names the same modules over {@code nn.Linear}. A causal LM
  * whose {@code lm_head} is tied to its input embedding, and so not stored, gets that output GEMM
- * over the embedding's matrix ({@link #tied}).
+ * over the embedding's matrix ({@link TiedHeads}); MXFP4 weights are {@link Mxfp4Matrix} layers.
  */
 final class TensorLayers {
     private TensorLayers() {}
@@ -81,7 +80,7 @@ final class TensorLayers {
      * them out, and say so.
      */
     static List<GemmLayer> of(List<Tensor> tensors, Map<String, String> metadata) {
-        List<GemmLayer> mxfp4 = mxfp4(tensors);
+        List<GemmLayer> mxfp4 = Mxfp4Matrix.layers(tensors);
         Set<String> decoded = new HashSet<>();
         for (GemmLayer l : mxfp4) decoded.add(l.tensorName());
         List<String> skipped = new ArrayList<>();
@@ -103,82 +102,9 @@ final class TensorLayers {
         Map<Layout, Integer> moved = new EnumMap<>(Layout.class);
         for (Tensor t : tensors) moved.merge(Layout.of(t.name(), t, modelType), 1, Integer::sum);
         for (Layout l : Layout.values()) if (l.note != null && moved.containsKey(l)) metadata.put(l.key, moved.get(l) + " " + l.note + " (" + modelType + ")");
-        GemmLayer head = tiedHead(layers, tensors, metadata);
-        if (head != null) addTied(head, layers, metadata);
+        GemmLayer head = TiedHeads.of(layers, tensors, metadata);
+        if (head != null) TiedHeads.add(head, layers, metadata);
         return RoutedExperts.apply(layers, metadata);
-    }
-
-    /** The suffixes of an MXFP4 weight's two tensors (gpt-oss: {@code experts.gate_up_proj_blocks} and {@code _scales}). */
-    private static final String BLOCKS = "_blocks", SCALES = "_scales";
-
-    /**
-     * The MXFP4 weights among {@code tensors} ({@link Mxfp4Matrix}): each {@code P_blocks} with its
-     * {@code P_scales} is the LINEAR layer {@code P} of all experts' rows, stored as uint8 (the
-     * nearest type the commands price: two codes a byte, so the weight bytes are priced twice over).
-     */
-    private static List<GemmLayer> mxfp4(List<Tensor> tensors) {
-        Map<String, Tensor> byName = new HashMap<>();
-        for (Tensor t : tensors) byName.put(t.name(), t);
-        List<GemmLayer> layers = new ArrayList<>();
-        for (Tensor t : tensors) {
-            if (!t.name().endsWith(BLOCKS)) continue;
-            String name = t.name().substring(0, t.name().length() - BLOCKS.length());
-            Tensor scales = byName.get(name + SCALES);
-            if (scales == null) continue;
-            Mxfp4Matrix view;
-            try {
-                view = new Mxfp4Matrix(t, scales);
-            } catch (IllegalArgumentException e) {
-                continue; // not such a pair: left to the skipped-integer note
-            }
-            layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), 1, view, 1, false, DType.U8));
-        }
-        return layers;
-    }
-
-    /** The output GEMM {@code name} over an embedding's matrix: a tied head, a LINEAR layer of the embedding's tensor. */
-    static GemmLayer tied(String name, GemmLayer embedding) {
-        return new GemmLayer(name, embedding.tensorName(), LayerKind.LINEAR, embedding.rows(), embedding.cols(), 1, embedding.matrix());
-    }
-
-    /** Adds a tied head ({@link #tied}) to the layers and says so in the metadata ({@code layers.tied}). */
-    static void addTied(GemmLayer head, List<GemmLayer> layers, Map<String, String> metadata) {
-        layers.add(head);
-        metadata.put("layers.tied", head.name() + " is " + head.tensorName() + " (tied embeddings): the one matrix is both the input "
-                + "embedding's gather and the output GEMM, and pruning that GEMM prunes the embedding");
-    }
-
-    /** Names of a causal LM's output projection, where a checkpoint stores one. */
-    private static final List<String> HEAD_NAMES = List.of("lm_head.weight", "embed_out.weight", "output.weight");
-    /** Names of the input word embedding, whose matrix a tied output projection reuses. */
-    private static final List<String> WORD_EMBEDDINGS = List.of("embed_tokens.weight", "wte.weight", "word_embeddings.weight",
-            "embed_in.weight", "tok_embeddings.weight", "shared.weight");
-    /** {@code config.json} architectures with an output projection over the vocabulary: causal LMs, and encoder-decoders (T5, BART, Whisper) and multimodal LMs. */
-    private static final List<String> LM_ARCHITECTURES = List.of("ForCausalLM", "LMHeadModel", "ForConditionalGeneration");
-
-    /**
-     * The output projection of a language model whose checkpoint leaves it out because it is the
-     * input embedding's matrix (transformers saves a tied {@code lm_head} once, as the embedding):
-     * when config.json's {@code architectures} names one ({@link #LM_ARCHITECTURES}),
-     * {@code tie_word_embeddings} is not false (transformers' default is true; LLaMA-style configs
-     * write false when untied), no head tensor is stored and one word embedding of
-     * {@code vocab_size} rows is. Null otherwise: encoders and untied checkpoints are read as stored.
-     */
-    private static GemmLayer tiedHead(List<GemmLayer> layers, List<Tensor> tensors, Map<String, String> metadata) {
-        String architectures = metadata.getOrDefault("config.architectures", "");
-        boolean causal = Arrays.stream(architectures.split(",")).anyMatch(a -> LM_ARCHITECTURES.stream().anyMatch(a::endsWith));
-        if (!causal || "false".equals(metadata.get("config." + HfConfig.TIE))) return null;
-        for (Tensor t : tensors) {
-            for (String head : HEAD_NAMES) if (t.name().equals(head) || t.name().endsWith("." + head)) return null;
-        }
-        String vocab = metadata.get("config.vocab_size");
-        for (GemmLayer l : layers) {
-            if (l.kind() != LayerKind.EMBEDDING_GATHER || vocab != null && l.rows() != Integer.parseInt(vocab)) continue;
-            for (String word : WORD_EMBEDDINGS) {
-                if (l.name().equals(word) || l.name().endsWith("." + word)) return tied("lm_head.weight", l);
-            }
-        }
-        return null;
     }
 
     /** How a weight's elements sit in its tensor, from its name, rank and the checkpoint's model type. */
