@@ -148,8 +148,8 @@ final class HfCheckpointReader implements ModelReader {
             Map<String, String> shardOf = new HashMap<>();
             boolean torch = false;
             for (Map.Entry<String, Path> s : shards.entrySet()) {
-                torch |= TorchZipReader.isTorchName(s.getValue());
-                for (Tensor t : shardTensors(s.getValue(), arena, metadata)) {
+                torch |= TorchZipReader.isTorchName(Path.of(s.getKey()));
+                for (Tensor t : shardTensors(s.getKey(), s.getValue(), arena, metadata)) {
                     if (byName.putIfAbsent(t.name(), t) != null) {
                         throw ModelFormatException.in(index, "tensor '" + t.name() + "' is in both " + shardOf.get(t.name()) + " and " + s.getKey());
                     }
@@ -178,17 +178,21 @@ final class HfCheckpointReader implements ModelReader {
         });
     }
 
-    /** One shard's tensors; a safetensors shard's note on tensors it holds only as bytes joins {@code metadata}'s. */
-    private static List<Tensor> shardTensors(Path shard, Arena arena, Map<String, String> metadata) {
-        if (ModelFiles.nameEndsWith(shard, ".safetensors")) {
+    /**
+     * One shard's tensors, its kind told by the name the index gives it ({@code listed}: the file may be
+     * a hub cache blob named by its hash); a safetensors shard's note on tensors it holds only as bytes
+     * joins {@code metadata}'s.
+     */
+    private static List<Tensor> shardTensors(String listed, Path shard, Arena arena, Map<String, String> metadata) {
+        if (ModelFiles.nameEndsWith(Path.of(listed), ".safetensors")) {
             Map<String, String> own = new HashMap<>();
             List<Tensor> tensors = SafetensorsReader.tensors(shard.toString(), ModelFiles.map(shard, arena), own);
             String opaque = own.get(SafetensorsReader.OPAQUE);
             if (opaque != null) metadata.merge(SafetensorsReader.OPAQUE, shard.getFileName() + ": " + opaque, (a, b) -> a + "; " + b);
             return tensors;
         }
-        if (TorchZipReader.isTorchName(shard)) return TorchZipReader.tensors(shard, arena);
-        throw ModelFormatException.in(shard, "is neither a .safetensors file nor a torch.save file (.bin, .pt, .pth)");
+        if (TorchZipReader.isTorchName(Path.of(listed))) return TorchZipReader.tensors(shard, arena);
+        throw ModelFormatException.in(shard, "shard '" + listed + "' is neither a .safetensors file nor a torch.save file (.bin, .pt, .pth)");
     }
 
     /** Name order that compares digit runs by value: {@code layers.2} before {@code layers.10}. */

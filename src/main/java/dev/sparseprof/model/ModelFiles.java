@@ -66,8 +66,26 @@ final class ModelFiles {
     /**
      * Resolves {@code location}, a path written inside {@code source}, against {@code folder}, and
      * refuses anything that leaves the folder: absolute paths, {@code ..} segments, and symbolic
-     * links (of the file or a folder on the way) whose target lies outside.
+     * links (of the file or a folder on the way) whose target lies outside, save the links of a
+     * Hugging Face hub cache snapshot into its repository's {@code blobs} ({@link #inHubCacheBlobs}).
      */
+    /**
+     * Whether {@code real} is a blob of the Hugging Face hub cache that {@code realFolder} is a
+     * snapshot (or a folder inside one) of: the cache keeps each file once in
+     * {@code models--ORG--NAME/blobs/HASH} and links it from {@code models--ORG--NAME/snapshots/REVISION/NAME}
+     * (huggingface_hub's cache layout), so every shard of a cached checkpoint links out of its
+     * snapshot folder, into that one sibling {@code blobs} folder and nowhere else.
+     */
+    static boolean inHubCacheBlobs(Path realFolder, Path real) {
+        for (Path revision = realFolder; revision != null && revision.getParent() != null; revision = revision.getParent()) {
+            Path snapshots = revision.getParent();
+            if (snapshots.getFileName() != null && snapshots.getFileName().toString().equals("snapshots") && snapshots.getParent() != null) {
+                return real.getParent() != null && real.getParent().equals(snapshots.getParent().resolve("blobs"));
+            }
+        }
+        return false;
+    }
+
     static Path confined(Object source, Path folder, String location) {
         if (location == null || location.isEmpty()) throw ModelFormatException.in(source, "empty file reference");
         if (location.indexOf('\0') >= 0) throw ModelFormatException.in(source, "file reference contains a NUL byte");
@@ -87,7 +105,7 @@ final class ModelFiles {
                 throw ModelFormatException.in(source, "referenced file '" + location + "' does not exist in " + folder);
             }
             Path real = resolved.toRealPath();
-            if (!real.startsWith(realFolder)) {
+            if (!real.startsWith(realFolder) && !inHubCacheBlobs(realFolder, real)) {
                 throw ModelFormatException.in(source, "refusing file reference '" + location + "': it links to " + real
                         + ", outside " + realFolder);
             }

@@ -434,7 +434,10 @@ public final class PrunedWriter {
         return shard;
     }
 
-    /** Copies the source folder's small JSON and text files (config, tokenizer) that are not weights or the index. */
+    /**
+     * Copies the source folder's small JSON and text files (config, tokenizer) that are not weights or
+     * the index; links are followed only into a hub cache's blobs.
+     */
     private static void copySideFiles(Path from, Path to, String indexName) {
         if (from == null) return;
         try (var files = Files.list(from)) {
@@ -442,7 +445,10 @@ public final class PrunedWriter {
                 String n = f.getFileName().toString().toLowerCase(Locale.ROOT);
                 boolean side = (n.endsWith(".json") || n.endsWith(".txt") || n.endsWith(".model") || n.endsWith(".md")) && !n.endsWith(".index.json")
                         && !n.equals(indexName.toLowerCase(Locale.ROOT));
-                if (side && Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.size(f) <= 64L << 20) {
+                // a regular file, or a hub cache snapshot's link to its blob (ModelFiles.inHubCacheBlobs)
+                boolean file = Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        || Files.isSymbolicLink(f) && Files.isRegularFile(f) && ModelFiles.inHubCacheBlobs(from.toRealPath(), f.toRealPath());
+                if (side && file && Files.size(f) <= 64L << 20) {
                     Files.copy(f, to.resolve(f.getFileName()));
                 }
             }

@@ -290,6 +290,38 @@ class HfCheckpointTest {
         assertFault(folder, "holds 2 consolidated.*.pth files: Meta's model-parallel shards");
     }
 
+    /**
+     * The Hugging Face hub cache: every file of {@code snapshots/REV} links to {@code ../../blobs/HASH}.
+     * A sharded checkpoint there reads (its shards' kind from the names the index gives them); a
+     * link anywhere else is still refused.
+     */
+    @Test
+    void aSnapshotOfTheHubCacheReadsThroughItsBlobLinks() throws IOException {
+        Path source = HfFixtures.write(dir.resolve("source"));
+        Path repo = dir.resolve("hub/models--org--llama");
+        Path blobs = Files.createDirectories(repo.resolve("blobs"));
+        Path snapshot = Files.createDirectories(repo.resolve("snapshots/0123abcd"));
+        List<Path> files;
+        try (var list = Files.list(source)) {
+            files = list.sorted().toList();
+        }
+        int i = 0;
+        for (Path f : files) {
+            Path blob = Files.copy(f, blobs.resolve("blob" + i++));
+            Files.createSymbolicLink(snapshot.resolve(f.getFileName()), Path.of("../../blobs").resolve(blob.getFileName()));
+        }
+        try (Model cached = Models.open(snapshot); Model plain = Models.open(source)) {
+            assertEquals(plain.layers().size(), cached.layers().size());
+            assertEquals("2", cached.metadata().get("hf.shards"));
+        }
+        Path elsewhere = Files.createDirectories(repo.resolve("elsewhere"));
+        Path shard = snapshot.resolve("model-00002-of-00002.safetensors");
+        Files.move(blobs.resolve(Files.readSymbolicLink(shard).getFileName()), elsewhere.resolve("x"));
+        Files.delete(shard);
+        Files.createSymbolicLink(shard, Path.of("../../elsewhere/x"));
+        assertFault(snapshot.resolve("model.safetensors.index.json"), "refusing file reference 'model-00002-of-00002.safetensors': it links to");
+    }
+
     @Test
     void aFolderWithOneWeightsFileNeedsNoIndex() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("one"));
