@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
  */
 final class ModelArgument {
     /** The MODEL parameter's help. */
-    static final String HELP = "Model file (.onnx, .safetensors, .npy, .npz, .mtx, TF.js *weights_manifest.json or model.json), .gguf, torch.save .bin/.pt/.pth (or TorchScript), torch.export .pt2, a Hugging Face folder or *.index.json, "
+    static final String HELP = "Model file (.onnx, .safetensors, .npy, .npz, .mtx, TF.js *weights_manifest.json or model.json), .gguf, torch.save .bin/.pt/.pth/.ckpt (or TorchScript), torch.export .pt2, a Hugging Face folder or *.index.json, "
             + "or a bundled model: minilm (the default: " + Models.DEFAULT_NAME + ", fp32 ONNX) or minilm-int8.";
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "MODEL", description = HELP)

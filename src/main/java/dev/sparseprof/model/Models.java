@@ -89,7 +89,7 @@ public final class Models {
             if (r.accepts(file)) return r.read(file, options);
         }
         throw ModelFormatException.in(file, "unknown model format (known: .onnx, .safetensors, .npy, .npz, .mtx, "
-                + "TF.js *-weights_manifest.json or model.json, .gguf, torch.save .bin/.pt/.pth (or TorchScript), torch.export .pt2, a Hugging Face folder or *.index.json)");
+                + "TF.js *-weights_manifest.json or model.json, .gguf, torch.save .bin/.pt/.pth/.ckpt (or TorchScript), torch.export .pt2, a Hugging Face folder or *.index.json)");
     }
 
     /**

@@ -49,7 +49,7 @@ final class TorchZipReader implements ModelReader {
 
     static boolean isTorchName(Path file) {
         return ModelFiles.nameEndsWith(file, ".bin") || ModelFiles.nameEndsWith(file, ".pt") || ModelFiles.nameEndsWith(file, ".pth")
-                || ModelFiles.nameEndsWith(file, ".pt2");
+                || ModelFiles.nameEndsWith(file, ".pt2") || ModelFiles.nameEndsWith(file, ".ckpt");
     }
 
     @Override
@@ -112,7 +112,7 @@ final class TorchZipReader implements ModelReader {
         }
         Map<String, TorchPickle.TensorRef> refs = new LinkedHashMap<>();
         int[] others = new int[1];
-        flatten(source, "", root, refs, script ? new IdentityHashMap<>() : null, others, 0);
+        flatten(source, "", modelPart(root, metadata), refs, script ? new IdentityHashMap<>() : null, others, 0);
         if (refs.isEmpty()) throw ModelFormatException.in(source, "holds no tensors");
         String strip = commonPrefix(refs.keySet(), "state_dict.");
         if (others[0] > 0) metadata.put("torch.nonTensorValues", Integer.toString(others[0]));
@@ -123,6 +123,47 @@ final class TorchZipReader implements ModelReader {
             tensors.add(tensor(source, name, e.getValue(), zip.stored(source, prefix + e.getValue().storage().key()), arena));
         }
         return tensors;
+    }
+
+    /** The entries of a training checkpoint that hold the model's own weights, most common first. */
+    private static final List<String> MODEL_ENTRIES = List.of("state_dict", "model_state_dict", "model", "module", "net", "network");
+
+    /**
+     * The part of a training checkpoint that is the model: a top-level dict that holds, beside other
+     * entries with tensors (an optimizer's moments, an EMA copy, a scheduler), one of
+     * {@link #MODEL_ENTRIES} with tensors ({@code torch.save({'model_state_dict': ..., 'optimizer_state_dict':
+     * ...})}, as PyTorch's tutorial saves, Lightning's {@code state_dict} beside {@code optimizer_states}) is
+     * read as that entry, named by its keys (no prefix), and the rest is named in the note
+     * {@code torch.skipped}. Anything else is read whole.
+     */
+    private static Object modelPart(Object root, Map<String, String> metadata) {
+        if (!(root instanceof Map<?, ?> top)) return root;
+        for (String name : MODEL_ENTRIES) {
+            Object model = top.get(name);
+            if (!(model instanceof Map<?, ?>) || tensorCount(model, 0) == 0) continue;
+            List<String> rest = new ArrayList<>();
+            for (Map.Entry<?, ?> e : top.entrySet()) {
+                int n = e.getKey().equals(name) ? 0 : tensorCount(e.getValue(), 0);
+                if (n > 0) rest.add(key(e.getKey()) + " (" + n + (n == 1 ? " tensor)" : " tensors)"));
+            }
+            if (rest.isEmpty()) return root;
+            metadata.put("torch.skipped", "a training checkpoint: the model is its '" + name + "' entry; left out of the layers: "
+                    + String.join(", ", rest) + " (optimizer moments, EMA copies and the like)");
+            return model;
+        }
+        return root;
+    }
+
+    /** Tensors under {@code o}, as {@link #flatten} would name them (depth-bounded the same way). */
+    private static int tensorCount(Object o, int depth) {
+        if (depth > MAX_DEPTH) return 0;
+        if (o instanceof TorchPickle.TensorRef) return 1;
+        int n = 0;
+        if (o instanceof Map<?, ?> m) for (Object v : m.values()) n += tensorCount(v, depth + 1);
+        if (o instanceof List<?> l) for (Object v : l) n += tensorCount(v, depth + 1);
+        if (o instanceof TorchPickle.Tuple t) for (Object v : t.items()) n += tensorCount(v, depth + 1);
+        if (o instanceof TorchPickle.ScriptObject so) n += tensorCount(so.attributes(), depth + 1);
+        return n;
     }
 
     private static String commonPrefix(java.util.Set<String> names, String candidate) {

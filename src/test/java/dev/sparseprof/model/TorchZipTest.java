@@ -233,6 +233,25 @@ class TorchZipTest {
         assertFault(compressed, "is compressed (method 8)");
     }
 
+    /** PyTorch's tutorial form of a training checkpoint: the model's entry is the model; the optimizer's moments are named, not layers. */
+    @Test
+    void aTrainingCheckpointIsReadAsItsModelEntry() throws IOException {
+        Pickle p = new Pickle().op('}').put().mark();
+        p.str("epoch").integer(3);
+        p.str("model_state_dict").op('}').put().mark();
+        p.str("fc.weight").tensor("FloatStorage", "0", 12, 0, new long[] {3, 4}, new long[] {4, 1});
+        p.op('u');
+        p.str("optimizer_state_dict").op('}').put().mark().str("state").op('}').put().mark().integer(0).op('}').put().mark();
+        p.str("exp_avg").tensor("FloatStorage", "0", 12, 0, new long[] {3, 4}, new long[] {4, 1});
+        p.op('u').op('u').op('u');
+        p.op('u').op('.');
+        try (Model m = Models.open(write("checkpoint.ckpt", TorchFixtures.archive("archive", p.bytes(), storages())))) {
+            assertEquals(List.of("fc.weight"), m.layers().stream().map(GemmLayer::name).toList());
+            assertEquals("a training checkpoint: the model is its 'model_state_dict' entry; left out of the layers: optimizer_state_dict (1 tensor) "
+                    + "(optimizer moments, EMA copies and the like)", m.metadata().get("torch.skipped"));
+        }
+    }
+
     @Test
     void aPickleOfNestedCheckpointValuesKeepsTensorsAndCountsTheRest() throws IOException {
         Pickle p = new Pickle().op('}').put().mark();
