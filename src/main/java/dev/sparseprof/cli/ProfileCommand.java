@@ -341,6 +341,7 @@ final class ProfileCommand implements RunsDirect {
             w.endObject();
             w.field("denseColumns", p.denseColumns()).field("activationDensity", p.activationDensity())
                     .field("denseFlops", p.denseFlops()).field("sparseFlops", p.sparseFlops());
+            if (p.layer().tokenShare() < 1) w.field("tokenShare", p.layer().tokenShare()); // a routed expert's k / E of the tokens
             if (p.isGemm()) w.field("speedup", p.speedup());
             else w.name("speedup").nullValue();
             w.field("critical", p.critical()).endObject();

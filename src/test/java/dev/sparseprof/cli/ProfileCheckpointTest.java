@@ -69,6 +69,21 @@ class ProfileCheckpointTest {
     }
 
     @Test
+    void routedExpertsShowTheirShareOfTheTokensInTheJson() throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("moe"));
+        dev.sparseprof.model.SafetensorsWriter.write(folder.resolve("model.safetensors"), List.of(
+                HfFixtures.tensor("model.layers.0.mlp.experts.1.up_proj.weight", new long[] {HfFixtures.FFN, HfFixtures.HIDDEN}),
+                HfFixtures.tensor("model.layers.0.self_attn.q_proj.weight", new long[] {HfFixtures.HIDDEN, HfFixtures.HIDDEN})), Map.of());
+        Files.writeString(folder.resolve("config.json"), "{\"model_type\": \"mixtral\", \"hidden_size\": " + HfFixtures.HIDDEN
+                + ", \"num_hidden_layers\": 1, \"num_local_experts\": 8, \"num_experts_per_tok\": 2}");
+        Map<String, Object> json = Json.parseObject(run("profile", folder.toString(), "--json", "-").out());
+        Map<String, Object> expert = layers(json).stream().filter(l -> String.valueOf(l.get("name")).contains("experts")).findFirst().orElseThrow();
+        assertEquals(0.25, ((Number) expert.get("tokenShare")).doubleValue());
+        assertEquals(32L, ((Number) expert.get("denseColumns")).longValue(), "128 tokens, 2 of 8 experts each");
+        assertTrue(String.valueOf(map(json.get("model")).get("readAs")).contains("routed expert layers multiply 2 of 8"));
+    }
+
+    @Test
     void aLyingIndexIsOneLineAndExitTwo() throws IOException {
         Path folder = HfFixtures.write(dir.resolve("llama"));
         Path index = folder.resolve("model.safetensors.index.json");
