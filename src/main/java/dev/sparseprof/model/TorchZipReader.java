@@ -112,7 +112,8 @@ final class TorchZipReader implements ModelReader {
         }
         Map<String, TorchPickle.TensorRef> refs = new LinkedHashMap<>();
         int[] others = new int[1];
-        flatten(source, "", modelPart(root, metadata), refs, script ? new IdentityHashMap<>() : null, others, 0);
+        Visits visits = new Visits(source, pickle.byteSize());
+        flatten(source, "", modelPart(root, metadata, visits), refs, script ? new IdentityHashMap<>() : null, others, 0, visits);
         if (refs.isEmpty()) throw ModelFormatException.in(source, "holds no tensors");
         String strip = commonPrefix(refs.keySet(), "state_dict.");
         if (others[0] > 0) metadata.put("torch.nonTensorValues", Integer.toString(others[0]));
@@ -136,14 +137,14 @@ final class TorchZipReader implements ModelReader {
      * read as that entry, named by its keys (no prefix), and the rest is named in the note
      * {@code torch.skipped}. Anything else is read whole.
      */
-    private static Object modelPart(Object root, Map<String, String> metadata) {
+    private static Object modelPart(Object root, Map<String, String> metadata, Visits visits) {
         if (!(root instanceof Map<?, ?> top)) return root;
         for (String name : MODEL_ENTRIES) {
             Object model = top.get(name);
-            if (!(model instanceof Map<?, ?>) || tensorCount(model, 0) == 0) continue;
+            if (!(model instanceof Map<?, ?>) || tensorCount(model, 0, visits) == 0) continue;
             List<String> rest = new ArrayList<>();
             for (Map.Entry<?, ?> e : top.entrySet()) {
-                int n = e.getKey().equals(name) ? 0 : tensorCount(e.getValue(), 0);
+                int n = e.getKey().equals(name) ? 0 : tensorCount(e.getValue(), 0, visits);
                 if (n > 0) rest.add(key(e.getKey()) + " (" + n + (n == 1 ? " tensor)" : " tensors)"));
             }
             if (rest.isEmpty()) return root;
@@ -154,16 +155,38 @@ final class TorchZipReader implements ModelReader {
         return root;
     }
 
-    /** Tensors under {@code o}, as {@link #flatten} would name them (depth-bounded the same way). */
-    private static int tensorCount(Object o, int depth) {
+    /** Tensors under {@code o}, as {@link #flatten} would name them (depth- and visit-bounded the same way). */
+    private static int tensorCount(Object o, int depth, Visits visits) {
+        visits.step();
         if (depth > MAX_DEPTH) return 0;
         if (o instanceof TorchPickle.TensorRef) return 1;
         int n = 0;
-        if (o instanceof Map<?, ?> m) for (Object v : m.values()) n += tensorCount(v, depth + 1);
-        if (o instanceof List<?> l) for (Object v : l) n += tensorCount(v, depth + 1);
-        if (o instanceof TorchPickle.Tuple t) for (Object v : t.items()) n += tensorCount(v, depth + 1);
-        if (o instanceof TorchPickle.ScriptObject so) n += tensorCount(so.attributes(), depth + 1);
+        if (o instanceof Map<?, ?> m) for (Object v : m.values()) n += tensorCount(v, depth + 1, visits);
+        if (o instanceof List<?> l) for (Object v : l) n += tensorCount(v, depth + 1, visits);
+        if (o instanceof TorchPickle.Tuple t) for (Object v : t.items()) n += tensorCount(v, depth + 1, visits);
+        if (o instanceof TorchPickle.ScriptObject so) n += tensorCount(so.attributes(), depth + 1, visits);
         return n;
+    }
+
+    /**
+     * A bound on the walks over the unpickled objects. The memo lets a pickle refer to one container
+     * many times, so a few hundred bytes can describe a tree of 2^60 paths (a list of two references
+     * to a list of two references...); a pickle without shared containers has no more nodes than
+     * opcodes, so walks of more steps than a few times its bytes are refused, not taken.
+     */
+    private static final class Visits {
+        private final String source;
+        private long left;
+
+        Visits(String source, long pickleBytes) {
+            this.source = source;
+            this.left = 4 * pickleBytes + 1024;
+        }
+
+        void step() {
+            if (--left < 0) throw ModelFormatException.in(source, "data.pkl refers to its containers over and over (more paths than its bytes can "
+                    + "hold without sharing); not walked");
+        }
     }
 
     private static String commonPrefix(java.util.Set<String> names, String candidate) {
@@ -177,19 +200,20 @@ final class TorchZipReader implements ModelReader {
      * LSTM's {@code _flat_weights}) repeat its parameters.
      */
     private static void flatten(String source, String prefix, Object o, Map<String, TorchPickle.TensorRef> out,
-                                Map<TorchPickle.TensorRef, String> seen, int[] others, int depth) {
+                                Map<TorchPickle.TensorRef, String> seen, int[] others, int depth, Visits visits) {
+        visits.step();
         if (depth > MAX_DEPTH) throw ModelFormatException.in(source, "data.pkl nests containers deeper than " + MAX_DEPTH);
         if (o instanceof TorchPickle.TensorRef t) {
             if (seen != null && seen.putIfAbsent(t, prefix) != null) return;
             if (out.put(prefix, t) != null) throw ModelFormatException.in(source, "two tensors named '" + prefix + "'");
         } else if (o instanceof TorchPickle.ScriptObject s) {
-            flatten(source, prefix, s.attributes(), out, seen, others, depth + 1);
+            flatten(source, prefix, s.attributes(), out, seen, others, depth + 1, visits);
         } else if (o instanceof Map<?, ?> m) {
-            for (Map.Entry<?, ?> e : m.entrySet()) flatten(source, join(prefix, key(e.getKey())), e.getValue(), out, seen, others, depth + 1);
+            for (Map.Entry<?, ?> e : m.entrySet()) flatten(source, join(prefix, key(e.getKey())), e.getValue(), out, seen, others, depth + 1, visits);
         } else if (o instanceof List<?> l) {
-            for (int i = 0; i < l.size(); i++) flatten(source, join(prefix, Integer.toString(i)), l.get(i), out, seen, others, depth + 1);
+            for (int i = 0; i < l.size(); i++) flatten(source, join(prefix, Integer.toString(i)), l.get(i), out, seen, others, depth + 1, visits);
         } else if (o instanceof TorchPickle.Tuple t) {
-            for (int i = 0; i < t.items().size(); i++) flatten(source, join(prefix, Integer.toString(i)), t.items().get(i), out, seen, others, depth + 1);
+            for (int i = 0; i < t.items().size(); i++) flatten(source, join(prefix, Integer.toString(i)), t.items().get(i), out, seen, others, depth + 1, visits);
         } else {
             others[0]++;
         }

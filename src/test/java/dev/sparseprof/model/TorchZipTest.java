@@ -195,6 +195,10 @@ class TorchZipTest {
         assertFault(hostile("memo.pt", p -> p.op('j').raw(new byte[] {1, 2, 3, 4})), "memo 67305985 was never stored");
         assertFault(hostile("long.pt", p -> p.op('X').raw(new byte[] {-1, -1, -1, 0x7f})), "BINUNICODE claims 2147483647 bytes");
         assertFault(hostile("underflow.pt", p -> p.op('0').op('0').op('0').op('0')), "MARK where a value was expected");
+        // a few hundred bytes naming 2^59 paths: list i holds list i-1 twice (memo references)
+        Pickle bomb = new Pickle().op(']').put();
+        for (int i = 1; i < 60; i++) bomb.op(']').mark().op('h').op(i - 1).op('h').op(i - 1).op('e').put();
+        assertFault(write("bomb.pt", TorchFixtures.archive("archive", bomb.op('.').bytes(), storages())), "refers to its containers over and over");
         Pickle cut = new Pickle().beginStateDict().str("w");
         assertFault(write("nostop.pt", TorchFixtures.archive("archive", cut.bytes(), storages())), "ends without STOP");
     }
