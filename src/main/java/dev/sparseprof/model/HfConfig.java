@@ -140,7 +140,7 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
             if (p.get("ffn_dim_multiplier") instanceof Number m) width = (long) (m.doubleValue() * width);
             int multiple = first(p, params, "multiple_of");
             if (multiple > 0) width = (width + multiple - 1) / multiple * multiple;
-            ffn = (int) Math.min(Integer.MAX_VALUE, width);
+            ffn = (int) Math.max(0, Math.min(Integer.MAX_VALUE, width)); // a negative multiplier gives no fact
         }
         Map<String, Object> moe = p.get("moe") instanceof Map<?, ?> m ? cast(m) : Map.of();
         out.put(PREFIX + "model_type", "llama");

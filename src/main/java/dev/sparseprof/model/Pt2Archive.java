@@ -27,6 +27,8 @@ import java.util.Map;
 final class Pt2Archive {
     private static final String WEIGHTS = "/data/weights/";
     private static final String CONFIG = "_weights_config.json";
+    /** A weights config's size limit: a few hundred bytes a weight, so 100 MB holds hundreds of thousands of them. */
+    static final long MAX_CONFIG_BYTES = 100_000_000L;
     /** torch.export's serialized ScalarType codes ({@code torch/_export/serde/schema.py}) of the dtypes read here. */
     private static final Map<Long, DType> DTYPES = Map.ofEntries(Map.entry(1L, DType.U8), Map.entry(2L, DType.I8), Map.entry(3L, DType.I16),
             Map.entry(4L, DType.I32), Map.entry(5L, DType.I64), Map.entry(6L, DType.F16), Map.entry(7L, DType.F32), Map.entry(8L, DType.F64),
@@ -103,7 +105,7 @@ final class Pt2Archive {
     }
 
     private static Map<String, Object> parse(String source, String entry, MemorySegment bytes) {
-        if (bytes.byteSize() > TorchZipReader.MAX_PICKLE_BYTES) throw ModelFormatException.in(source, entry + " is over the 1 GiB limit");
+        if (bytes.byteSize() > MAX_CONFIG_BYTES) throw ModelFormatException.in(source, entry + " of " + bytes.byteSize() + " bytes is over the 100 MB limit");
         try {
             return Json.parseObject(new String(bytes.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
         } catch (SparseprofException e) {
