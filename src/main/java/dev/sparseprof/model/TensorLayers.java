@@ -101,7 +101,8 @@ final class TensorLayers {
         layers.addAll(mxfp4);
         Map<Layout, Integer> moved = new EnumMap<>(Layout.class);
         for (Tensor t : tensors) moved.merge(Layout.of(t.name(), t, modelType), 1, Integer::sum);
-        for (Layout l : Layout.values()) if (l.note != null && moved.containsKey(l)) metadata.put(l.key, moved.get(l) + " " + l.note + " (" + modelType + ")");
+        String from = modelType.isEmpty() ? "" : " (" + modelType + ")";
+        for (Layout l : Layout.values()) if (l.note != null && moved.containsKey(l)) metadata.put(l.key, moved.get(l) + " " + l.note + from);
         GemmLayer head = TiedHeads.of(layers, tensors, metadata);
         if (head != null) TiedHeads.add(head, layers, metadata);
         return RoutedExperts.apply(layers, metadata);
