@@ -138,7 +138,9 @@ final class GgufReader implements ModelReader {
             GgufBlockMatrix view = new GgufBlockMatrix(slice, info.type, (int) rows, (int) info.dims[0]);
             LayerKind kind = info.name.startsWith("token_embd") || info.name.contains("embed") ? LayerKind.EMBEDDING_GATHER
                     : info.dims.length > 3 ? LayerKind.CONV : LayerKind.LINEAR;
-            layers.add(new GemmLayer(info.name, info.name, kind, (int) rows, (int) info.dims[0], 1, view));
+            // priced as int8: llama.cpp multiplies its block types in int8 (q8_1 activations, dp4a / MMQ, vec_dot_*_q8),
+            // and the 8.5-bit Q8_0 weighs about a byte (the 4- and 6-bit types less: their bytes count high)
+            layers.add(new GemmLayer(info.name, info.name, kind, (int) rows, (int) info.dims[0], 1, view, 1, false, DType.I8));
         }
         GemmLayer embedding = layers.stream().filter(l -> l.name().equals(TOKEN_EMBEDDING)).findFirst().orElse(null);
         boolean outputStored = infos.stream().anyMatch(i -> i.name.equals(OUTPUT));

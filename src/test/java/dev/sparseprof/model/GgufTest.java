@@ -182,6 +182,7 @@ class GgufTest {
                 for (GemmLayer l : m.layers()) names.add(l.name());
                 assertEquals(List.of("token_embd.weight", "blk.0.attn_q.weight", "blk.0.ffn_gate.weight", "blk.0.ffn_down.weight", "output.weight"), names);
                 assertEquals(LayerKind.EMBEDDING_GATHER, m.layers().get(0).kind());
+                assertEquals(DType.I8, m.layers().get(1).storedDType(), "Q8_0 is priced as int8, the type llama.cpp multiplies it in");
                 assertEquals(4, m.layers().get(0).rows());
                 assertTrue(m.metadata().get("gguf.skipped").contains("1 x Q4_K"), m.metadata().get("gguf.skipped"));
 
