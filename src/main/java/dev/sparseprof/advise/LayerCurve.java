@@ -35,7 +35,7 @@ public record LayerCurve(LayerCandidates layer, List<Point> points) {
         List<Point> out = new ArrayList<>(layer.candidates().size());
         long n = layer.layer().denseColumns(tokens);
         for (Candidate c : layer.candidates()) {
-            Workload w = c.workload().withColumns(n).withDType(dtype);
+            Workload w = c.workload().withColumns(n).withDType(dtype).withRuns(layer.layer().activeShare(tokens));
             Prediction dense = model.baseline(w);
             String best = null;
             double bestSeconds = Double.POSITIVE_INFINITY;
@@ -103,7 +103,8 @@ public record LayerCurve(LayerCandidates layer, List<Point> points) {
     public String whyNotWorth(PerfModel model, DType dtype, long tokens) {
         Point p = fastestSparse();
         if (p == null) return "no sparse format can run this layer";
-        Workload w = p.candidate().workload().withColumns(layer.layer().denseColumns(tokens)).withDType(dtype);
+        Workload w = p.candidate().workload().withColumns(layer.layer().denseColumns(tokens)).withDType(dtype)
+                .withRuns(layer.layer().activeShare(tokens));
         LayerEstimate e = model.estimate(w, FormatModels.byName(p.sparseFormat()));
         String as = p.sparseFormat().equals(p.candidate().patternLabel()) ? "" : " as " + p.sparseFormat();
         String best = String.format(java.util.Locale.ROOT, "best %s %s%s: %.2fx", p.candidate().patternLabel(),

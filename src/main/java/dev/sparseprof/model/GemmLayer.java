@@ -58,11 +58,23 @@ public record GemmLayer(String name, String tensorName, LayerKind kind, int rows
 
     /**
      * N, the dense operand's width, for a batch of {@code batch} samples (tokens): of a routed
-     * expert's, its share of them (at least one).
+     * expert's, the tokens it multiplies when it runs (its share over {@link #activeShare}, at least one).
      */
     public long denseColumns(long batch) {
         long n = batch * columnsPerSample;
-        return tokenShare >= 1 ? n : Math.max(1, Math.round(n * tokenShare));
+        return tokenShare >= 1 ? n : Math.max(1, Math.round(n * tokenShare / activeShare(batch)));
+    }
+
+    /**
+     * The probability that this layer runs at all in a batch of {@code batch} samples: 1, or for a
+     * routed expert {@code 1 - (1 - k/E)^N}, the chance that at least one of the N tokens picks it
+     * (uniform routing). A decode step of one token runs k of E experts, and reads only their weights;
+     * when it runs, the expert multiplies {@code N·(k/E)} tokens over that chance ({@link #denseColumns}).
+     */
+    public double activeShare(long batch) {
+        if (tokenShare >= 1) return 1;
+        double n = (double) batch * columnsPerSample;
+        return Math.max(Double.MIN_NORMAL, -Math.expm1(n * Math.log1p(-tokenShare)));
     }
 
     /** The same layer with another N per sample (an input shape given on the command line). */

@@ -33,6 +33,12 @@ public final class Roofline {
      */
     public static Prediction predict(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features,
                                      Footprint interleaved) {
+        // a GEMM that runs with probability w.runs() (a routed expert in a small batch) costs that share of a run
+        return predictRun(w, plan, spec, memory, features, interleaved).expected(w.runs());
+    }
+
+    private static Prediction predictRun(Workload w, KernelPlan plan, HardwareSpec spec, TrafficModel memory, Features features,
+                                         Footprint interleaved) {
         // A CPU spec with probed in-core rates takes the ECM model (perfmodel.cpu), whose every rate is probed.
         if (spec instanceof CpuSpec cpu && cpu.inCore().present()) return EcmModel.predict(w, plan, cpu, memory, features, interleaved);
         Traffic traffic = memory.traffic(w, plan, spec, features);

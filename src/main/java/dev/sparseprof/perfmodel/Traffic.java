@@ -42,6 +42,13 @@ public record Traffic(List<String> levels, double[] bytes, double[] missRates, S
         return new Traffic(levels, bytes, missRates, label, samplingError, gatherShares, c);
     }
 
+    /** Every level's bytes times {@code factor} (an expectation over runs that may not happen), the rest the same. */
+    public Traffic scaled(double factor) {
+        double[] b = bytes.clone();
+        for (int i = 0; i < b.length; i++) b[i] *= factor;
+        return new Traffic(levels, b, missRates, source, samplingError, gatherShares, pendingCheck);
+    }
+
     /** The same traffic with the gathered shares of another estimate of it (same levels). */
     public Traffic withGatherShares(double[] shares) {
         return new Traffic(levels, bytes, missRates, source, samplingError, shares, pendingCheck);

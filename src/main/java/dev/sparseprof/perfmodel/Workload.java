@@ -18,10 +18,17 @@ import java.util.List;
  * and the value type; {@code matrix} is A itself when known (null for synthetic workloads), which a
  * trace-driven memory model replays. The bytes of each format come from {@code sparse}'s {@link StorageCost}, so
  * the model and the {@code formats} command agree byte for byte. Synthetic workloads (tests, the
- * published validation cases) are built with {@link #dense} and {@link #uniformSparse}.
+ * published validation cases) are built with {@link #dense} and {@link #uniformSparse}. {@code runs}
+ * is the probability the GEMM runs in a batch (1; less for a routed expert in a small batch).
  */
-public record Workload(String name, MatrixStats stats, long denseColumns, DType dtype, MatrixView matrix) {
+public record Workload(String name, MatrixStats stats, long denseColumns, DType dtype, MatrixView matrix, double runs) {
+    /** A GEMM that runs once per batch. */
+    public Workload(String name, MatrixStats stats, long denseColumns, DType dtype, MatrixView matrix) {
+        this(name, stats, denseColumns, dtype, matrix, 1);
+    }
+
     public Workload {
+        if (!(runs > 0 && runs <= 1)) throw new IllegalArgumentException(name + ": runs " + runs);
         if (matrix != null && (matrix.rows() != stats.rows() || matrix.cols() != stats.cols())) {
             throw new IllegalArgumentException(name + ": matrix and statistics disagree on the shape");
         }
@@ -132,10 +139,18 @@ public record Workload(String name, MatrixStats stats, long denseColumns, DType 
     }
 
     public Workload withColumns(long n) {
-        return new Workload(name, stats, n, dtype, matrix);
+        return new Workload(name, stats, n, dtype, matrix, runs);
     }
 
     public Workload withDType(DType d) {
-        return new Workload(name, stats, denseColumns, d, matrix);
+        return new Workload(name, stats, denseColumns, d, matrix, runs);
+    }
+
+    /**
+     * The same GEMM run with probability {@code r} per batch (a routed expert's: {@code GemmLayer.activeShare}):
+     * the models price a run and charge {@code r} of it ({@link Prediction#expected}).
+     */
+    public Workload withRuns(double r) {
+        return new Workload(name, stats, denseColumns, dtype, matrix, r);
     }
 }

@@ -52,7 +52,7 @@ public final class Workloads {
             Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
             a = MatrixView.of(layer.rows(), layer.cols(), copy);
         }
-        return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a);
+        return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a, layer.activeShare(batch));
     }
 
     /** The workload of {@code layer} pruned in memory (on a copy) by {@code spec}. */
@@ -60,7 +60,7 @@ public final class Workloads {
         float[] copy = layer.matrix().toDense();
         Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
         MatrixView a = MatrixView.of(layer.rows(), layer.cols(), copy);
-        return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a);
+        return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a, layer.activeShare(batch));
     }
 
     /**

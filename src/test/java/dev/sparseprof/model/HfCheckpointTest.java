@@ -254,7 +254,12 @@ class HfCheckpointTest {
             assertEquals(Map.of("model.layers.0.self_attn.q_proj.weight", 128L, "model.layers.0.mlp.gate.weight", 128L,
                     "model.layers.0.mlp.experts.3.up_proj.weight", 64L, "model.layers.0.mlp.shared_experts.up_proj.weight", 128L,
                     "model.layers.0.mlp.experts.down_proj", 64L), n);
-            assertEquals(1, m.layers().get(2).denseColumns(1), "at least one token");
+            GemmLayer expert = m.layers().get(2);
+            assertEquals(1, expert.denseColumns(1), "one token, when the expert runs");
+            assertEquals(0.5, expert.activeShare(1), 1e-12, "one token picks 2 of 4 experts");
+            assertEquals(1 - Math.pow(0.5, 4), expert.activeShare(4), 1e-12);
+            assertEquals(2, expert.denseColumns(4), "4 tokens' 2 expert passes over its 15/16 chance to run, rounded");
+            assertEquals(1.0, m.layers().get(0).activeShare(1), "attention always runs");
             assertTrue(m.metadata().get("layers.routed").startsWith("2 routed expert layers multiply 2 of 4"), m.metadata().toString());
         }
     }
