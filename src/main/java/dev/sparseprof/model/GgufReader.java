@@ -67,13 +67,96 @@ final class GgufReader implements ModelReader {
 
     @Override
     public Model read(Path file) {
-        return ModelFiles.inArena(arena -> read(file.toString(), ModelFiles.map(file, arena), arena));
+        return ModelFiles.inArena(arena -> {
+            Shard first = shard(file.toString(), ModelFiles.map(file, arena), arena);
+            List<Shard> shards = new ArrayList<>(List.of(first));
+            int count = first.splitCount();
+            if (count > 1) shards = siblings(file, first, count, arena);
+            return model(file.toString(), shards, arena);
+        });
+    }
+
+    /** One file's model (tests read bytes that are no file). */
+    static Model read(String source, MemorySegment bytes, Arena arena) {
+        return model(source, List.of(shard(source, bytes, arena)), arena);
     }
 
     /** One tensor info, checked against the file. */
     private record Info(String name, long[] dims, GgufTypes type, long offset, long bytes) {}
 
-    static Model read(String source, MemorySegment bytes, Arena arena) {
+    /** One file's metadata (its own keys; {@code scalars} the scalar values), tensors, layers and left-out tensors. */
+    private record Shard(Map<String, String> metadata, Map<String, Object> scalars, List<Tensor> tensors, List<GemmLayer> layers,
+                         List<String> skipped) {
+        /** {@code split.count}: how many files llama.cpp's gguf-split cut the model into (1 when unsplit). */
+        int splitCount() {
+            return scalars.get(SPLIT_COUNT) instanceof Long n && n > 1 && n <= MAX_SPLITS ? (int) (long) n : 1;
+        }
+    }
+
+    /** llama.cpp's split keys ({@code gguf-split}, {@code convert_hf_to_gguf --split-max-size}). */
+    private static final String SPLIT_COUNT = "split.count", SPLIT_NO = "split.no";
+    private static final int MAX_SPLITS = 9999;
+    /** A split file's name: {@code STEM-00001-of-00003.gguf} (llama.cpp's {@code LLAMA_SPLIT_PATH} format). */
+    private static final java.util.regex.Pattern SPLIT_NAME = java.util.regex.Pattern.compile("(.*)-(\\d{5})-of-(\\d{5})\\.gguf");
+
+    /**
+     * Every file of a split model, in order, {@code file} (any one of them) among them: named
+     * {@code STEM-0000i-of-0000N.gguf} in its folder, each saying it is file i of N.
+     */
+    private static List<Shard> siblings(Path file, Shard given, int count, Arena arena) {
+        java.util.regex.Matcher m = SPLIT_NAME.matcher(file.getFileName().toString());
+        if (!m.matches() || Integer.parseInt(m.group(3)) != count) {
+            throw ModelFormatException.in(file, "is file " + given.scalars().get(SPLIT_NO) + " of a model split into " + count
+                    + " files, but its name is not STEM-0000i-of-" + String.format(java.util.Locale.ROOT, "%05d", count) + ".gguf");
+        }
+        List<Shard> shards = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            String name = String.format(java.util.Locale.ROOT, "%s-%05d-of-%05d.gguf", m.group(1), i, count);
+            Path part = ModelFiles.confined(file, file.toAbsolutePath().getParent(), name);
+            Shard s = i == Integer.parseInt(m.group(2)) ? given : shard(part.toString(), ModelFiles.map(part, arena), arena);
+            if (!(s.scalars().get(SPLIT_NO) instanceof Long no) || no != i - 1 || s.splitCount() != count) {
+                throw ModelFormatException.in(part, "does not say it is file " + i + " of " + count + " (split.no " + s.scalars().get(SPLIT_NO)
+                        + ", split.count " + s.scalars().get(SPLIT_COUNT) + ")");
+            }
+            shards.add(s);
+        }
+        return shards;
+    }
+
+    /**
+     * The model of one file or of a split model's files: the first file's metadata and architecture
+     * facts, every file's tensors and layers; then the tied output ({@link TiedHeads}) and routed
+     * experts ({@link RoutedExperts}) over all of them.
+     */
+    private static Model model(String source, List<Shard> shards, Arena arena) {
+        Shard first = shards.get(0);
+        Map<String, String> metadata = new LinkedHashMap<>(first.metadata());
+        List<Tensor> tensors = new ArrayList<>();
+        List<GemmLayer> layers = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Shard s : shards) {
+            for (Tensor t : s.tensors()) {
+                if (!names.add(t.name())) throw ModelFormatException.in(source, "tensor '" + t.name() + "' is in two of its split files");
+            }
+            tensors.addAll(s.tensors());
+            layers.addAll(s.layers());
+            skipped.addAll(s.skipped());
+        }
+        if (shards.size() > 1) metadata.put("gguf.split", shards.size() + " files (llama.cpp's gguf-split), read together");
+        GemmLayer embedding = layers.stream().filter(l -> l.name().equals(TOKEN_EMBEDDING)).findFirst().orElse(null);
+        boolean outputStored = names.contains(OUTPUT);
+        if (embedding != null && !outputStored && !ENCODERS.contains(String.valueOf(first.scalars().get("general.architecture")))) {
+            TiedHeads.add(TiedHeads.tied(OUTPUT, embedding), layers, metadata);
+        }
+        if (!skipped.isEmpty()) {
+            metadata.put("gguf.skipped", skipped.size() + (skipped.size() == 1 ? " tensor" : " tensors")
+                    + " of a quantization type not decoded, left out of the layers: " + summary(skipped));
+        }
+        return new Model(source, "gguf", tensors, RoutedExperts.apply(layers, metadata), metadata, arena);
+    }
+
+    private static Shard shard(String source, MemorySegment bytes, Arena arena) {
         Cursor in = new Cursor(source, bytes);
         if (bytes.byteSize() < 24) throw ModelFormatException.in(source, "truncated: " + bytes.byteSize() + " bytes, no GGUF header");
         if (in.u32() != MAGIC) throw ModelFormatException.in(source, "not a GGUF file (no GGUF magic)");
@@ -142,16 +225,7 @@ final class GgufReader implements ModelReader {
             // and the 8.5-bit Q8_0 weighs about a byte (the 4- and 6-bit types less: their bytes count high)
             layers.add(new GemmLayer(info.name, info.name, kind, (int) rows, (int) info.dims[0], 1, view, 1, false, DType.I8));
         }
-        GemmLayer embedding = layers.stream().filter(l -> l.name().equals(TOKEN_EMBEDDING)).findFirst().orElse(null);
-        boolean outputStored = infos.stream().anyMatch(i -> i.name.equals(OUTPUT));
-        if (embedding != null && !outputStored && !ENCODERS.contains(String.valueOf(scalars.get("general.architecture")))) {
-            TiedHeads.add(TiedHeads.tied(OUTPUT, embedding), layers, metadata);
-        }
-        if (!skipped.isEmpty()) {
-            metadata.put("gguf.skipped", skipped.size() + (skipped.size() == 1 ? " tensor" : " tensors")
-                    + " of a quantization type not decoded, left out of the layers: " + summary(skipped));
-        }
-        return new Model(source, "gguf", tensors, RoutedExperts.apply(layers, metadata), metadata, arena);
+        return new Shard(metadata, scalars, tensors, layers, skipped);
     }
 
     /**

@@ -125,6 +125,34 @@ class GgufTest {
         }
     }
 
+    /**
+     * A model that llama.cpp's gguf-split cut into files ({@code STEM-0000i-of-0000N.gguf}, each with
+     * {@code split.no} and {@code split.count}) reads as one from any of its files: the output in the
+     * last file is the stored head, not a tied one. A missing or mislabelled file is one line.
+     */
+    @Test
+    void aSplitModelReadsAsOneFromAnyOfItsFiles() throws IOException {
+        float[] embed = new float[4 * HIDDEN];
+        Arrays.fill(embed, 0.5f);
+        java.util.function.IntFunction<GgufWriter> split = i -> new GgufWriter().string("general.architecture", "llama")
+                .u32("llama.embedding_length", HIDDEN).u32("split.no", i).u32("split.count", 2).u32("split.tensors.count", 3);
+        write("m-00001-of-00002.gguf", split.apply(0).tensor("token_embd.weight", new long[] {HIDDEN, 4}, 0, GgufWriter.f32(embed))
+                .tensor("blk.0.attn_q.weight", new long[] {HIDDEN, HIDDEN}, 0, GgufWriter.f32(new float[HIDDEN * HIDDEN])).bytes());
+        Path last = write("m-00002-of-00002.gguf", split.apply(1).tensor("output.weight", new long[] {HIDDEN, 4}, 0, GgufWriter.f32(embed)).bytes());
+        for (String f : List.of("m-00001-of-00002.gguf", "m-00002-of-00002.gguf")) {
+            try (Model m = Models.open(dir.resolve(f))) {
+                assertEquals(List.of("token_embd.weight", "blk.0.attn_q.weight", "output.weight"), m.layers().stream().map(GemmLayer::name).toList(), f);
+                assertEquals("output.weight", m.layers().get(2).tensorName(), "the stored output, not the token table");
+                assertEquals(null, m.metadata().get("layers.tied"));
+            }
+        }
+        Files.write(last, split.apply(0).tensor("output.weight", new long[] {HIDDEN, 4}, 0, GgufWriter.f32(embed)).bytes());
+        OnnxReaderTest.assertFaultOf(() -> Models.open(dir.resolve("m-00001-of-00002.gguf")).close(),
+                last + ": does not say it is file 2 of 2 (split.no 0, split.count 2)");
+        Files.delete(last);
+        assertFault(dir.resolve("m-00001-of-00002.gguf"), "'m-00002-of-00002.gguf' does not exist");
+    }
+
     /** llama.cpp's {@code expert_used_count} of {@code expert_count}: the stacked experts multiply that share of the tokens, the router all. */
     @Test
     void stackedExpertsMultiplyTheirShareOfTheTokens() throws IOException {
