@@ -11,10 +11,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * GGUF files (llama.cpp), versions 2 and 3: magic {@code GGUF}, u32 version, u64 tensor count, u64
@@ -97,21 +101,21 @@ final class GgufReader implements ModelReader {
     private static final String SPLIT_COUNT = "split.count", SPLIT_NO = "split.no";
     private static final int MAX_SPLITS = 9999;
     /** A split file's name: {@code STEM-00001-of-00003.gguf} (llama.cpp's {@code LLAMA_SPLIT_PATH} format). */
-    private static final java.util.regex.Pattern SPLIT_NAME = java.util.regex.Pattern.compile("(.*)-(\\d{5})-of-(\\d{5})\\.gguf");
+    private static final Pattern SPLIT_NAME = Pattern.compile("(.*)-(\\d{5})-of-(\\d{5})\\.gguf");
 
     /**
      * Every file of a split model, in order, {@code file} (any one of them) among them: named
      * {@code STEM-0000i-of-0000N.gguf} in its folder, each saying it is file i of N.
      */
     private static List<Shard> siblings(Path file, Shard given, int count, Arena arena) {
-        java.util.regex.Matcher m = SPLIT_NAME.matcher(file.getFileName().toString());
+        Matcher m = SPLIT_NAME.matcher(file.getFileName().toString());
         if (!m.matches() || Integer.parseInt(m.group(3)) != count) {
             throw ModelFormatException.in(file, "is file " + given.scalars().get(SPLIT_NO) + " of a model split into " + count
-                    + " files, but its name is not STEM-0000i-of-" + String.format(java.util.Locale.ROOT, "%05d", count) + ".gguf");
+                    + " files, but its name is not STEM-0000i-of-" + String.format(Locale.ROOT, "%05d", count) + ".gguf");
         }
         List<Shard> shards = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
-            String name = String.format(java.util.Locale.ROOT, "%s-%05d-of-%05d.gguf", m.group(1), i, count);
+            String name = String.format(Locale.ROOT, "%s-%05d-of-%05d.gguf", m.group(1), i, count);
             Path part = ModelFiles.confined(file, file.toAbsolutePath().getParent(), name);
             Shard s = i == Integer.parseInt(m.group(2)) ? given : shard(part.toString(), ModelFiles.map(part, arena), arena);
             if (!(s.scalars().get(SPLIT_NO) instanceof Long no) || no != i - 1 || s.splitCount() != count) {
@@ -134,7 +138,7 @@ final class GgufReader implements ModelReader {
         List<Tensor> tensors = new ArrayList<>();
         List<GemmLayer> layers = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        java.util.Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (Shard s : shards) {
             for (Tensor t : s.tensors()) {
                 if (!names.add(t.name())) throw ModelFormatException.in(source, "tensor '" + t.name() + "' is in two of its split files");
