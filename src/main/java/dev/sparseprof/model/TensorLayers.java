@@ -201,10 +201,12 @@ final class TensorLayers {
     /**
      * A quantized weight's side tensor, which scales or offsets its codes and is never multiplied by
      * itself: GPTQ/AWQ and MLX {@code .scales} (MLX's {@code .biases} too), FP8 checkpoints'
-     * {@code weight_scale} / {@code input_scale} ({@code [out, 1]} per channel).
+     * {@code weight_scale} / {@code input_scale} ({@code [out, 1]} per channel) and block-wise
+     * {@code weight_scale_inv} (DeepSeek-V3's and Qwen3's FP8: one fp32 per 128x128 block).
      */
     private static boolean isQuantizationParameter(String name) {
-        return name.endsWith(".scales") || name.endsWith(".biases") || name.endsWith("_scale") || name.endsWith(".scale");
+        return name.endsWith(".scales") || name.endsWith(".biases") || name.endsWith("_scale") || name.endsWith(".scale")
+                || name.endsWith("_scale_inv");
     }
 
     /** A bias ({@code fc.bias}, gpt-oss's {@code gate_up_proj_bias} [E, 2F]): added, never multiplied. */

@@ -124,6 +124,14 @@ class ProfileCheckpointTest {
         assertTrue(String.valueOf(model.get("leftOut")).contains("q_proj.qweight i32"), "scripts see it too: " + model);
         assertTrue(layers(Json.parseObject(run("profile", file.toString(), "--json", "-").out())).stream()
                 .noneMatch(l -> String.valueOf(l.get("name")).endsWith(".scales")), "the fp16 scales are no layer");
+        // DeepSeek-V3's block-wise FP8: an fp8 weight and its fp32 weight_scale_inv, one per 128x128 block
+        Path fp8 = dir.resolve("fp8.safetensors");
+        dev.sparseprof.model.SafetensorsWriter.write(fp8, List.of(
+                new dev.sparseprof.model.Tensor("model.layers.0.mlp.up_proj.weight", dev.sparseprof.util.DType.F8_E4M3, new long[] {256, 256},
+                        java.lang.foreign.MemorySegment.ofArray(new byte[256 * 256])),
+                dev.sparseprof.model.Tensor.ofFloats("model.layers.0.mlp.up_proj.weight_scale_inv", new long[] {2, 2}, new float[] {1, 1, 1, 1})), Map.of());
+        assertEquals(List.of("model.layers.0.mlp.up_proj.weight"),
+                layers(Json.parseObject(run("profile", fp8.toString(), "--json", "-").out())).stream().map(l -> l.get("name")).toList());
     }
 
     @Test
