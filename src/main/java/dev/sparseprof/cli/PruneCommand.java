@@ -106,8 +106,9 @@ final class PruneCommand implements Callable<Integer> {
                 }
                 Checks.toIntExact(l.params(), "layer '" + l.name() + "' size");
                 if (l.tensor() == null) {
-                    throw new SparseprofException(m.source() + ": layer '" + l.name() + "' is stored block-quantized (GGUF Q8_0/Q4_0/Q6_K/MXFP4, "
-                            + "MXFP4 safetensors, MatMulNBits): its zeros cannot be written back into the codes; prune the float checkpoint");
+                    throw new SparseprofException(m.source() + ": layer '" + l.name() + "' is stored encoded (GGUF Q8_0/Q4_0/Q6_K/MXFP4 blocks, "
+                            + "MXFP4 safetensors, MatMulNBits, a compressed-tensors bitmask): its zeros cannot be written back into that form; "
+                            + "prune the dense checkpoint");
                 }
                 byTensor.computeIfAbsent(l.tensorName(), k -> new ArrayList<>()).add(l);
                 count++;

@@ -29,7 +29,8 @@ import java.util.Set;
  * modeling code multiplies them with {@code bmm} (Llama 4, gpt-oss). The rules go by model type,
  * not by name: GPTBigCode (StarCoder) names the same modules over {@code nn.Linear}. A causal LM
  * whose {@code lm_head} is tied to its input embedding, and so not stored, gets that output GEMM
- * over the embedding's matrix ({@link TiedHeads}); MXFP4 weights are {@link Mxfp4Matrix} layers.
+ * over the embedding's matrix ({@link TiedHeads}); MXFP4 weights are {@link Mxfp4Matrix} layers, and
+ * compressed-tensors' bitmask-compressed sparse weights {@link BitmaskMatrix} layers.
  */
 final class TensorLayers {
     private TensorLayers() {}
@@ -81,8 +82,18 @@ final class TensorLayers {
      */
     static List<GemmLayer> of(List<Tensor> tensors, Map<String, String> metadata) {
         List<GemmLayer> mxfp4 = Mxfp4Matrix.layers(tensors);
+        List<String> bitmaskFaults = new ArrayList<>();
+        List<GemmLayer> bitmasks = BitmaskMatrix.layers(tensors, bitmaskFaults);
+        if (!bitmaskFaults.isEmpty()) {
+            metadata.put("bitmask.skipped", bitmaskFaults.size() + " bitmask-compressed weight(s) whose tensors disagree, left out: "
+                    + String.join("; ", bitmaskFaults.subList(0, Math.min(3, bitmaskFaults.size()))));
+        }
         Set<String> decoded = new HashSet<>();
         for (GemmLayer l : mxfp4) decoded.add(l.tensorName());
+        for (GemmLayer l : bitmasks) {
+            String prefix = l.tensorName().substring(0, l.tensorName().length() - BitmaskMatrix.COMPRESSED.length());
+            for (String part : List.of(BitmaskMatrix.BITMASK, BitmaskMatrix.SHAPE, BitmaskMatrix.ROW_OFFSETS)) decoded.add(prefix + part);
+        }
         List<String> skipped = new ArrayList<>();
         for (Tensor t : tensors) {
             String lower = t.name().toLowerCase(Locale.ROOT);
@@ -99,6 +110,7 @@ final class TensorLayers {
         String modelType = metadata.getOrDefault(MODEL_TYPE, "");
         List<GemmLayer> layers = of(tensors, modelType);
         layers.addAll(mxfp4);
+        layers.addAll(bitmasks);
         Map<Layout, Integer> moved = new EnumMap<>(Layout.class);
         for (Tensor t : tensors) moved.merge(Layout.of(t.name(), t, modelType), 1, Integer::sum);
         String from = modelType.isEmpty() ? "" : " (" + modelType + ")";

@@ -327,6 +327,59 @@ class HfCheckpointTest {
         assertFault(snapshot.resolve("model.safetensors.index.json"), "refusing file reference 'model-00002-of-00002.safetensors': it links to");
     }
 
+    /**
+     * compressed-tensors' sparse-bitmask form (llm-compressor's sparse checkpoints): {@code P.compressed}
+     * values, {@code P.bitmask} (numpy {@code packbits(mask, axis=-1, bitorder="little")}),
+     * {@code P.row_offsets}, {@code P.shape} rebuild the dense weight exactly; offsets that disagree
+     * with the bitmask leave the weight out, named.
+     */
+    @Test
+    void bitmaskCompressedWeightsRebuildTheirDenseMatrix() throws IOException {
+        int rows = 5;
+        int cols = 11;
+        float[] dense = new float[rows * cols];
+        for (int i = 0; i < dense.length; i++) dense[i] = i % 3 == 1 ? 0 : i - 20; // element 20 is a stored-looking zero too
+        int rowBytes = (cols + 7) / 8;
+        byte[] mask = new byte[rows * rowBytes];
+        long[] offsets = new long[rows];
+        List<Float> kept = new ArrayList<>();
+        for (int r = 0; r < rows; r++) {
+            offsets[r] = kept.size();
+            for (int c = 0; c < cols; c++) {
+                float v = dense[r * cols + c];
+                if (v == 0) continue;
+                mask[r * rowBytes + c / 8] |= (byte) (1 << (c % 8));
+                kept.add(v);
+            }
+        }
+        float[] values = new float[kept.size()];
+        for (int i = 0; i < values.length; i++) values[i] = kept.get(i);
+        String p = "model.layers.0.mlp.up_proj";
+        for (boolean lie : new boolean[] {false, true}) {
+            long[] offs = offsets.clone();
+            if (lie) offs[3]++;
+            Path folder = Files.createDirectories(dir.resolve(lie ? "lying" : "bitmask"));
+            SafetensorsWriter.write(folder.resolve("model.safetensors"), List.of(
+                    Tensor.ofFloats(p + ".compressed", new long[] {values.length}, values),
+                    new Tensor(p + ".bitmask", dev.sparseprof.util.DType.U8, new long[] {rows, rowBytes}, java.lang.foreign.MemorySegment.ofArray(mask)),
+                    new Tensor(p + ".row_offsets", dev.sparseprof.util.DType.I64, new long[] {rows}, java.lang.foreign.MemorySegment.ofArray(offs)),
+                    new Tensor(p + ".shape", dev.sparseprof.util.DType.I64, new long[] {2, 1}, java.lang.foreign.MemorySegment.ofArray(new long[] {rows, cols}))),
+                    Map.of());
+            try (Model m = Models.open(folder)) {
+                if (lie) {
+                    assertTrue(m.layers().isEmpty());
+                    assertTrue(m.metadata().get("bitmask.skipped").contains("row 3 starts at value"), m.metadata().toString());
+                    continue;
+                }
+                assertEquals(1, m.layers().size());
+                GemmLayer l = m.layers().get(0);
+                assertEquals(p + ".weight", l.name());
+                assertArrayEquals(dense, l.matrix().toDense());
+                assertNull(m.metadata().get("tensors.skipped"), "decoded, not left out");
+            }
+        }
+    }
+
     @Test
     void aFolderWithOneWeightsFileNeedsNoIndex() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("one"));
