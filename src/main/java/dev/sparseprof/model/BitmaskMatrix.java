@@ -5,7 +5,6 @@ import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -66,11 +65,9 @@ final class BitmaskMatrix implements MatrixView {
      * The bitmask-compressed weights among {@code tensors}: each prefix with all four tensors is the
      * layer {@code P.weight} (or {@code P} where the prefix keeps its {@code .weight}, as older
      * versions wrote), LINEAR, its stored dtype the values'. A set that does not hold together is named
-     * in {@code faults} and left out.
+     * in {@code faults} and left out. {@code byName} indexes the same tensors by name.
      */
-    static List<GemmLayer> layers(List<Tensor> tensors, List<String> faults) {
-        Map<String, Tensor> byName = new HashMap<>();
-        for (Tensor t : tensors) byName.put(t.name(), t);
+    static List<GemmLayer> layers(List<Tensor> tensors, Map<String, Tensor> byName, List<String> faults) {
         List<GemmLayer> layers = new ArrayList<>();
         for (Tensor t : tensors) {
             if (!t.name().endsWith(COMPRESSED)) continue;

@@ -5,7 +5,6 @@ import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -50,10 +49,9 @@ final class Mxfp4Matrix implements MatrixView {
      * The MXFP4 weights among {@code tensors} ({@link Mxfp4Matrix}): each {@code P_blocks} with its
      * {@code P_scales} is the LINEAR layer {@code P} of all experts' rows, stored as uint8 (the
      * nearest type the commands price: two codes a byte, so the weight bytes are priced twice over).
+     * {@code byName} indexes the same tensors by name.
      */
-    static List<GemmLayer> layers(List<Tensor> tensors) {
-        Map<String, Tensor> byName = new HashMap<>();
-        for (Tensor t : tensors) byName.put(t.name(), t);
+    static List<GemmLayer> layers(List<Tensor> tensors, Map<String, Tensor> byName) {
         List<GemmLayer> layers = new ArrayList<>();
         for (Tensor t : tensors) {
             if (!t.name().endsWith(BLOCKS)) continue;

@@ -51,13 +51,18 @@ final class TensorLayers {
      * weight {@code P_orig * P_mask}; its mask is no layer of its own.
      */
     static List<GemmLayer> of(List<Tensor> tensors) {
-        return of(tensors, "");
+        return of(tensors, "", byName(tensors));
+    }
+
+    /** The tensors by name, for the lookups of a weight's siblings (its mask, scales, bitmask). */
+    private static Map<String, Tensor> byName(List<Tensor> tensors) {
+        Map<String, Tensor> byName = new HashMap<>();
+        for (Tensor t : tensors) byName.put(t.name(), t);
+        return byName;
     }
 
     /** {@link #of(List)}, each weight in the layout {@code modelType}'s modeling code stores it in ({@link Layout}). */
-    private static List<GemmLayer> of(List<Tensor> tensors, String modelType) {
-        Map<String, Tensor> byName = new HashMap<>();
-        for (Tensor t : tensors) byName.put(t.name(), t);
+    private static List<GemmLayer> of(List<Tensor> tensors, String modelType, Map<String, Tensor> byName) {
         Set<String> masks = new HashSet<>();
         for (Tensor t : tensors) {
             Tensor mask = maskOf(t, byName);
@@ -81,9 +86,10 @@ final class TensorLayers {
      * them out, and say so.
      */
     static List<GemmLayer> of(List<Tensor> tensors, Map<String, String> metadata) {
-        List<GemmLayer> mxfp4 = Mxfp4Matrix.layers(tensors);
+        Map<String, Tensor> byName = byName(tensors);
+        List<GemmLayer> mxfp4 = Mxfp4Matrix.layers(tensors, byName);
         List<String> bitmaskFaults = new ArrayList<>();
-        List<GemmLayer> bitmasks = BitmaskMatrix.layers(tensors, bitmaskFaults);
+        List<GemmLayer> bitmasks = BitmaskMatrix.layers(tensors, byName, bitmaskFaults);
         if (!bitmaskFaults.isEmpty()) {
             metadata.put("bitmask.skipped", bitmaskFaults.size() + " bitmask-compressed weight(s) whose tensors disagree, left out: "
                     + String.join("; ", bitmaskFaults.subList(0, Math.min(3, bitmaskFaults.size()))));
@@ -108,7 +114,7 @@ final class TensorLayers {
                     + String.join(", ", skipped.subList(0, Math.min(3, skipped.size()))) + (skipped.size() > 3 ? ", ..." : ""));
         }
         String modelType = metadata.getOrDefault(MODEL_TYPE, "");
-        List<GemmLayer> layers = of(tensors, modelType);
+        List<GemmLayer> layers = of(tensors, modelType, byName);
         layers.addAll(mxfp4);
         layers.addAll(bitmasks);
         Map<Layout, Integer> moved = new EnumMap<>(Layout.class);
