@@ -126,20 +126,13 @@ public final class KernelRateProbe {
      * @param threads             the all-cores thread count (fork/join)
      */
     public KernelRates run(long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads) {
-        return run(l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, 1);
+        return run(l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, 1, true);
     }
 
     /**
      * As {@link #run(long, long, double, int)} on cores of unequal speed: {@code slowestCore}, the
      * slowest CPU's FMA throughput over the first's ({@link CoreSpeeds}), stretches the in-core
-     * part of the all-threads gather call as the model stretches it.
-     */
-    public KernelRates run(long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, double slowestCore) {
-        return run(l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, true);
-    }
-
-    /**
-     * As {@link #run(long, long, double, int, double)}; {@code l2Shared}: whether the cores share the
+     * part of the all-threads gather call as the model stretches it; {@code l2Shared}: whether the cores share the
      * L2 (false: one per core, as on the Zen 4 and Intel VMs), which decides how far the sustained
      * gather's all-core rate may fall below its 1-core rate before it is taken again
      * ({@link #gatherAgrees}).
