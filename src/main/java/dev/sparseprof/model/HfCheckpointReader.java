@@ -4,6 +4,7 @@ import dev.sparseprof.util.Json;
 import dev.sparseprof.util.SparseprofException;
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -59,18 +60,17 @@ final class HfCheckpointReader implements ModelReader {
         Map<String, String> metadata = new LinkedHashMap<>();
         metadata.putAll(HfConfig.metadata(file.resolve("config.json")));
         if (metadata.isEmpty()) metadata.putAll(HfConfig.metaParams(file.resolve("params.json")));
-        Model inner = Models.open(single);
-        try {
-            metadata.putAll(inner.metadata());
+        return ModelFiles.inArena(arena -> {
+            // the file's tensors and its own metadata only: the layers are built once, knowing config.json's model type
+            boolean torch = TorchZipReader.isTorchName(single);
+            MemorySegment bytes = ModelFiles.map(single, arena);
+            List<Tensor> tensors = torch ? TorchZipReader.read(single.toString(), bytes, arena, metadata)
+                    : SafetensorsReader.tensors(single.toString(), bytes, metadata);
             metadata.put("format", "hf");
-            metadata.put("hf.weights", inner.format().equals("torch") ? "torch" : "safetensors");
+            metadata.put("hf.weights", torch ? "torch" : "safetensors");
             metadata.put("hf.shards", "1");
-            // the layers again, now that config.json's model type is known (Conv1D weights: TensorLayers)
-            return new Model(file.toString(), "hf", inner.tensors(), TensorLayers.of(inner.tensors(), metadata), metadata, inner.arena());
-        } catch (RuntimeException e) {
-            inner.close();
-            throw e;
-        }
+            return new Model(file.toString(), "hf", tensors, TensorLayers.of(tensors, metadata), metadata, arena);
+        });
     }
 
     private static Path indexIn(Path folder) {
