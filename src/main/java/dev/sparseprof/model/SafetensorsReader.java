@@ -52,14 +52,14 @@ final class SafetensorsReader implements ModelReader {
         return new Model(source, "safetensors", tensors, TensorLayers.of(tensors, metadata), metadata, arena);
     }
 
+    /** The metadata key naming the tensors held as opaque bytes ({@link SafetensorsDTypes#opaqueBits}): a model prune cannot rewrite. */
+    static final String OPAQUE = "safetensors.skipped";
+
     /**
      * The tensors of one safetensors file held in {@code bytes} (slices of it), in header order;
      * its {@code __metadata__} goes into {@code metadata}. Used for single files and for the shards
      * of a Hugging Face folder.
      */
-    /** The metadata key naming the tensors held as opaque bytes ({@link SafetensorsDTypes#opaqueBits}): a model prune cannot rewrite. */
-    static final String OPAQUE = "safetensors.skipped";
-
     static List<Tensor> tensors(String source, MemorySegment bytes, Map<String, String> metadata) {
         long size = bytes.byteSize();
         if (size < 8) throw ModelFormatException.in(source, "truncated: " + size + " bytes, no header length");
