@@ -41,25 +41,23 @@ public final class Workloads {
     private Workloads() {}
 
     public static Workload of(GemmLayer layer, long batch, DType dtype, Pruning pruning, double sparsity) {
-        MatrixView a = layer.matrix();
-        if (pruning != Pruning.NONE) {
-            float[] copy = a.toDense();
-            PruneSpec spec = switch (pruning) {
-                case TWO_FOUR -> new PruneSpec.Nm(NmPattern.TWO_FOUR);
-                case ONE_TWO -> new PruneSpec.Nm(NmPattern.ONE_TWO);
-                default -> new PruneSpec.Magnitude(sparsity, PruneScope.LAYER);
-            };
-            Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
-            a = MatrixView.of(layer.rows(), layer.cols(), copy);
-        }
-        return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a, layer.activeShare(batch));
+        return switch (pruning) {
+            case NONE -> of(layer, layer.matrix(), batch, dtype);
+            case TWO_FOUR -> pruned(layer, batch, dtype, new PruneSpec.Nm(NmPattern.TWO_FOUR));
+            case ONE_TWO -> pruned(layer, batch, dtype, new PruneSpec.Nm(NmPattern.ONE_TWO));
+            case MAGNITUDE -> pruned(layer, batch, dtype, new PruneSpec.Magnitude(sparsity, PruneScope.LAYER));
+        };
     }
 
     /** The workload of {@code layer} pruned in memory (on a copy) by {@code spec}. */
     public static Workload pruned(GemmLayer layer, long batch, DType dtype, PruneSpec spec) {
         float[] copy = layer.matrix().toDense();
         Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
-        MatrixView a = MatrixView.of(layer.rows(), layer.cols(), copy);
+        return of(layer, MatrixView.of(layer.rows(), layer.cols(), copy), batch, dtype);
+    }
+
+    /** {@code layer}'s GEMM over the weight {@code a} for a batch of {@code batch} samples: its N and how often it runs ({@link GemmLayer}). */
+    private static Workload of(GemmLayer layer, MatrixView a, long batch, DType dtype) {
         return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a, layer.activeShare(batch));
     }
 
