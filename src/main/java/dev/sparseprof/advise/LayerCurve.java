@@ -33,9 +33,8 @@ public record LayerCurve(LayerCandidates layer, List<Point> points) {
     public static LayerCurve of(PerfModel model, List<FormatModel> formats, LayerCandidates layer, long tokens, DType dtype) {
         HardwareSpec spec = model.spec();
         List<Point> out = new ArrayList<>(layer.candidates().size());
-        long n = layer.layer().denseColumns(tokens);
         for (Candidate c : layer.candidates()) {
-            Workload w = c.workload().withColumns(n).withDType(dtype).withRuns(layer.layer().activeShare(tokens));
+            Workload w = workload(c, layer, tokens, dtype);
             Prediction dense = model.baseline(w);
             String best = null;
             double bestSeconds = Double.POSITIVE_INFINITY;
@@ -57,6 +56,11 @@ public record LayerCurve(LayerCandidates layer, List<Point> points) {
             out.add(new Point(c, best, bestSeconds, dense.seconds(), sparse, sparseSeconds));
         }
         return new LayerCurve(layer, out);
+    }
+
+    /** Candidate {@code c}'s GEMM as {@code layer} runs it at {@code tokens} samples in {@code dtype}: its N and how often it runs. */
+    private static Workload workload(Candidate c, LayerCandidates layer, long tokens, DType dtype) {
+        return c.workload().withColumns(layer.layer().denseColumns(tokens)).withDType(dtype).withRuns(layer.layer().activeShare(tokens));
     }
 
     /** Every registered format, as {@code --format auto} takes them. */
@@ -103,8 +107,7 @@ public record LayerCurve(LayerCandidates layer, List<Point> points) {
     public String whyNotWorth(PerfModel model, DType dtype, long tokens) {
         Point p = fastestSparse();
         if (p == null) return "no sparse format can run this layer";
-        Workload w = p.candidate().workload().withColumns(layer.layer().denseColumns(tokens)).withDType(dtype)
-                .withRuns(layer.layer().activeShare(tokens));
+        Workload w = workload(p.candidate(), layer, tokens, dtype);
         LayerEstimate e = model.estimate(w, FormatModels.byName(p.sparseFormat()));
         String as = p.sparseFormat().equals(p.candidate().patternLabel()) ? "" : " as " + p.sparseFormat();
         String best = String.format(java.util.Locale.ROOT, "best %s %s%s: %.2fx", p.candidate().patternLabel(),
