@@ -39,7 +39,7 @@ final class Pt2Archive {
 
     /** Whether {@code top}'s entries are a PT2 archive's. */
     static boolean is(StoredZip.Listing zip, String top) {
-        return zip.names().contains(top + "/archive_format");
+        return zip.has(top + "/archive_format");
     }
 
     /** Every model's weights, named by state-dict name (prefixed by the model's name where there are several). */

@@ -43,6 +43,11 @@ final class StoredZip {
             return all;
         }
 
+        /** Whether the archive has an entry {@code name}, stored or compressed. */
+        boolean has(String name) {
+            return stored.containsKey(name) || compressed.containsKey(name);
+        }
+
         /** The stored entry {@code name}, or null where the archive has none; a compressed one is refused naming it. */
         MemorySegment stored(String source, String name) {
             Integer method = compressed.get(name);

@@ -85,7 +85,7 @@ final class TorchZipReader implements ModelReader {
                 throw ModelFormatException.in(source, "zip entry '" + name + "' is outside the archive's one top folder" + (top == null || top.isEmpty() ? "" : " '" + top + "'"));
             }
         }
-        boolean script = zip.names().contains(top + "/constants.pkl");
+        boolean script = zip.has(top + "/constants.pkl");
         MemorySegment pickle = zip.stored(source, top + "/data.pkl");
         if (pickle == null && Pt2Archive.is(zip, top)) return Pt2Archive.tensors(source, top, zip, arena, metadata);
         if (pickle == null) throw ModelFormatException.in(source, "zip has no " + top + "/data.pkl" + (script ? " (a TorchScript archive without its module)" : ""));
