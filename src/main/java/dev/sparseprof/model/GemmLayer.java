@@ -19,7 +19,9 @@ import dev.sparseprof.util.MatrixView;
  *
  * <p>{@code storedDType} is the weight's dtype in the file (int8 for an ONNX MatMulInteger weight,
  * uint8 for a quantized TF.js filter, bf16 for a bf16 checkpoint), whatever the view decodes it to;
- * it is the default value type of the commands that price the layer.
+ * it is the default value type of the commands that price the layer. A block-quantized weight
+ * (GGUF Q4_0, MXFP4, MatMulNBits) is priced in the type its kernels multiply in (int8, uint8) and
+ * weighs what its encoding stores ({@link #storedBitsPerWeight}).
  *
  * <p>{@code tokenShare} is the share of a batch's tokens the layer multiplies: 1, or {@code k / E}
  * for a routed expert of a mixture of experts ({@link #denseColumns}).
@@ -50,6 +52,14 @@ public record GemmLayer(String name, String tensorName, LayerKind kind, int rows
 
     private static DType storedOf(MatrixView matrix) {
         return matrix instanceof TensorMatrix t ? t.tensor().dtype() : DType.F32;
+    }
+
+    /**
+     * The bits per weight the file stores: the encoding's, scales included, for a block-quantized
+     * view (4.5 for GGUF Q4_0, 4.25 for MXFP4), else the stored dtype's.
+     */
+    public double storedBitsPerWeight() {
+        return matrix instanceof EncodedWeights e ? e.storedBitsPerWeight() : storedDType.bits();
     }
 
     public long params() {

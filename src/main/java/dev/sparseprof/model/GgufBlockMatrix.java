@@ -22,7 +22,7 @@ import java.lang.foreign.ValueLayout;
  * whatever the scales are (even inf or NaN), so zeros stay zeros. (The K-quants with a per-block
  * min, Q4_K and Q5_K, have no exact zero and are not read.)
  */
-final class GgufBlockMatrix implements MatrixView {
+final class GgufBlockMatrix implements MatrixView, EncodedWeights {
     private static final int BLOCK = 32;
     private static final int SUPER_BLOCK = 256;
     private final MemorySegment data;
@@ -40,6 +40,11 @@ final class GgufBlockMatrix implements MatrixView {
         this.type = type;
         this.rows = rows;
         this.cols = cols;
+    }
+
+    @Override
+    public double storedBitsPerWeight() {
+        return 8.0 * type.blockBytes / type.blockElements;
     }
 
     @Override

@@ -226,7 +226,7 @@ final class GgufReader implements ModelReader {
             LayerKind kind = info.name.startsWith("token_embd") || info.name.contains("embed") ? LayerKind.EMBEDDING_GATHER
                     : info.dims.length > 3 ? LayerKind.CONV : LayerKind.LINEAR;
             // priced as int8: llama.cpp multiplies its block types in int8 (q8_1 activations, dp4a / MMQ, vec_dot_*_q8),
-            // and the 8.5-bit Q8_0 weighs about a byte (the 4- and 6-bit types less: their bytes count high)
+            // reading the blocks as stored (GemmLayer.storedBitsPerWeight: 8.5 bits for Q8_0, 4.5 for Q4_0)
             layers.add(new GemmLayer(info.name, info.name, kind, (int) rows, (int) info.dims[0], 1, view, 1, false, DType.I8));
         }
         return new Shard(metadata, scalars, tensors, layers, skipped);

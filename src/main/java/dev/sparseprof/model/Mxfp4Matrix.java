@@ -17,7 +17,7 @@ import java.util.Map;
  * transformers' {@code convert_moe_packed_tensors} decodes the same way (then transposes to its
  * {@code [E, in, out]} parameter). Rows are dequantized from the mapped file on demand.
  */
-final class Mxfp4Matrix implements MatrixView {
+final class Mxfp4Matrix implements MatrixView, EncodedWeights {
     private static final int BLOCK_BYTES = Mxfp4.BLOCK / 2;
     private final Tensor blocks;
     private final Tensor scales;
@@ -67,6 +67,11 @@ final class Mxfp4Matrix implements MatrixView {
             layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), 1, view, 1, false, DType.U8));
         }
         return layers;
+    }
+
+    @Override
+    public double storedBitsPerWeight() {
+        return 8.0 * (blocks.elementCount() + scales.elementCount()) / ((double) rows() * cols());
     }
 
     @Override

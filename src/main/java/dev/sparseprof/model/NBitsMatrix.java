@@ -12,7 +12,7 @@ import dev.sparseprof.util.MatrixView;
  * ({@code 2^(bits-1)}). An element is {@code (code - zero_point)·scale}, and a code equal to its
  * block's zero point is exactly 0.0f whatever the scale.
  */
-final class NBitsMatrix implements MatrixView {
+final class NBitsMatrix implements MatrixView, EncodedWeights {
     private final Tensor packed;
     private final Tensor scales;
     private final Tensor zeroPoints;
@@ -54,6 +54,16 @@ final class NBitsMatrix implements MatrixView {
         this.cols = cols;
         this.bits = bits;
         this.blockSize = blockSize;
+    }
+
+    @Override
+    public double storedBitsPerWeight() {
+        double bytes = bytesOf(packed) + bytesOf(scales) + (zeroPoints == null ? 0 : bytesOf(zeroPoints));
+        return 8 * bytes / ((double) rows * cols);
+    }
+
+    private static double bytesOf(Tensor t) {
+        return (double) t.elementCount() * t.dtype().sizeBytes();
     }
 
     @Override

@@ -16,7 +16,8 @@ final class TiedHeads {
 
     /** The output GEMM {@code name} over an embedding's matrix: a tied head, a LINEAR layer of the embedding's tensor. */
     static GemmLayer tied(String name, GemmLayer embedding) {
-        return new GemmLayer(name, embedding.tensorName(), LayerKind.LINEAR, embedding.rows(), embedding.cols(), 1, embedding.matrix());
+        return new GemmLayer(name, embedding.tensorName(), LayerKind.LINEAR, embedding.rows(), embedding.cols(), 1, embedding.matrix(), 1, false,
+                embedding.storedDType());
     }
 
     /** Adds a tied head ({@link #tied}) to the layers and says so in the metadata ({@code layers.tied}). */

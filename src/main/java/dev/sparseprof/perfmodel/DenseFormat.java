@@ -19,7 +19,7 @@ final class DenseFormat implements FormatModel {
 
     @Override
     public double storedBytes(Workload w) {
-        return w.storage("csr").denseBytes();
+        return w.denseWeightBytes();
     }
 
     @Override

@@ -20,15 +20,19 @@ import java.util.List;
  * the model and the {@code formats} command agree byte for byte. Synthetic workloads (tests, the
  * published validation cases) are built with {@link #dense} and {@link #uniformSparse}. {@code runs}
  * is the probability the GEMM runs in a batch (1; less for a routed expert in a small batch).
+ * {@code weightBits}: the bits per weight of A stored dense, as the dense kernel reads it:
+ * {@code dtype}'s, or a block-quantized encoding's (GGUF Q4_0 multiplied in int8 reads 4.5 bits
+ * per weight, not 8; {@code model.GemmLayer#storedBitsPerWeight}).
  */
-public record Workload(String name, MatrixStats stats, long denseColumns, DType dtype, MatrixView matrix, double runs) {
-    /** A GEMM that runs once per batch. */
+public record Workload(String name, MatrixStats stats, long denseColumns, DType dtype, MatrixView matrix, double runs, double weightBits) {
+    /** A GEMM that runs once per batch, its weights stored in {@code dtype}. */
     public Workload(String name, MatrixStats stats, long denseColumns, DType dtype, MatrixView matrix) {
-        this(name, stats, denseColumns, dtype, matrix, 1);
+        this(name, stats, denseColumns, dtype, matrix, 1, dtype.bits());
     }
 
     public Workload {
         if (!(runs > 0 && runs <= 1)) throw new IllegalArgumentException(name + ": runs " + runs);
+        if (!(weightBits > 0 && weightBits <= 64)) throw new IllegalArgumentException(name + ": " + weightBits + " bits per weight");
         if (matrix != null && (matrix.rows() != stats.rows() || matrix.cols() != stats.cols())) {
             throw new IllegalArgumentException(name + ": matrix and statistics disagree on the shape");
         }
@@ -126,6 +130,11 @@ public record Workload(String name, MatrixStats stats, long denseColumns, DType 
         return StorageCost.of(format, stats, dtype);
     }
 
+    /** A's bytes stored dense, as the dense kernel reads them ({@code weightBits} per weight). */
+    public double denseWeightBytes() {
+        return (double) rows() * cols() * weightBits / 8;
+    }
+
     public double sparsity() {
         return stats.sparsity();
     }
@@ -139,11 +148,12 @@ public record Workload(String name, MatrixStats stats, long denseColumns, DType 
     }
 
     public Workload withColumns(long n) {
-        return new Workload(name, stats, n, dtype, matrix, runs);
+        return new Workload(name, stats, n, dtype, matrix, runs, weightBits);
     }
 
+    /** The same GEMM in another value type, its weights stored in that type. */
     public Workload withDType(DType d) {
-        return new Workload(name, stats, denseColumns, d, matrix, runs);
+        return new Workload(name, stats, denseColumns, d, matrix, runs, d.bits());
     }
 
     /**
@@ -151,6 +161,6 @@ public record Workload(String name, MatrixStats stats, long denseColumns, DType 
      * the models price a run and charge {@code r} of it ({@link Prediction#expected}).
      */
     public Workload withRuns(double r) {
-        return new Workload(name, stats, denseColumns, dtype, matrix, r);
+        return new Workload(name, stats, denseColumns, dtype, matrix, r, weightBits);
     }
 }

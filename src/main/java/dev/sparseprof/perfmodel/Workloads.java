@@ -56,9 +56,14 @@ public final class Workloads {
         return of(layer, MatrixView.of(layer.rows(), layer.cols(), copy), batch, dtype);
     }
 
-    /** {@code layer}'s GEMM over the weight {@code a} for a batch of {@code batch} samples: its N and how often it runs ({@link GemmLayer}). */
+    /**
+     * {@code layer}'s GEMM over the weight {@code a} for a batch of {@code batch} samples: its N and
+     * how often it runs ({@link GemmLayer}); in the layer's stored type its weights weigh what the
+     * file stores ({@link GemmLayer#storedBitsPerWeight}), in another type that type's width.
+     */
     private static Workload of(GemmLayer layer, MatrixView a, long batch, DType dtype) {
-        return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a, layer.activeShare(batch));
+        return new Workload(layer.name(), MatrixScan.of(a, scanOptions(a)), layer.denseColumns(batch), dtype, a, layer.activeShare(batch),
+                dtype == layer.storedDType() ? layer.storedBitsPerWeight() : dtype.bits());
     }
 
     /**

@@ -117,6 +117,7 @@ class GgufTest {
         try (Model m = Models.open(write("mxfp4.gguf", w.bytes()))) {
             GemmLayer l = m.layers().get(0);
             assertEquals(2, l.rows());
+            assertEquals(4.25, l.storedBitsPerWeight(), "GGUF MXFP4: 17 bytes per 32 weights");
             float[] v = l.matrix().toDense();
             assertEquals(new Checksum(114, -1.9375, 674.5703125), Checksum.of(v));
             assertEquals(-0.015625f, v[0]);
@@ -211,6 +212,9 @@ class GgufTest {
                 assertEquals(List.of("token_embd.weight", "blk.0.attn_q.weight", "blk.0.ffn_gate.weight", "blk.0.ffn_down.weight", "output.weight"), names);
                 assertEquals(LayerKind.EMBEDDING_GATHER, m.layers().get(0).kind());
                 assertEquals(DType.I8, m.layers().get(1).storedDType(), "Q8_0 is priced as int8, the type llama.cpp multiplies it in");
+                assertEquals(8.5, m.layers().get(1).storedBitsPerWeight(), "Q8_0: a 2-byte scale per 32 int8 quants");
+                assertEquals(4.5, m.layers().get(3).storedBitsPerWeight(), "Q4_0: a 2-byte scale per 32 nibbles");
+                assertEquals(16, m.layers().get(2).storedBitsPerWeight(), "bf16 weighs its width");
                 assertEquals(4, m.layers().get(0).rows());
                 assertTrue(m.metadata().get("gguf.skipped").contains("1 x Q4_K"), m.metadata().get("gguf.skipped"));
 

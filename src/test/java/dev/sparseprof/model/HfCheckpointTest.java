@@ -227,6 +227,7 @@ class HfCheckpointTest {
             assertEquals(6, l.rows());
             assertEquals(64, l.cols());
             assertEquals(dev.sparseprof.util.DType.U8, l.storedDType());
+            assertEquals(4.25, l.storedBitsPerWeight(), "MXFP4: 16 bytes of E2M1 pairs and a 1-byte E8M0 scale per 32 weights");
             float[] a = l.matrix().toDense();
             assertEquals(new Checksum(336, 1766.8564453125, 15690.9150390625), Checksum.of(a));
             assertEquals(0.0029296875f, a[0]);

@@ -150,6 +150,8 @@ class OnnxTorchExportTest {
             long[] nonZeros = {1451, 1449};
             double[] sums = {2.635016892105341, 2.5162428691983223};
             double[] absSums = {96.37459231540561, 97.26218871586025};
+            // 16 packed bytes and an fp32 scale per 32 weights; the second adds a 4-bit zero point per block, one byte per row of 2 blocks
+            double[] bits = {(16 + 4) * 8 / 32.0, (16 + 4) * 8 / 32.0 + 8.0 / 64};
             for (int q = 0; q < files.length; q++) {
                 try (Model m = Models.open(DIR.resolve(files[q]))) {
                     assertEquals(1, m.layers().size(), files[q]);
@@ -162,6 +164,7 @@ class OnnxTorchExportTest {
                     assertEquals(nonZeros[q], c.nonZeros(), files[q]);
                     assertEquals(sums[q], c.sum(), 1e-9, files[q]);
                     assertEquals(absSums[q], c.absSum(), 1e-9, files[q]);
+                    assertEquals(bits[q], l.storedBitsPerWeight(), 1e-12, files[q] + ": what a kernel reading the stored blocks moves per weight");
                 }
             }
         }
