@@ -30,8 +30,9 @@ enum GgufTypes {
         return null;
     }
 
-    /** Whether sparseprof reads this type's values (plain floats, or the symmetric Q8_0 / Q4_0 / Q6_K / MXFP4 dequantized block by block). */
+    /** Whether sparseprof reads this type's values (plain floats, or Q8_0 / Q4_0 / Q4_K / Q5_K / Q6_K / MXFP4 dequantized block by block). */
     boolean decoded() {
-        return this == F32 || this == F16 || this == BF16 || this == Q8_0 || this == Q4_0 || this == Q6_K || this == MXFP4;
+        return this == F32 || this == F16 || this == BF16 || this == Q8_0 || this == Q4_0 || this == Q4_K || this == Q5_K || this == Q6_K
+                || this == MXFP4;
     }
 }

@@ -58,7 +58,7 @@ class GgufTest {
                 .tensor("blk.0.attn_norm.weight", new long[] {HIDDEN}, 0, GgufWriter.f32(new float[HIDDEN]))
                 .tensor("blk.0.attn_q.weight", new long[] {HIDDEN, HIDDEN}, 8, GgufWriter.q8(Q8_SCALES, Q8_QUANTS))
                 .tensor("blk.0.ffn_gate.weight", new long[] {HIDDEN, FFN}, 30, gate)
-                .tensor("blk.0.ffn_up.weight", new long[] {256, FFN / 8}, 12, new byte[FFN / 8 * 144])
+                .tensor("blk.0.ffn_up.weight", new long[] {256, FFN / 8}, 11, new byte[FFN / 8 * 110])
                 .tensor("blk.0.ffn_down.weight", new long[] {FFN, HIDDEN}, 2, GgufWriter.q4(Q4_SCALES, Q4_NIBBLES))
                 .tensor("output.weight", new long[] {HIDDEN, 4}, 0, GgufWriter.f32(embed));
     }
@@ -91,6 +91,52 @@ class GgufTest {
             assertEquals(-14.313057f, v[0], 1e-6f);
             assertEquals(-3.8508224f, v[512 + 300], 1e-6f);
             assertEquals(null, m.metadata().get("gguf.skipped"));
+        }
+    }
+
+    /**
+     * The affine K-quants, Q4_K and Q5_K [2 out x 512 in], of bytes {@code (i·37 + 11) & 0xff} with
+     * each block's fp16 d 0.01, dmin 0.02 and sub-block 0's min 0 (so its zero quants decode to
+     * exactly 0): against gguf-py 0.19's {@code quants.dequantize} of the same bytes, its values
+     * accumulated in order in double. Their encodings weigh 4.5 and 5.5 bits per weight.
+     */
+    @Test
+    void affineKQuantsAreDequantizedAsGgufPyDoes() throws IOException {
+        int[] types = {12, 13};
+        int[] blockBytes = {144, 176};
+        Checksum[] want = {new Checksum(1008, 1968.42041015625, 2127.7344360351562), new Checksum(1016, 4562.574462890625, 4699.703750610352)};
+        float[][] elements = {{3.4107284545898438f, 4.0008544921875f, 1.20025634765625f}, {8.371788024902344f, 2.4005126953125f, 3.76080322265625f}};
+        double[] bits = {4.5, 5.5};
+        for (int t = 0; t < types.length; t++) {
+            int bs = blockBytes[t];
+            byte[] data = new byte[4 * bs];
+            for (int i = 0; i < data.length; i++) data[i] = (byte) (i * 37 + 11);
+            short d = Float.floatToFloat16(0.01f);
+            short dmin = Float.floatToFloat16(0.02f);
+            for (int block = 0; block < 4; block++) {
+                data[block * bs] = (byte) d;
+                data[block * bs + 1] = (byte) (d >>> 8);
+                data[block * bs + 2] = (byte) dmin;
+                data[block * bs + 3] = (byte) (dmin >>> 8);
+                data[block * bs + 8] = 0; // sub-block 0's min (and the top bits of sub-block 4's)
+            }
+            GgufWriter w = new GgufWriter().string("general.architecture", "llama").tensor("blk.0.ffn_down.weight", new long[] {512, 2}, types[t], data);
+            try (Model m = Models.open(write("k" + types[t] + ".gguf", w.bytes()))) {
+                GemmLayer l = m.layers().get(0);
+                assertEquals(512, l.cols());
+                float[] v = l.matrix().toDense();
+                Checksum c = Checksum.of(v);
+                String type = types[t] == 12 ? "Q4_K" : "Q5_K";
+                assertEquals(want[t].nonZeros(), c.nonZeros(), type);
+                assertEquals(want[t].sum(), c.sum(), 1e-9, type);
+                assertEquals(want[t].absSum(), c.absSum(), 1e-9, type);
+                assertEquals(elements[t][0], v[0], type);
+                assertEquals(elements[t][1], v[512 + 300], type);
+                assertEquals(elements[t][2], v[777], type);
+                assertEquals(bits[t], l.storedBitsPerWeight(), type);
+                assertEquals(DType.I8, l.storedDType(), type);
+                assertNull(m.metadata().get("gguf.skipped"), type);
+            }
         }
     }
 
@@ -216,7 +262,7 @@ class GgufTest {
                 assertEquals(4.5, m.layers().get(3).storedBitsPerWeight(), "Q4_0: a 2-byte scale per 32 nibbles");
                 assertEquals(16, m.layers().get(2).storedBitsPerWeight(), "bf16 weighs its width");
                 assertEquals(4, m.layers().get(0).rows());
-                assertTrue(m.metadata().get("gguf.skipped").contains("1 x Q4_K"), m.metadata().get("gguf.skipped"));
+                assertTrue(m.metadata().get("gguf.skipped").contains("1 x Q3_K"), m.metadata().get("gguf.skipped"));
 
                 float[] q = m.layers().get(1).matrix().toDense();
                 for (int row = 0; row < HIDDEN; row++) {
