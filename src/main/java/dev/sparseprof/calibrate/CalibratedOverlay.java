@@ -91,6 +91,10 @@ public final class CalibratedOverlay {
                 inCore.put("l2GatherPerCore", Quantities.gigabytesPerSecond(k.l2Gather().coreBytesPerSecond()));
                 inCore.put("l2GatherAll", Quantities.gigabytesPerSecond(k.l2Gather().allBytesPerSecond()));
                 inCore.put("gatherThreads", k.l2Gather().threads());
+                if (k.l2Gather().widePresent()) {
+                    inCore.put("l2GatherWidePerCore", Quantities.gigabytesPerSecond(k.l2Gather().wideCoreBytesPerSecond()));
+                    inCore.put("l2GatherWideAll", Quantities.gigabytesPerSecond(k.l2Gather().wideAllBytesPerSecond()));
+                }
             }
             if (k.slowestCore() > 0) inCore.put("slowestCore", String.format(Locale.ROOT, "%.3f", k.slowestCore()));
             cpu.put("inCore", inCore);

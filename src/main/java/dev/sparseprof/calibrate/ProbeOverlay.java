@@ -121,7 +121,8 @@ public final class ProbeOverlay {
                     Quantities.gigahertz(clock), k.vectorBits(), k.overlap(),
                     k.l2MeasuredSeconds() * 1e9, k.l2CoreSeconds() * 1e9, k.l2TransferSeconds() * 1e9,
                     (k.l2CoreSeconds() + k.l2TransferSeconds()) * 1e9, Math.max(k.l2CoreSeconds(), k.l2TransferSeconds()) * 1e9)
-                    + denseNote(k.denseL2()) + gatherNote(k.gather()) + speedNote(speeds));
+                    + denseNote(k.denseL2()) + gatherNote("l2Gather", k.gather(), 8) + gatherNote("l2GatherWide", k.gatherWide(), 16)
+                    + speedNote(speeds));
             Map<String, Object> overheads = new LinkedHashMap<>();
             overheads.put("launch", Quantities.microseconds(k.launchSeconds()));
             overheads.put("forkJoin", Quantities.microseconds(k.forkJoinSeconds()));
@@ -161,6 +162,10 @@ public final class ProbeOverlay {
             m.put("l2GatherAll", Quantities.gigabytesPerSecond(k.gather().allBytesPerSecond()));
             m.put("gatherThreads", k.gather().threads());
         }
+        if (k.gatherWide() != null) {
+            m.put("l2GatherWidePerCore", Quantities.gigabytesPerSecond(k.gatherWide().coreBytesPerSecond()));
+            m.put("l2GatherWideAll", Quantities.gigabytesPerSecond(k.gatherWide().allBytesPerSecond()));
+        }
         return m;
     }
 
@@ -178,10 +183,10 @@ public final class ProbeOverlay {
     }
 
     /** What the sustained gather measured, for the spec's note. */
-    static String gatherNote(KernelRates.Gather g) {
+    static String gatherNote(String key, KernelRates.Gather g, int vectors) {
         if (g == null) return "";
-        return String.format(Locale.ROOT, "; l2Gather: one CSR call of %d random-column entries at 8 vectors, B in L2, took %.3g us on 1 thread "
-                        + "(in-core %.3g us, %.3g MB of B rows from L2) and %.3g us on %d threads", g.entries(), g.measuredSeconds() * 1e6,
+        return String.format(Locale.ROOT, "; %s: one CSR call of %d random-column entries at %d vectors, B in L2, took %.3g us on 1 thread "
+                        + "(in-core %.3g us, %.3g MB of B rows from L2) and %.3g us on %d threads", key, g.entries(), vectors, g.measuredSeconds() * 1e6,
                 g.coreSeconds() * 1e6, g.l2Bytes() / 1e6, g.allMeasuredSeconds() * 1e6, g.threads());
     }
 

@@ -9,29 +9,60 @@ package dev.sparseprof.hw;
  * two threads gather little more than one. The streaming read figure ({@code l2PerCore}) measured
  * 222 GB/s on the Zen 5 VM where its layers gathered B at about 85.
  *
+ * <p>{@code wideCoreBytesPerSecond} and {@code wideAllBytesPerSecond} (spec keys
+ * {@code l2GatherWidePerCore}, {@code l2GatherWideAll}): the same call at two blocks of 8 vectors,
+ * B's rows twice as long, which the kernel walks once per block: the second walk reads the other
+ * half of rows the first walk fetched, and the hardware prefetchers, running ahead of the first
+ * walk's lines into the next ones, have fetched part of it. On the Zen 4 VM under
+ * {@code -XX:UseAVX=2} (7 Dec 2026) the narrow rate predicted csr at N = 128, two 8-vector blocks,
+ * 15-23 % slow on random 1536 x 384 layers of 25-100 % density, where at N = 64, one block, it
+ * was within 6-12 % (30 % on the fully dense one).
+ *
  * <p>Contract: {@link #perCoreBytesPerSecond} is what each of {@code cores} running cores gathers
- * per second (the 1-thread figure on one core, the all-threads figure over its threads on as many
- * or more), 0 when not probed (specs before 4 Dec 2026): the model then moves gathered bytes at
- * the streaming rate.
+ * per second into rows of {@code blocks} column blocks (the 1-thread figure on one core, the
+ * all-threads figure over its threads on as many or more; the wide figures from 2 blocks where the
+ * probe measured them), 0 when not probed (specs before 4 Dec 2026): the model then moves gathered
+ * bytes at the streaming rate.
  */
-public record GatherRates(double coreBytesPerSecond, double allBytesPerSecond, int threads) {
+public record GatherRates(double coreBytesPerSecond, double allBytesPerSecond, int threads, double wideCoreBytesPerSecond,
+                          double wideAllBytesPerSecond) {
     public static final GatherRates NONE = new GatherRates(0, 0, 0);
 
     public GatherRates {
-        if (!(coreBytesPerSecond >= 0) || !(allBytesPerSecond >= 0) || Double.isInfinite(coreBytesPerSecond) || Double.isInfinite(allBytesPerSecond)) {
-            throw new SpecException("cpu.inCore: gather bandwidths must be finite and >= 0, got " + coreBytesPerSecond + ", " + allBytesPerSecond);
+        double[] rates = {coreBytesPerSecond, allBytesPerSecond, wideCoreBytesPerSecond, wideAllBytesPerSecond};
+        for (double r : rates) {
+            if (!(r >= 0) || Double.isInfinite(r)) throw new SpecException("cpu.inCore: gather bandwidths must be finite and >= 0, got " + r);
         }
         if (threads < 0 || (allBytesPerSecond > 0 && threads < 1)) throw new SpecException("cpu.inCore.gatherThreads must be >= 1, got " + threads);
+    }
+
+    /** Rates measured at one block only (files written before 7 Dec 2026). */
+    public GatherRates(double coreBytesPerSecond, double allBytesPerSecond, int threads) {
+        this(coreBytesPerSecond, allBytesPerSecond, threads, 0, 0);
     }
 
     public boolean present() {
         return coreBytesPerSecond > 0;
     }
 
-    /** Bytes per second each of {@code cores} running cores gathers; 0 when not probed. */
+    /** Whether the probe measured the two-block rates. */
+    public boolean widePresent() {
+        return wideCoreBytesPerSecond > 0;
+    }
+
+    /** Bytes per second each of {@code cores} running cores gathers into one-block rows; 0 when not probed. */
     public double perCoreBytesPerSecond(int cores) {
+        return perCore(cores, coreBytesPerSecond, allBytesPerSecond);
+    }
+
+    /** The same for rows of {@code blocks} column blocks: the two-block rates from 2 blocks on, where measured. */
+    public double perCoreBytesPerSecond(int cores, int blocks) {
+        return blocks >= 2 && widePresent() ? perCore(cores, wideCoreBytesPerSecond, wideAllBytesPerSecond) : perCoreBytesPerSecond(cores);
+    }
+
+    private double perCore(int cores, double core, double all) {
         if (!present()) return 0;
-        if (cores <= 1 || allBytesPerSecond <= 0 || threads <= 1) return coreBytesPerSecond;
-        return Math.min(coreBytesPerSecond, allBytesPerSecond / threads);
+        if (cores <= 1 || all <= 0 || threads <= 1) return core;
+        return Math.min(core, all / threads);
     }
 }

@@ -57,7 +57,7 @@ class ProbeOverlayTest {
     void theDenseChecksOverlapReachesTheSpecAsItsOwnKeyAndItsNote() {
         var dense = new KernelRates.DenseL2(256, 64, new KernelRates.Transfer(0.23e-9, 0.2e-9, 0.12e-9, 0.75));
         KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
-                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, dense, null, 30);
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, dense, null, null, 30);
         SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
         CpuSpec spec = (CpuSpec) o.check();
         assertEquals(0.75, spec.inCore().denseOverlap(), 1e-9);
@@ -68,8 +68,9 @@ class ProbeOverlayTest {
     @Test
     void theProbedGatherBandwidthsReachTheSpecAndItsNote() {
         var gather = new KernelRates.Gather(50_000, 20e6, 90e-6, 200e-6, 110e-6, 2, 120e9, 210e9);
+        var wide = new KernelRates.Gather(25_000, 20e6, 90e-6, 180e-6, 100e-6, 2, 135e9, 240e9);
         KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
-                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, gather, 30);
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, gather, wide, 30);
         SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
         CpuSpec spec = (CpuSpec) o.check();
         assertFalse(spec.inCore().denseOverlapProbed(), "no dense check: no denseOverlap key");
@@ -78,6 +79,11 @@ class ProbeOverlayTest {
         assertEquals(210e9, spec.inCore().l2Gather().allBytesPerSecond(), 1e6);
         assertEquals(2, spec.inCore().l2Gather().threads());
         assertTrue(o.toYaml().contains("l2Gather: one CSR call of 50000 random-column entries"), o.toYaml());
+        assertEquals(135e9, spec.inCore().l2Gather().wideCoreBytesPerSecond(), 1e6);
+        assertEquals(120e9, spec.inCore().l2Gather().perCoreBytesPerSecond(1, 1), 1e6, "rows walked in one block");
+        assertEquals(135e9, spec.inCore().l2Gather().perCoreBytesPerSecond(1, 2), 1e6, "rows walked in two blocks");
+        assertEquals(120e9, spec.inCore().l2Gather().perCoreBytesPerSecond(2, 3), 1e6, "two cores: the all-threads figure over its threads");
+        assertTrue(o.toYaml().contains("l2GatherWide: one CSR call of 25000 random-column entries at 16 vectors"), o.toYaml());
         assertEquals(0, spec.inCore().slowestCore()); // no per-CPU check: equal cores
         // unequal CPUs: the slowest over the first goes into the spec, each CPU's rate into the note
         var speeds = new dev.sparseprof.measure.probe.CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 130e9});

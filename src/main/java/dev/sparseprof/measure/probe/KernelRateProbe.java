@@ -161,8 +161,9 @@ public final class KernelRateProbe {
             }
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
             KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, TransferChecks.median(checks));
-            return r.withGather(gather(r, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, l2Shared, one, all),
-                    (System.nanoTime() - t0) * 1e-9);
+            KernelRates.Gather narrow = gather(r, 1, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, l2Shared, one, all);
+            KernelRates.Gather wide = gather(r, 2, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, l2Shared, one, all);
+            return r.withGathers(narrow, wide, (System.nanoTime() - t0) * 1e-9);
         }
     }
 
@@ -274,7 +275,7 @@ public final class KernelRateProbe {
         return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
                 wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
                 launch, forkJoin, checks.csr().overlap(), checks.csr().measuredSeconds(), checks.csr().coreSeconds(), checks.csr().transferSeconds(),
-                checks.dense(), null, (System.nanoTime() - t0) * 1e-9);
+                checks.dense(), null, null, (System.nanoTime() - t0) * 1e-9);
     }
 
     /**
@@ -345,7 +346,8 @@ public final class KernelRateProbe {
     }
 
     /**
-     * The sustained row gather: one CSR call at 8 vectors over {@link #GATHER_MIN}.. random columns
+     * The sustained row gather: one CSR call at {@code blocks} blocks of 8 vectors (1, or 2: the
+     * rows the kernel walks once per block, {@code hw.GatherRates}) over {@link #GATHER_MIN}.. random columns
      * of a B of a quarter of L2, on 1 thread and on all, each the median of its calls over
      * {@link #GATHER_ALLOCATIONS} fresh allocations of B and C (the median of those): unlike an
      * in-core rate, a gather's speed depends on where B's pages land in the physically indexed L2,
@@ -356,10 +358,9 @@ public final class KernelRateProbe {
      * probed 8-vector rates) and the B rows' L2 bytes at the gather bandwidth, which is solved for
      * ({@link #transferSeconds}), at most the streaming read's.
      */
-    private KernelRates.Gather gather(KernelRates r, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, double slowestCore,
-                                      boolean l2Shared,
-                                      WorkerPool one, WorkerPool all) {
-        int n8 = 8 * lanes;
+    private KernelRates.Gather gather(KernelRates r, int blocks, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads,
+                                      double slowestCore, boolean l2Shared, WorkerPool one, WorkerPool all) {
+        int n8 = 8 * lanes * blocks;
         long rowBytes = (long) n8 * Float.BYTES;
         int k = (int) Math.max(2L * GATHER_MAX, l2Bytes / 4 / rowBytes);
         int rows = (int) Math.max(128, Math.min(1024, l2Bytes / 4 / rowBytes));
@@ -369,7 +370,7 @@ public final class KernelRateProbe {
         double meanRow = (double) entries / rows;
         double l2 = entries * rowBytes * (1 - RowGatherReuse.hitShare(l1dBytes, bBytes, meanRow * rowBytes, meanRow / k));
         double copy = 2 * bBytes / l2ReadBytesPerSecond;
-        double core = r.rowBlockSeconds() * rows + r.block8Seconds() * entries;
+        double core = (r.rowBlockSeconds() * rows + r.block8Seconds() * entries) * blocks;
         double overlap = r.overlap();
         int p = Math.max(1, threads);
         double measured = 0;

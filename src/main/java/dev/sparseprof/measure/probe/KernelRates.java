@@ -14,12 +14,13 @@ import java.util.List;
  * {@code denseL2}: the same composition for the dense kernel with its packed B block in L2
  * ({@link DenseL2}; null where the block cannot pass L1d);
  * {@code gather}: the sustained row-gather bandwidths ({@code hw.GatherRates}) with the calls they
- * came from ({@link Gather}).
+ * came from ({@link Gather}), at one block of 8 vectors; {@code gatherWide} the same at two blocks.
  */
 public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNarrowFmaSeconds, double block8Seconds, double block4Seconds,
                           double block2Seconds, double oneVectorSeconds, double rowBlockSeconds, double wholeRowSeconds, double cooEntrySeconds, double cooRowSeconds, double bsrWideSeconds, double bsrNarrowSeconds,
                           double nmSlotSeconds, double bsrTileSeconds, double nmRowSeconds, double split2Seconds, double split1Seconds, double launchSeconds, double forkJoinSeconds, double overlap,
-                          double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, DenseL2 denseL2, Gather gather, double elapsedSeconds) {
+                          double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, DenseL2 denseL2, Gather gather, Gather gatherWide,
+                          double elapsedSeconds) {
     /**
      * The dense kernel at K = {@code k} (its K block) and N = {@code n} columns, where the packed
      * {@code k x n} block of B is larger than L1d and every row tile streams it from L2; its
@@ -43,7 +44,7 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
     }
 
     /**
-     * The sustained gather: one CSR call of {@code entries} random-column entries at 8 vectors over
+     * The sustained gather: one CSR call of {@code entries} random-column entries at 8 vectors (or two blocks of them) over
      * a B in L2 took {@code measuredSeconds} (the call's fixed costs and B's private copies out) on 1
      * thread and {@code allMeasuredSeconds} on {@code threads}; in-core {@code coreSeconds} (1
      * thread); {@code l2Bytes} of B's rows missed L1; the bandwidths at which the ECM composition,
@@ -59,11 +60,11 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
         for (double v : all) if (!(v >= 0) || Double.isInfinite(v)) throw new IllegalArgumentException("kernel rates must be finite and >= 0, got " + v);
     }
 
-    /** These rates with the sustained gather measured after them, and the probe's whole time. */
-    public KernelRates withGather(Gather g, double elapsed) {
+    /** These rates with the sustained gathers (one block, two blocks) measured after them, and the probe's whole time. */
+    public KernelRates withGathers(Gather g, Gather wide, double elapsed) {
         return new KernelRates(vectorBits, denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds,
                 rowBlockSeconds, wholeRowSeconds, cooEntrySeconds, cooRowSeconds, bsrWideSeconds, bsrNarrowSeconds, nmSlotSeconds, bsrTileSeconds,
                 nmRowSeconds, split2Seconds, split1Seconds, launchSeconds, forkJoinSeconds, overlap, l2MeasuredSeconds, l2CoreSeconds,
-                l2TransferSeconds, denseL2, g, elapsed);
+                l2TransferSeconds, denseL2, g, wide, elapsed);
     }
 }

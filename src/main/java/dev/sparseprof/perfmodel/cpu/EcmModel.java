@@ -25,7 +25,8 @@ import java.util.List;
  *     running; DRAM: the curve at the cores running). L1 traffic is part of T_core (the rates were probed with every
  *     operand in L1). The L2 bytes of B's row gathers ({@link Traffic#gatherShares}) move at the
  *     probed gather rate ({@code hw.GatherRates}: a sustained CSR call over random rows of a B in
- *     L2), the rest at the streaming one;
+ *     L2; at its two-block rate where the kernel walks each row in two or more column blocks,
+ *     {@link #blocksPerRow}), the rest at the streaming one;
  * <li>composed as the probe found this machine composes them: between serial,
  *     {@code T = T_core + sum T_i} (Kerncraft's Intel model), and overlapped,
  *     {@code T = max(T_core, max T_i)}, by the probed overlap: {@code T = serial - overlap x
@@ -84,7 +85,7 @@ public final class EcmModel {
             } else {
                 bandwidth = spec.dram().bandwidth().at(spec.cores());
             }
-            double gatherBandwidth = i == 1 ? rates.l2Gather().perCoreBytesPerSecond(spec.cores()) * spec.cores() : 0;
+            double gatherBandwidth = i == 1 ? rates.l2Gather().perCoreBytesPerSecond(spec.cores(), blocksPerRow(counts, w.rows())) * spec.cores() : 0;
             double seconds = 0;
             if (bandwidth > 0 && i <= deepest) {
                 double gathered = gatherBandwidth > 0 ? traffic.gatherBytesAt(i) : 0;
@@ -103,6 +104,15 @@ public final class EcmModel {
         double overhead = features.overheads() ? spec.overheads().launchSeconds(spec.cores()) + bCopySeconds(spec, w, plan.format()) : 0;
         if (overhead > time) bottleneck = "overhead";
         return new Prediction(plan, traffic, time + overhead, core, levelSeconds, 0, overhead, imbalance, bottleneck);
+    }
+
+    /**
+     * How many column blocks the kernel walks each row in (the general path's 8-, 4-, 2- and
+     * 1-vector blocks; 1 for the tight all-rows loops and kernels without blocks), whole blocks
+     * rounded down: the gather rate of rows walked more than once ({@code hw.GatherRates}).
+     */
+    static int blocksPerRow(LoopCounts counts, int rows) {
+        return rows > 0 ? (int) Math.max(1, Math.floor(counts.rowBlocks() / rows + 1e-9)) : 1;
     }
 
     /**

@@ -218,6 +218,33 @@ class EcmModelTest {
         assertTrue(e.getMessage().contains("need l2GatherPerCore"), e.getMessage());
     }
 
+    /**
+     * Rows the kernel walks in two or more column blocks (N = 128 at 8 lanes: two 8-vector blocks)
+     * gather at the probe's two-block rate; rows of one block (N = 64) and specs without the
+     * two-block rate at the one-block rate.
+     */
+    @Test
+    void rowsWalkedInTwoBlocksGatherAtTheTwoBlockRate() {
+        String narrowOnly = spec(256, "0").replace("    overlap: 0\n", "    overlap: 0\n    l2GatherPerCore: 25GB/s\n    l2GatherAll: 30GB/s\n    gatherThreads: 2\n");
+        String both = narrowOnly.replace("    gatherThreads: 2\n", "    gatherThreads: 2\n    l2GatherWidePerCore: 40GB/s\n    l2GatherWideAll: 60GB/s\n");
+        CpuSpec narrow = (CpuSpec) HardwareSpecs.parse("n.yaml", narrowOnly);
+        CpuSpec wide = (CpuSpec) HardwareSpecs.parse("w.yaml", both);
+        for (long n : new long[] {64, 128}) {
+            Workload w = Workload.uniformSparse("q", 384, 384, n, DType.F32, 0.3, false);
+            Prediction a = new PerfModel(narrow, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+            Prediction b = new PerfModel(wide, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+            double gathered = b.traffic().gatherBytesAt(1);
+            double rest = b.traffic().bytesAt(1) - gathered;
+            double rate = n == 128 ? 30e9 : 15e9; // two cores: the all-threads figures over two threads, times two cores
+            assertEquals(rest / 200e9 + gathered / (2 * rate), b.levelSeconds()[1], 1e-9 * b.levelSeconds()[1], "N " + n);
+            if (n == 64) assertEquals(a.seconds(), b.seconds(), 1e-15, "one block: the one-block rate");
+            else assertTrue(b.seconds() < a.seconds(), "two blocks: the faster two-block rate");
+        }
+        String partial = narrowOnly.replace("    gatherThreads: 2\n", "    gatherThreads: 2\n    l2GatherWideAll: 60GB/s\n");
+        Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("p.yaml", partial));
+        assertTrue(e.getMessage().contains("l2GatherWideAll needs l2GatherWidePerCore"), e.getMessage());
+    }
+
     @Test
     void everyDenseThreadPacksTheWholeOfBsPaddedPanelsAndThatPhaseDoesNotShrinkWithTheCores() {
         // N = 40 at 16 lanes: a two-vector panel (32 columns) and a one-vector one (16): 48 packed columns
