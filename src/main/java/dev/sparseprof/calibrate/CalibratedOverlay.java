@@ -97,6 +97,7 @@ public final class CalibratedOverlay {
                 }
             }
             if (k.slowestCore() > 0) inCore.put("slowestCore", String.format(Locale.ROOT, "%.3f", k.slowestCore()));
+            if (k.l2Gather().present()) inCore.put("l1Reuse", k.fullyAssociativeReuse() ? "fullyAssociative" : "setAssociative");
             cpu.put("inCore", inCore);
             notes.put("cpu.inCore", wasCore.toString());
         }

@@ -162,6 +162,7 @@ public final class ProbeOverlay {
             m.put("l2GatherAll", Quantities.gigabytesPerSecond(k.gather().allBytesPerSecond()));
             m.put("gatherThreads", k.gather().threads());
         }
+        if (k.gather() != null) m.put("l1Reuse", "setAssociative"); // how the overlap and the gather rates were solved (InCoreRates)
         if (k.gatherWide() != null) {
             m.put("l2GatherWidePerCore", Quantities.gigabytesPerSecond(k.gatherWide().coreBytesPerSecond()));
             m.put("l2GatherWideAll", Quantities.gigabytesPerSecond(k.gatherWide().allBytesPerSecond()));

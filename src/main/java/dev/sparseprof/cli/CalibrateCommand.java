@@ -314,7 +314,7 @@ final class CalibrateCommand implements Callable<Integer> {
                 .orElseThrow().bestBytesPerSecond();
         CoreSpeeds speeds = CoreSpeeds.measureSettled(ProbeSettings.DEFAULT.minTrialSeconds());
         double slowest = speeds == null ? 1 : speeds.slowestOverFirst();
-        r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds())
+        r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds(), sizes.lineBytes(), sizes.ways().get(0))
                 .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), slowest, cpu.caches().size() < 2 || cpu.caches().get(1).shared()));
         // bytes per clock per thread of the best trial, at the effective FMA clock the overlay writes
         ProbeOverlay.Clock effective = ProbeOverlay.effectiveClock(r, cpu);

@@ -57,6 +57,12 @@ package dev.sparseprof.hw;
  *     ({@link GatherRates}; spec keys {@code l2GatherPerCore}, {@code l2GatherAll},
  *     {@code gatherThreads}), which the model uses for the row gathers' L2 bytes in place of the
  *     streaming {@code l2PerCore}.
+ * <li>{@code fullyAssociativeReuse}: the overlap and the gather rates were solved with the L1 taken
+ *     as fully associative ({@code memsim.RowGatherReuse}'s four-argument form; spec key
+ *     {@code l1Reuse: fullyAssociative}, and every probe with gather rates before 7 Dec 2026, which
+ *     wrote no key), so the model takes the B rows' L1 hits that way for this spec, as its rates
+ *     assume; probes since take the L1's sets ({@code l1Reuse: setAssociative}), as does every spec
+ *     whose rates no reuse rule went into.
  * <li>{@code slowestCore}: the slowest CPU's fp32 FMA throughput over the first's, each measured
  *     alone with one thread pinned to it (spec key {@code slowestCore}; 1, or 0 in files written
  *     before 4 Dec 2026: equal cores). The rates above come from the first CPU, where the pinned
@@ -72,10 +78,11 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
                           double block2Cycles, double oneVectorCycles, double rowBlockCycles, double wholeRowCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
                           double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap,
                           double bsrTileCycles, double nmRowCycles, boolean fixedPartsApart, double split2Cycles, double split1Cycles,
-                          GatherRates l2Gather, double slowestCore, double denseOverlap) {
+                          GatherRates l2Gather, double slowestCore, double denseOverlap, boolean fullyAssociativeReuse) {
     /** A {@code denseOverlap} the probe did not measure: the shared {@code overlap} stands in. */
     public static final double NOT_PROBED = Double.NaN;
-    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, GatherRates.NONE, 0, NOT_PROBED);
+    public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, GatherRates.NONE, 0, NOT_PROBED,
+            false);
 
     public InCoreRates {
         if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);

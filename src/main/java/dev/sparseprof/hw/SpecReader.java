@@ -24,7 +24,7 @@ final class SpecReader {
     private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram", "model", "inCore"};
     private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "block8", "block4", "block2", "oneVector", "rowBlock", "wholeRow", "cooEntry", "cooRow",
         "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap", "denseOverlap",
-        "l2GatherPerCore", "l2GatherAll", "gatherThreads", "l2GatherWidePerCore", "l2GatherWideAll", "slowestCore"};
+        "l2GatherPerCore", "l2GatherAll", "gatherThreads", "l2GatherWidePerCore", "l2GatherWideAll", "slowestCore", "l1Reuse"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -124,10 +124,23 @@ final class SpecReader {
                     apart ? SpecValues.cycles(m, "bsrTile") : 0, apart ? SpecValues.cycles(m, "nmRow") : 0, apart,
                     m.has("split2") ? SpecValues.cycles(m, "split2") : 0, m.has("split1") ? SpecValues.cycles(m, "split1") : 0,
                     gather(m), m.has("slowestCore") ? m.number("slowestCore") : 0,
-                    m.has("denseOverlap") ? m.number("denseOverlap") : InCoreRates.NOT_PROBED);
+                    m.has("denseOverlap") ? m.number("denseOverlap") : InCoreRates.NOT_PROBED, fullyAssociativeReuse(m));
         } catch (SpecException e) {
             throw m.error(e.getMessage());
         }
+    }
+
+    /**
+     * Whether the spec's overlap and gather rates were solved with a fully associative L1
+     * ({@link InCoreRates}): {@code l1Reuse} says; without it, a file with gather rates predates the
+     * key and was.
+     */
+    private static boolean fullyAssociativeReuse(ConfigMap m) {
+        if (!m.has("l1Reuse")) return m.has("l2GatherPerCore");
+        String rule = m.string("l1Reuse");
+        if (rule.equals("setAssociative")) return false;
+        if (rule.equals("fullyAssociative")) return true;
+        throw m.error("l1Reuse", "must be setAssociative or fullyAssociative, got '" + rule + "'");
     }
 
     /** The probed row-gather bandwidths ({@link GatherRates}); none in files written before 4 Dec 2026, no wide ones before 7 Dec. */

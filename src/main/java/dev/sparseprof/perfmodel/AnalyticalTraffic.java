@@ -1,6 +1,7 @@
 package dev.sparseprof.perfmodel;
 
 import dev.sparseprof.hw.CacheLevel;
+import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.memsim.RowGatherReuse;
 import java.util.ArrayList;
@@ -22,8 +23,15 @@ import java.util.List;
 public final class AnalyticalTraffic {
     private AnalyticalTraffic() {}
 
+    /** A cache level's sets per instance. */
+    static int sets(CacheLevel c) {
+        return (int) Math.max(1, c.sizeBytes() / ((long) c.lineBytes() * c.ways()));
+    }
+
     public static Traffic estimate(List<DataStream> streams, HardwareSpec spec, Features features) {
         List<CacheLevel> caches = spec.cacheLevels();
+        // a probed spec whose rates were solved with a fully associative L1 keeps that rule (InCoreRates)
+        boolean setAssociative = !(spec instanceof CpuSpec cpu && cpu.inCore().fullyAssociativeReuse());
         int levels = caches.size();
         int count = streams.size();
         List<String> names = new ArrayList<>(levels + 1);
@@ -49,7 +57,9 @@ public final class AnalyticalTraffic {
                 DataStream d = streams.get(s);
                 double ws = d.replicated() ? d.workingSetBytes() : d.workingSetBytes() / instances;
                 double given = Math.min(ws, left);
-                hit[s] = ws > 0 ? RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare()) : 1;
+                // B rows gathered at random places fill the sets at random (RowGatherReuse); a block swept in order fills them evenly
+                hit[s] = ws <= 0 ? 1 : d.rowGather() && setAssociative ? RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare(), c.lineBytes(), sets(c))
+                        : RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare());
                 left -= given;
             }
             double in = 0;

@@ -84,6 +84,7 @@ class ProbeOverlayTest {
         assertEquals(135e9, spec.inCore().l2Gather().perCoreBytesPerSecond(1, 2), 1e6, "rows walked in two blocks");
         assertEquals(120e9, spec.inCore().l2Gather().perCoreBytesPerSecond(2, 3), 1e6, "two cores: the all-threads figure over its threads");
         assertTrue(o.toYaml().contains("l2GatherWide: one CSR call of 25000 random-column entries at 16 vectors"), o.toYaml());
+        assertFalse(spec.inCore().fullyAssociativeReuse(), "a probe solves its rates with the L1's sets and says so (l1Reuse)");
         assertEquals(0, spec.inCore().slowestCore()); // no per-CPU check: equal cores
         // unequal CPUs: the slowest over the first goes into the spec, each CPU's rate into the note
         var speeds = new dev.sparseprof.measure.probe.CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 130e9});

@@ -112,11 +112,27 @@ public final class KernelRateProbe {
     static final int NM_ROWS = 32;
     private final int trials;
     private final double minTrialSeconds;
+    private final int l1dLineBytes;
+    private final int l1dWays;
     private final int lanes = KernelVectors.FLOATS.length();
 
+    /** On an L1d of 64-byte lines and 8 ways. */
     public KernelRateProbe(int trials, double minTrialSeconds) {
+        this(trials, minTrialSeconds, 64, 8);
+    }
+
+    /** {@code l1dLineBytes}, {@code l1dWays}: the L1d's geometry, with which the transfer checks take the B rows' L1 hits as the model does. */
+    public KernelRateProbe(int trials, double minTrialSeconds, int l1dLineBytes, int l1dWays) {
         this.trials = trials;
         this.minTrialSeconds = minTrialSeconds;
+        this.l1dLineBytes = l1dLineBytes;
+        this.l1dWays = l1dWays;
+    }
+
+    /** The B rows' L1 hit share of a row sweep, as the model's analytical traffic takes it (set-associative LRU). */
+    private double l1HitShare(long l1dBytes, double bBytes, double sweepBytes, double touchShare) {
+        int sets = (int) Math.max(1, l1dBytes / ((long) l1dLineBytes * l1dWays));
+        return RowGatherReuse.hitShare(l1dBytes, bBytes, sweepBytes, touchShare, l1dLineBytes, sets);
     }
 
     /**
@@ -340,7 +356,7 @@ public final class KernelRateProbe {
         // the B rows that miss L1: LRU's share of the rows' reuse, as the model takes it (memsim.RowGatherReuse)
         double bBytes = (double) kL2 * n8 * Float.BYTES;
         double meanRow = (double) checkEntries / (rows8 / 2);
-        double transfer = n8 * Float.BYTES * (1 - RowGatherReuse.hitShare(l1dBytes, bBytes, meanRow * n8 * Float.BYTES, meanRow / kL2))
+        double transfer = n8 * Float.BYTES * (1 - l1HitShare(l1dBytes, bBytes, meanRow * n8 * Float.BYTES, meanRow / kL2))
                 / l2ReadBytesPerSecond;
         return solve(core, transfer, measured);
     }
@@ -368,7 +384,7 @@ public final class KernelRateProbe {
         long entries = entries(a, 0, rows);
         double bBytes = (double) k * rowBytes;
         double meanRow = (double) entries / rows;
-        double l2 = entries * rowBytes * (1 - RowGatherReuse.hitShare(l1dBytes, bBytes, meanRow * rowBytes, meanRow / k));
+        double l2 = entries * rowBytes * (1 - l1HitShare(l1dBytes, bBytes, meanRow * rowBytes, meanRow / k));
         double copy = 2 * bBytes / l2ReadBytesPerSecond;
         double core = (r.rowBlockSeconds() * rows + r.block8Seconds() * entries) * blocks;
         double overlap = r.overlap();

@@ -1,6 +1,7 @@
 package dev.sparseprof.perfmodel.cpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -185,7 +186,7 @@ class EcmModelTest {
     @Test
     void rowGathersMoveAtTheProbedGatherRateAndBlocksAndPanelsAtTheStreamingOne() {
         String gathering = spec(512, "0").replace("    overlap: 0\n",
-                "    overlap: 0\n    l2GatherPerCore: 25GB/s\n    l2GatherAll: 30GB/s\n    gatherThreads: 2\n");
+                "    overlap: 0\n    l2GatherPerCore: 25GB/s\n    l2GatherAll: 30GB/s\n    gatherThreads: 2\n    l1Reuse: setAssociative\n");
         CpuSpec streaming = cpu(512, "0");
         CpuSpec probed = (CpuSpec) HardwareSpecs.parse("g.yaml", gathering);
         assertEquals(25e9, probed.inCore().l2Gather().perCoreBytesPerSecond(1), 1);
@@ -240,6 +241,16 @@ class EcmModelTest {
             if (n == 64) assertEquals(a.seconds(), b.seconds(), 1e-15, "one block: the one-block rate");
             else assertTrue(b.seconds() < a.seconds(), "two blocks: the faster two-block rate");
         }
+        // the reuse rule the rates were solved with: none said and gather rates given is the old probes' fully associative L1
+        assertTrue(narrow.inCore().fullyAssociativeReuse());
+        CpuSpec sets = (CpuSpec) HardwareSpecs.parse("s.yaml", both.replace("    gatherThreads: 2\n", "    gatherThreads: 2\n    l1Reuse: setAssociative\n"));
+        assertFalse(sets.inCore().fullyAssociativeReuse());
+        Workload row = Workload.uniformSparse("q", 384, 384, 64, DType.F32, 0.1, false);
+        double keptOld = 1 - new PerfModel(wide, TrafficModel.ANALYTICAL).predict(row, FormatModels.byName("csr"), Features.ALL).traffic().missRates()[0];
+        double keptSets = 1 - new PerfModel(sets, TrafficModel.ANALYTICAL).predict(row, FormatModels.byName("csr"), Features.ALL).traffic().missRates()[0];
+        assertTrue(keptSets != keptOld, "the L1 keeps another share of B's rows under the set-associative rule: " + keptOld + " vs " + keptSets);
+        Exception bad = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("b.yaml", both.replace("    gatherThreads: 2\n", "    gatherThreads: 2\n    l1Reuse: lru\n")));
+        assertTrue(bad.getMessage().contains("l1Reuse") && bad.getMessage().contains("setAssociative or fullyAssociative"), bad.getMessage());
         String partial = narrowOnly.replace("    gatherThreads: 2\n", "    gatherThreads: 2\n    l2GatherWideAll: 60GB/s\n");
         Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("p.yaml", partial));
         assertTrue(e.getMessage().contains("l2GatherWideAll needs l2GatherWidePerCore"), e.getMessage());
