@@ -5,29 +5,26 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A GGUF Q8_0, Q4_0, Q4_K, Q5_K, Q6_K or MXFP4 weight seen as the GEMM matrix A, dequantized row by row from the
- * mapped file (nothing is expanded in memory). A row is whole blocks (ggml's {@code block_q8_0},
- * {@code block_q4_0}, {@code block_q4_K}, {@code block_q5_K}, {@code block_q6_K}, {@code block_mxfp4}):
+ * A GGUF block-quantized weight (ggml's {@code block_*} types) seen as the GEMM matrix A,
+ * dequantized row by row from the mapped file (nothing is expanded in memory), as ggml's
+ * {@code dequantize_row_*} and gguf-py's {@code quants.dequantize} compute it, each product and sum
+ * rounded to fp32. A row is whole blocks:
  * <ul>
- * <li>Q8_0, 32 elements: an fp16 scale d and 32 int8 quants, {@code d·q};</li>
- * <li>Q4_0, 32 elements: d and 16 bytes whose low nibbles are elements 0..15 and high nibbles
- *     16..31, {@code d·(nibble - 8)};</li>
- * <li>Q4_K, 256 elements in 8 sub-blocks of 32: fp16 d and dmin, 12 bytes of 6-bit sub-block scales
- *     and mins, 128 bytes of nibbles; {@code d·sc·q - dmin·m} (affine: {@link #q4K});</li>
- * <li>Q5_K, the same with 32 bytes of fifth bits between the scales and the nibbles ({@link #q5K});</li>
- * <li>Q6_K, 256 elements in 16 groups of 16: 128 bytes of low 4 bits, 64 bytes of high 2 bits, 16
- *     int8 group scales, then the fp16 d; {@code d·scale·(q - 32)}, laid out per half of 128 as
- *     ggml's {@code dequantize_row_q6_K} reads it;</li>
- * <li>MXFP4, 32 elements: an E8M0 scale byte and 16 bytes of E2M1 codes, low nibbles 0..15 and high
- *     nibbles 16..31 ({@link Mxfp4}; gpt-oss's experts).</li>
+ * <li>32 elements: Q8_0 (fp16 d, 32 int8 quants: {@code d·q}); Q4_0 (d, 16 bytes, low nibbles
+ *     elements 0..15 and high 16..31: {@code d·(q - 8)}); Q4_1 (d and m, nibbles as Q4_0:
+ *     {@code d·q + m}); Q5_0 and Q5_1 (as Q4_0 and Q4_1 with a fifth bit per element from a
+ *     little-endian uint32: {@code d·(q - 16)}, {@code d·q + m}); MXFP4 (an E8M0 scale byte and 16
+ *     bytes of E2M1 codes, {@link Mxfp4}; gpt-oss's experts);</li>
+ * <li>256 elements: Q2_K and Q3_K (2-bit quants in 16 groups of 16, {@link #q2K}, {@link #q3K});
+ *     Q4_K and Q5_K (8 sub-blocks of 32 with 6-bit scales and mins, {@link #affineK}); Q6_K (16
+ *     groups of 16, {@link #q6K}).</li>
  * </ul>
- * Q8_0, Q4_0, Q6_K and MXFP4 are symmetric: a zero quant (q = 0, nibble 8, 6-bit 32, E2M1 ±0) is
- * written as exactly 0.0f whatever the scales are (even inf or NaN), so zeros stay zeros. Q4_K and
- * Q5_K are affine, with a min per sub-block: an element is zero where {@code d·sc·q} equals
- * {@code dmin·m} in fp32, each product and the difference rounded to fp32 as ggml's
- * {@code dequantize_row_q4_K} and gguf-py compute them. llama.cpp fits each sub-block's min to its
- * values, so a pruned weight's zeros mostly come back as small non-zeros: such a layer shows the
- * sparsity its quantization kept, not the pruning's.
+ * Q8_0, Q4_0, Q5_0, Q3_K, Q6_K and MXFP4 are symmetric: a zero quant is written as exactly 0.0f
+ * whatever the scales are (even inf or NaN), so zeros stay zeros. Q4_1, Q5_1, Q2_K, Q4_K and Q5_K are
+ * affine (an offset per block or sub-block): an element is zero only where its product equals the
+ * offset in fp32. llama.cpp fits each block's offset to its values, so a pruned weight's zeros mostly
+ * come back as small non-zeros: such a layer shows the sparsity its quantization kept, not the
+ * pruning's. {@link #storedBitsPerWeight} is the type's block bytes over its elements.
  */
 final class GgufBlockMatrix implements MatrixView, EncodedWeights {
     private static final int BLOCK = 32;
@@ -68,36 +65,116 @@ final class GgufBlockMatrix implements MatrixView, EncodedWeights {
     public void copyRow(int row, float[] dst, int offset) {
         if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
         long at = row * rowBytes;
-        if (type == GgufTypes.Q6_K || type == GgufTypes.Q4_K || type == GgufTypes.Q5_K) {
-            for (int b = 0; b < cols / SUPER_BLOCK; b++, at += type.blockBytes) {
-                int o = offset + b * SUPER_BLOCK;
-                if (type == GgufTypes.Q6_K) q6K(at, dst, o);
-                else affineK(at, type == GgufTypes.Q5_K, dst, o);
+        int per = type.blockElements;
+        for (int b = 0; b < cols / per; b++, at += type.blockBytes) {
+            int o = offset + b * per;
+            switch (type) {
+                case Q8_0 -> q80(at, dst, o);
+                case Q4_0 -> q40(at, dst, o);
+                case Q4_1 -> q41(at, dst, o);
+                case Q5_0, Q5_1 -> q5(at, type == GgufTypes.Q5_1, dst, o);
+                case MXFP4 -> mxfp4(at, dst, o);
+                case Q2_K -> q2K(at, dst, o);
+                case Q3_K -> q3K(at, dst, o);
+                case Q4_K, Q5_K -> affineK(at, type == GgufTypes.Q5_K, dst, o);
+                case Q6_K -> q6K(at, dst, o);
+                default -> throw new IllegalStateException(type + " is not decoded here");
             }
-            return;
         }
-        int blocks = cols / BLOCK;
-        if (type == GgufTypes.MXFP4) {
-            for (int b = 0; b < blocks; b++, at += type.blockBytes) mxfp4(at, dst, offset + b * BLOCK);
-            return;
+    }
+
+    /** One {@code block_q8_0}: fp16 d, 32 int8 quants; {@code d·q}. */
+    private void q80(long at, float[] dst, int o) {
+        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at));
+        for (int j = 0; j < BLOCK; j++) {
+            int q = data.get(ValueLayout.JAVA_BYTE, at + 2 + j);
+            dst[o + j] = q == 0 ? 0.0f : d * q;
         }
-        for (int b = 0; b < blocks; b++, at += type.blockBytes) {
-            float d = Float.float16ToFloat(data.get(LittleEndian.I16, at));
-            int o = offset + b * BLOCK;
-            if (type == GgufTypes.Q8_0) {
-                for (int j = 0; j < BLOCK; j++) {
-                    int q = data.get(ValueLayout.JAVA_BYTE, at + 2 + j);
-                    dst[o + j] = q == 0 ? 0.0f : d * q;
-                }
+    }
+
+    /** One {@code block_q4_0}: fp16 d, 16 bytes, low nibbles elements 0..15, high 16..31; {@code d·(nibble - 8)}. */
+    private void q40(long at, float[] dst, int o) {
+        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at));
+        for (int j = 0; j < BLOCK / 2; j++) {
+            int packed = data.get(ValueLayout.JAVA_BYTE, at + 2 + j) & 0xff;
+            int lo = (packed & 0xf) - 8;
+            int hi = (packed >>> 4) - 8;
+            dst[o + j] = lo == 0 ? 0.0f : d * lo;
+            dst[o + j + BLOCK / 2] = hi == 0 ? 0.0f : d * hi;
+        }
+    }
+
+    /** One {@code block_q4_1}: fp16 d and m, 16 bytes of nibbles as Q4_0; {@code d·q + m} (affine). */
+    private void q41(long at, float[] dst, int o) {
+        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at));
+        float m = Float.float16ToFloat(data.get(LittleEndian.I16, at + 2));
+        for (int j = 0; j < BLOCK / 2; j++) {
+            int packed = data.get(ValueLayout.JAVA_BYTE, at + 4 + j) & 0xff;
+            dst[o + j] = d * (packed & 0xf) + m;
+            dst[o + j + BLOCK / 2] = d * (packed >>> 4) + m;
+        }
+    }
+
+    /**
+     * One {@code block_q5_0} (fp16 d, then a little-endian uint32 of fifth bits, element j's bit j,
+     * then 16 bytes of nibbles as Q4_0; {@code d·(q - 16)}, a zero quant exactly 0) or
+     * {@code block_q5_1} (fp16 d and m first; {@code d·q + m}, affine).
+     */
+    private void q5(long at, boolean affine, float[] dst, int o) {
+        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at));
+        float m = affine ? Float.float16ToFloat(data.get(LittleEndian.I16, at + 2)) : 0;
+        long qhAt = at + (affine ? 4 : 2);
+        int qh = data.get(LittleEndian.I32, qhAt);
+        for (int j = 0; j < BLOCK / 2; j++) {
+            int packed = data.get(ValueLayout.JAVA_BYTE, qhAt + 4 + j) & 0xff;
+            int lo = (packed & 0xf) | ((qh >>> j) & 1) << 4;
+            int hi = (packed >>> 4) | ((qh >>> (j + BLOCK / 2)) & 1) << 4;
+            if (affine) {
+                dst[o + j] = d * lo + m;
+                dst[o + j + BLOCK / 2] = d * hi + m;
             } else {
-                for (int j = 0; j < BLOCK / 2; j++) {
-                    int packed = data.get(ValueLayout.JAVA_BYTE, at + 2 + j) & 0xff;
-                    int lo = (packed & 0xf) - 8;
-                    int hi = (packed >>> 4) - 8;
-                    dst[o + j] = lo == 0 ? 0.0f : d * lo;
-                    dst[o + j + BLOCK / 2] = hi == 0 ? 0.0f : d * hi;
-                }
+                dst[o + j] = lo == 16 ? 0.0f : d * (lo - 16);
+                dst[o + j + BLOCK / 2] = hi == 16 ? 0.0f : d * (hi - 16);
             }
+        }
+    }
+
+    /**
+     * One {@code block_q2_K}: 16 bytes of group scales (low nibble scale, high nibble min, 16 groups
+     * of 16), 64 bytes of 2-bit quants, fp16 d and dmin. Element {@code e = 128·c + 32·s + i} (c < 2,
+     * s < 4, i < 32) is bits {@code 2s..2s+1} of {@code qs[32·c + i]}, in group {@code e / 16}:
+     * {@code (d·sc)·q - dmin·m}, affine.
+     */
+    private void q2K(long at, float[] dst, int o) {
+        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at + 80));
+        float dmin = Float.float16ToFloat(data.get(LittleEndian.I16, at + 82));
+        for (int e = 0; e < SUPER_BLOCK; e++) {
+            int c = e / 128, s = (e / 32) % 4, i = e % 32;
+            int q = (data.get(ValueLayout.JAVA_BYTE, at + 16 + 32 * c + i) >>> (2 * s)) & 3;
+            int sc = data.get(ValueLayout.JAVA_BYTE, at + e / 16) & 0xff;
+            dst[o + e] = (d * (sc & 0xf)) * q - dmin * (sc >>> 4);
+        }
+    }
+
+    /**
+     * One {@code block_q3_K}: 32 bytes {@code hmask}, 64 bytes of 2-bit quants, 12 bytes of 6-bit
+     * group scales (16 groups of 16: the low nibbles of bytes 0..7, then their high nibbles, under 2
+     * bits from bytes 8..11), fp16 d. Element {@code e} takes its low bits as Q2_K lays them out and
+     * bit {@code e / 32} of {@code hmask[e % 32]}: {@code q = low - 4} where that bit is 0, and is
+     * {@code d·(scale - 32)·q}, a zero quant exactly 0.
+     */
+    private void q3K(long at, float[] dst, int o) {
+        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at + 108));
+        for (int e = 0; e < SUPER_BLOCK; e++) {
+            int c = e / 128, s = (e / 32) % 4, i = e % 32;
+            int low = (data.get(ValueLayout.JAVA_BYTE, at + 32 + 32 * c + i) >>> (2 * s)) & 3;
+            int high = (data.get(ValueLayout.JAVA_BYTE, at + e % 32) >>> (e / 32)) & 1;
+            int q = low - (high == 0 ? 4 : 0);
+            int g = e / 16;
+            int lowScale = (data.get(ValueLayout.JAVA_BYTE, at + 96 + g % 8) >>> (g < 8 ? 0 : 4)) & 0xf;
+            int highScale = (data.get(ValueLayout.JAVA_BYTE, at + 104 + g % 4) >>> (2 * (g / 4))) & 3;
+            int scale = (lowScale | highScale << 4) - 32;
+            dst[o + e] = q == 0 ? 0.0f : (d * scale) * q;
         }
     }
 

@@ -33,11 +33,11 @@ import java.util.regex.Pattern;
  * most 4, every tensor's extent (from its type's block size) must lie inside the data, and no two
  * tensors may overlap. The whole file is mapped, nothing is copied.
  *
- * <p>Values: F32, F16 and BF16 tensors are read in place (C-order shape = dims reversed); Q8_0,
- * Q4_0, Q4_K, Q5_K, Q6_K and MXFP4 weights are dequantized row by row ({@link GgufBlockMatrix}) and
+ * <p>Values: F32, F16 and BF16 tensors are read in place (C-order shape = dims reversed); the
+ * block types of {@link GgufBlockMatrix} (Q8_0, Q4_0/1, Q5_0/1, Q2_K to Q6_K, MXFP4) are dequantized row by row and
  * appear among the tensors as their raw U8 bytes; 3-D weights (stacked experts,
  * {@code ffn_*_exps}) are one LINEAR layer of all experts' rows; I8/I16/I32/I64/F64 tensors are kept but are not
- * layers; every other quantization type (Q2_K, Q3_K, IQ*, ...) is listed in the metadata
+ * layers; every other quantization type (IQ*, TQ*, Q8_1, Q8_K) is listed in the metadata
  * ({@code gguf.skipped}) and left out of the layers, never misread. Layers follow
  * {@link TensorLayers}, {@code token_embd} being the embedding gather; the metadata has every
  * scalar key (arrays as {@code [N x type]}) and the architecture facts as {@code config.*}

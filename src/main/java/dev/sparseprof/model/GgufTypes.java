@@ -30,9 +30,11 @@ enum GgufTypes {
         return null;
     }
 
-    /** Whether sparseprof reads this type's values (plain floats, or Q8_0 / Q4_0 / Q4_K / Q5_K / Q6_K / MXFP4 dequantized block by block). */
+    /** Whether sparseprof reads this type's values (plain floats, or the block types of {@link GgufBlockMatrix} dequantized block by block). */
     boolean decoded() {
-        return this == F32 || this == F16 || this == BF16 || this == Q8_0 || this == Q4_0 || this == Q4_K || this == Q5_K || this == Q6_K
-                || this == MXFP4;
+        return switch (this) {
+            case F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, MXFP4 -> true;
+            default -> false;
+        };
     }
 }

@@ -58,7 +58,7 @@ class GgufTest {
                 .tensor("blk.0.attn_norm.weight", new long[] {HIDDEN}, 0, GgufWriter.f32(new float[HIDDEN]))
                 .tensor("blk.0.attn_q.weight", new long[] {HIDDEN, HIDDEN}, 8, GgufWriter.q8(Q8_SCALES, Q8_QUANTS))
                 .tensor("blk.0.ffn_gate.weight", new long[] {HIDDEN, FFN}, 30, gate)
-                .tensor("blk.0.ffn_up.weight", new long[] {256, FFN / 8}, 11, new byte[FFN / 8 * 110])
+                .tensor("blk.0.ffn_up.weight", new long[] {256, FFN / 8}, 23, new byte[FFN / 8 * 136])
                 .tensor("blk.0.ffn_down.weight", new long[] {FFN, HIDDEN}, 2, GgufWriter.q4(Q4_SCALES, Q4_NIBBLES))
                 .tensor("output.weight", new long[] {HIDDEN, 4}, 0, GgufWriter.f32(embed));
     }
@@ -136,6 +136,57 @@ class GgufTest {
                 assertEquals(bits[t], l.storedBitsPerWeight(), type);
                 assertEquals(DType.I8, l.storedDType(), type);
                 assertNull(m.metadata().get("gguf.skipped"), type);
+            }
+        }
+    }
+
+    /**
+     * The other block types llama.cpp's files mix in (Q4_1, Q5_0 and Q5_1 of 32 elements; Q2_K and
+     * Q3_K of 256, the bulk of Q2_K and Q3_K_M files), each [2 out x 256 in] of bytes
+     * {@code (i·37 + 11) & 0xff} with each block's fp16 scales set (Q4_1 d 0.01, m 0.02; Q5_0 d 0.01;
+     * Q5_1 d 0.01, m -0.05; Q2_K d 0.01, dmin 0.02; Q3_K d 0.01): against gguf-py 0.19's
+     * {@code quants.dequantize} of the same bytes (non-zeros, sum and absolute sum in order in double,
+     * elements (0, 0), (1, 45) and (1, 255)), and each at its encoding's bits per weight.
+     */
+    @Test
+    void theOtherBlockTypesAreDequantizedAsGgufPyDoes() throws IOException {
+        record Case(String type, int id, int blockBytes, int blockElements, int[] offsets, float[] scales, Checksum sums, float[] elements, double bits) {}
+        List<Case> cases = List.of(
+                new Case("Q4_1", 3, 20, 32, new int[] {0, 2}, new float[] {0.01f, 0.02f}, new Checksum(512, 48.650390625, 48.650390625),
+                        new float[] {0.17003631591796875f, 0.0600128173828125f, 0.040008544921875f}, 5),
+                new Case("Q5_0", 6, 22, 32, new int[] {0}, new float[] {0.01f}, new Checksum(494, -2.240478515625, 40.88873291015625),
+                        new float[] {0.09001922607421875f, -0.08001708984375f, -0.040008544921875f}, 5.5),
+                new Case("Q5_1", 7, 24, 32, new int[] {0, 2}, new float[] {0.01f, -0.05f}, new Checksum(512, 56.5037841796875, 60.681427001953125),
+                        new float[] {0.14005279541015625f, 0.230072021484375f, 0.0100250244140625f}, 6),
+                new Case("Q2_K", 10, 84, 256, new int[] {80, 82}, new float[] {0.01f, 0.02f}, new Checksum(472, -11.082366943359375, 59.29266357421875),
+                        new float[] {0.33007049560546875f, -0.1400299072265625f, 0.1000213623046875f}, 2.625),
+                new Case("Q3_K", 11, 110, 256, new int[] {108}, new float[] {0.01f}, new Checksum(446, 7.951698303222656, 174.68730926513672),
+                        new float[] {0.8101730346679688f, 0.0f, 0.0600128173828125f}, 3.4375));
+        for (Case c : cases) {
+            int blocks = 512 / c.blockElements();
+            byte[] data = new byte[blocks * c.blockBytes()];
+            for (int i = 0; i < data.length; i++) data[i] = (byte) (i * 37 + 11);
+            for (int b = 0; b < blocks; b++) {
+                for (int s = 0; s < c.offsets().length; s++) {
+                    short h = Float.floatToFloat16(c.scales()[s]);
+                    data[b * c.blockBytes() + c.offsets()[s]] = (byte) h;
+                    data[b * c.blockBytes() + c.offsets()[s] + 1] = (byte) (h >>> 8);
+                }
+            }
+            GgufWriter w = new GgufWriter().string("general.architecture", "llama").tensor("blk.0.ffn_down.weight", new long[] {256, 2}, c.id(), data);
+            try (Model m = Models.open(write(c.type() + ".gguf", w.bytes()))) {
+                GemmLayer l = m.layers().get(0);
+                assertEquals(2, l.rows(), c.type());
+                float[] v = l.matrix().toDense();
+                Checksum got = Checksum.of(v);
+                assertEquals(c.sums().nonZeros(), got.nonZeros(), c.type());
+                assertEquals(c.sums().sum(), got.sum(), 1e-9, c.type());
+                assertEquals(c.sums().absSum(), got.absSum(), 1e-9, c.type());
+                assertEquals(c.elements()[0], v[0], c.type());
+                assertEquals(c.elements()[1], v[256 + 45], c.type());
+                assertEquals(c.elements()[2], v[511], c.type());
+                assertEquals(c.bits(), l.storedBitsPerWeight(), c.type());
+                assertNull(m.metadata().get("gguf.skipped"), c.type());
             }
         }
     }
@@ -262,7 +313,7 @@ class GgufTest {
                 assertEquals(4.5, m.layers().get(3).storedBitsPerWeight(), "Q4_0: a 2-byte scale per 32 nibbles");
                 assertEquals(16, m.layers().get(2).storedBitsPerWeight(), "bf16 weighs its width");
                 assertEquals(4, m.layers().get(0).rows());
-                assertTrue(m.metadata().get("gguf.skipped").contains("1 x Q3_K"), m.metadata().get("gguf.skipped"));
+                assertTrue(m.metadata().get("gguf.skipped").contains("1 x IQ4_XS"), m.metadata().get("gguf.skipped"));
 
                 float[] q = m.layers().get(1).matrix().toDense();
                 for (int row = 0; row < HIDDEN; row++) {
