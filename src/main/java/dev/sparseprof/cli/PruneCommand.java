@@ -106,7 +106,7 @@ final class PruneCommand implements Callable<Integer> {
                 }
                 Checks.toIntExact(l.params(), "layer '" + l.name() + "' size");
                 if (l.tensor() == null) {
-                    throw new SparseprofException(m.source() + ": layer '" + l.name() + "' is stored encoded (GGUF Q8_0/Q4_0/Q6_K/MXFP4 blocks, "
+                    throw new SparseprofException(m.source() + ": layer '" + l.name() + "' is stored encoded (GGUF quantized blocks, "
                             + "MXFP4 safetensors, MatMulNBits, a compressed-tensors bitmask): its zeros cannot be written back into that form; "
                             + "prune the dense checkpoint");
                 }
