@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -189,6 +190,35 @@ class GgufTest {
                 assertNull(m.metadata().get("gguf.skipped"), c.type());
             }
         }
+    }
+
+    /**
+     * Files gguf-py itself wrote (src/test/resources/gguf, generate.py there): one magnitude-pruned
+     * weight (50 % zeros) quantized by gguf-py 0.19's reference quantizers. The decoded layer has
+     * the non-zero count, sum and absolute sum of gguf-py's own dequantization (expected.json): the
+     * symmetric Q4_0 and Q5_0 keep every pruned zero, the affine Q4_1 and Q5_1 (an offset per
+     * block) keep almost none, which is what a kernel multiplying those files sees.
+     */
+    @Test
+    void filesGgufPyQuantizedReadAsGgufPyDequantizesThem() throws IOException {
+        Path folder = Path.of("src/test/resources/gguf");
+        Map<String, Object> expected = dev.sparseprof.util.Json.parseObject(Files.readString(folder.resolve("expected.json")));
+        assertEquals(java.util.Set.of("q4_0", "q4_1", "q5_0", "q5_1"), expected.keySet());
+        for (var e : expected.entrySet()) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> want = (Map<String, Object>) e.getValue();
+            try (Model m = Models.open(folder.resolve("pruned-" + e.getKey() + ".gguf"))) {
+                GemmLayer l = m.layers().get(0);
+                assertEquals(256, l.rows(), e.getKey());
+                assertEquals(512, l.cols(), e.getKey());
+                Checksum c = Checksum.of(l.matrix().toDense());
+                assertEquals(((Number) want.get("nonZeros")).longValue(), c.nonZeros(), e.getKey());
+                assertEquals(((Number) want.get("sum")).doubleValue(), c.sum(), 1e-6, e.getKey());
+                assertEquals(((Number) want.get("absSum")).doubleValue(), c.absSum(), 1e-6, e.getKey());
+            }
+        }
+        assertEquals(65536, ((Number) ((Map<?, ?>) expected.get("q5_0")).get("nonZeros")).longValue(), "symmetric: the pruned half stays zero");
+        assertTrue(((Number) ((Map<?, ?>) expected.get("q4_1")).get("nonZeros")).longValue() > 130_000, "affine: the zeros come back as offsets");
     }
 
     Path write(String name, byte[] bytes) throws IOException {
