@@ -8,6 +8,7 @@ import dev.sparseprof.calibrate.CalibrationResult;
 import dev.sparseprof.calibrate.FitParameter;
 import dev.sparseprof.calibrate.ImbalanceFit;
 import dev.sparseprof.calibrate.MeasuredRuns;
+import dev.sparseprof.calibrate.ProbeMedian;
 import dev.sparseprof.calibrate.ProbeOverlay;
 import dev.sparseprof.calibrate.QuickCampaign;
 import dev.sparseprof.calibrate.SpecOverlay;
@@ -102,6 +103,10 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--cache-sysfs", hidden = true, paramLabel = "DIR", description = "Where the probe reads the cache geometry (tests).")
     Path cacheSysfs = CacheSizes.SYSFS;
 
+    @Option(names = "--median", paramLabel = "PROBE.yaml", split = ",",
+            description = "Write the median of several probed specs of this machine (calibrate --probe run once per file, each in its own JVM): every measured number the probes' median.")
+    List<Path> median;
+
     @Option(names = "--out", paramLabel = "SPEC.yaml", required = true, description = "Where the overlay goes (written whole or not at all).")
     Path out;
 
@@ -109,6 +114,12 @@ final class CalibrateCommand implements Callable<Integer> {
     public Integer call() {
         Outputs.checkFolder("--out", out.toString());
         PrintWriter w = spec.commandLine().getOut();
+        if (median != null) {
+            if (probe || quick || measurements != null || hw != null) {
+                throw new SparseprofException("calibrate --median takes probed specs and --out only (not --probe, --quick, --hw or --measurements)");
+            }
+            return median(w);
+        }
         if (probe) return probe(w);
         if (quick) return quick(w);
         if (hw == null || measurements == null) {
@@ -173,6 +184,20 @@ final class CalibrateCommand implements Callable<Integer> {
         List<MeasuredRuns> files = new ArrayList<>();
         for (MeasurementsFile f : campaign) files.add(MeasuredRuns.parse("quick: " + f.header().command(), f.toJson()));
         return fitAndWrite(w, cpu, files, "--quick");
+    }
+
+    /**
+     * {@code --median}: one spec from several probes of this machine ({@link ProbeMedian}), each
+     * value a probe drew more than 15 % from the median named.
+     */
+    private int median(PrintWriter w) {
+        ProbeMedian.Result r = ProbeMedian.of(median, out.toAbsolutePath().getParent());
+        SpecOverlay overlay = r.overlay();
+        overlay.check(out.toAbsolutePath().getParent());
+        for (String a : r.apart()) w.println("calibrate --median: " + a);
+        AtomicFiles.writeString(out, overlay.toYaml());
+        w.println("calibrate: wrote " + out + " (the median of " + median.size() + " probes)");
+        return 0;
     }
 
     /** The 1-, 5- and 15-minute load averages of {@code /proc/loadavg}, or {@code n/a}. */
