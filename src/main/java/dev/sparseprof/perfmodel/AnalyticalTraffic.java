@@ -58,8 +58,9 @@ public final class AnalyticalTraffic {
                 double ws = d.replicated() ? d.workingSetBytes() : d.workingSetBytes() / instances;
                 double given = Math.min(ws, left);
                 // B rows gathered at random places fill the sets at random (RowGatherReuse); a block swept in order fills them evenly
-                hit[s] = ws <= 0 ? 1 : d.rowGather() && setAssociative ? RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare(), c.lineBytes(), sets(c))
-                        : RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare());
+                if (ws <= 0) hit[s] = 1;
+                else if (d.rowGather() && setAssociative) hit[s] = RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare(), c.lineBytes(), sets(c));
+                else hit[s] = RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare());
                 left -= given;
             }
             double in = 0;
