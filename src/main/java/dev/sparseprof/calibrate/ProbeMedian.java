@@ -99,8 +99,7 @@ public final class ProbeMedian {
         Object first = values.get(0);
         for (int i = 1; i < values.size(); i++) {
             Object v = values.get(i);
-            if (v == null || first == null || v.getClass() != first.getClass() && !(v instanceof Map && first instanceof Map)
-                    && !(v instanceof List && first instanceof List)) {
+            if (first == null || v == null || kind(v) != kind(first)) {
                 throw new SparseprofException(files.get(i) + ": '" + key + "' is " + describe(v) + ", in " + files.get(0) + " " + describe(first));
             }
         }
@@ -187,6 +186,11 @@ public final class ProbeMedian {
     /** Four significant digits, no trailing zeros ({@code 6.5}, {@code 113.2}). */
     private static String compact(double x) {
         return new java.math.BigDecimal(String.format(Locale.ROOT, "%.4g", x)).stripTrailingZeros().toPlainString();
+    }
+
+    /** 0 a mapping, 1 a list, 2 a scalar. */
+    private static int kind(Object v) {
+        return v instanceof Map ? 0 : v instanceof List ? 1 : 2;
     }
 
     private static String describe(Object v) {
