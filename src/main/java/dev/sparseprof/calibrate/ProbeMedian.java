@@ -1,5 +1,6 @@
 package dev.sparseprof.calibrate;
 
+import dev.sparseprof.config.ConfigException;
 import dev.sparseprof.config.ConfigSource;
 import dev.sparseprof.config.SafeYaml;
 import dev.sparseprof.util.SparseprofException;
@@ -43,7 +44,12 @@ public final class ProbeMedian {
         List<Map<String, Object>> docs = new ArrayList<>();
         for (Path f : files) {
             if (!Files.isRegularFile(f)) throw new SparseprofException(f + ": no such file");
-            Map<String, Object> d = SafeYaml.parse(ConfigSource.of(f));
+            Map<String, Object> d;
+            try {
+                d = SafeYaml.parse(ConfigSource.of(f));
+            } catch (ConfigException e) {
+                throw new SparseprofException(e.getMessage(), e);
+            }
             if (!(d.get("cpu") instanceof Map<?, ?> cpu) || !cpu.containsKey("inCore")) {
                 throw new SparseprofException(f + ": not a probed spec (no cpu.inCore section; calibrate --probe writes one)");
             }

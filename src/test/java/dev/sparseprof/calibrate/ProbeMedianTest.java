@@ -85,5 +85,11 @@ class ProbeMedianTest {
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("calibrate --median takes probed specs and --out only"), bad.err());
         assertFalse(Files.exists(refused));
+        Path broken = dir.resolve("broken.yaml");
+        Files.writeString(broken, "a: [\n");
+        var notYaml = CalibrateValidateCommandsTest.run("calibrate", "--median", broken + "," + a, "--out", refused.toString());
+        assertEquals(2, notYaml.code(), notYaml.err());
+        assertTrue(notYaml.err().contains("broken.yaml: not valid YAML"), notYaml.err());
+        assertFalse(Files.exists(refused));
     }
 }
