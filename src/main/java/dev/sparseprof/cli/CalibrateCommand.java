@@ -359,7 +359,8 @@ final class CalibrateCommand implements Callable<Integer> {
             w.printf(Locale.ROOT, "calibrate: fp32 FMA per CPU, one pinned thread each (median of %d rounds): %s%n", CoreSpeeds.ROUNDS, speeds.describe());
             if (speeds.spread() < CoreSpeeds.EQUAL) {
                 spec.commandLine().getErr().printf(Locale.ROOT, "calibrate: warning: the CPUs are not equal: the slowest runs FMA at %.2fx the fastest"
-                        + " (a VM whose host runs another tenant beside it?); runs on more than one thread go at the slowest one's pace%n", speeds.spread());
+                        + " (a VM whose host runs another tenant beside it?); runs on more than one thread go at the slowest one's pace;"
+                        + " a probe taken now may draw a rate the tenant broke: probe again and merge with calibrate --median P1,P2,P3%n", speeds.spread());
             }
         }
         KernelRates k = r.kernels();
