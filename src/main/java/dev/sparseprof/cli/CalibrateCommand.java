@@ -73,7 +73,7 @@ final class CalibrateCommand implements Callable<Integer> {
     @Mixin CommonOptions common;
     @Spec CommandSpec spec;
 
-    @Option(names = "--probe", description = "Measure this machine's limits instead of fitting measurements (< 30 s).")
+    @Option(names = "--probe", description = "Measure this machine's limits instead of fitting measurements (about 30 s on a 2-vCPU VM).")
     boolean probe;
 
     @Option(names = "--preset", defaultValue = "epyc-zen5-2c", description = "The CPU preset the probe overlay overrides (default: ${DEFAULT-VALUE}).")
