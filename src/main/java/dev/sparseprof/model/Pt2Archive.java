@@ -21,8 +21,11 @@ import java.util.Map;
  * offset. Each entry is one tensor's storage, read as torch.save's are ({@link TorchPickle#view}
  * checks the view against it; contiguous views are slices of the mapped file). A weight stored as a
  * pickle ({@code use_pickle}: a tensor subclass), a symbolic size, or a dtype sparseprof does not
- * read is refused in one line; the program, sample inputs and constants are not read. With several
- * models in one archive, names take the model's name before them.
+ * read is refused in one line; the sample inputs and constants are not read. Of the program
+ * ({@code models/NAME.json}) only its signature is read: the inputs it lifts from registered buffers
+ * ({@code input_specs[].buffer.buffer_name}: a lookup table, a BatchNorm's running statistics) are
+ * tensors but no layers ({@link #buffers}), which a plain state dict cannot tell from weights. With
+ * several models in one archive, names take the model's name before them.
  */
 final class Pt2Archive {
     private static final String WEIGHTS = "/data/weights/";
@@ -52,7 +55,7 @@ final class Pt2Archive {
         MemorySegment format = zip.stored(source, top + "/archive_format");
         metadata.put("torch.archive", top);
         metadata.put("torch.pt2", "torch.export archive " + new String(format.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII).strip()
-                + ": parameters and buffers by their state-dict names; the exported program and constants are not read");
+                + ": parameters and buffers by their state-dict names; of the exported program only its signature is read, constants not");
         List<Tensor> tensors = new ArrayList<>();
         for (String config : configs) {
             String model = config.substring((top + WEIGHTS).length(), config.length() - CONFIG.length());
@@ -65,6 +68,43 @@ final class Pt2Archive {
         }
         if (tensors.isEmpty()) throw ModelFormatException.in(source, "holds no weights");
         return tensors;
+    }
+
+    /**
+     * The state-dict names of the registered buffers of every model in the archive, from each
+     * program's signature ({@code models/NAME.json}: {@code graph_module.signature.input_specs}, the
+     * {@code buffer} entries), prefixed as {@link #tensors} prefixes names; none for a model whose
+     * program is missing.
+     */
+    static java.util.Set<String> buffers(String source, String top, StoredZip.Listing zip) {
+        List<String> models = new ArrayList<>();
+        for (String name : zip.names()) {
+            if (name.startsWith(top + WEIGHTS) && name.endsWith(CONFIG) && name.indexOf('/', (top + WEIGHTS).length()) < 0) {
+                models.add(name.substring((top + WEIGHTS).length(), name.length() - CONFIG.length()));
+            }
+        }
+        java.util.Set<String> buffers = new java.util.LinkedHashSet<>();
+        for (String model : models) {
+            String entry = top + "/models/" + model + ".json";
+            MemorySegment program = zip.stored(source, entry);
+            if (program == null) continue;
+            Object signature = path(parse(source, entry, program), "graph_module", "signature", "input_specs");
+            if (!(signature instanceof List<?> specs)) continue;
+            for (Object spec : specs) {
+                if (path(spec, "buffer", "buffer_name") instanceof String b) buffers.add((models.size() > 1 ? model + "." : "") + b);
+            }
+        }
+        return buffers;
+    }
+
+    /** {@code root[k0][k1]...}, or null where a step is not a map holding the key. */
+    private static Object path(Object root, String... keys) {
+        Object at = root;
+        for (String k : keys) {
+            if (!(at instanceof Map<?, ?> m)) return null;
+            at = m.get(k);
+        }
+        return at;
     }
 
     private static Tensor tensor(String source, String top, StoredZip.Listing zip, Arena arena, String name, Object entry) {

@@ -56,9 +56,15 @@ final class TorchZipReader implements ModelReader {
     public Model read(Path file) {
         return ModelFiles.inArena(arena -> {
             Map<String, String> metadata = new LinkedHashMap<>();
-            List<Tensor> tensors = read(file.toString(), ModelFiles.map(file, arena), arena, metadata);
+            Contents c = contents(file.toString(), ModelFiles.map(file, arena), arena, metadata);
             metadata.put("format", "torch");
-            return new Model(file.toString(), "torch", tensors, TensorLayers.of(tensors, metadata), metadata, arena);
+            List<Tensor> weights = c.tensors();
+            if (!c.buffers().isEmpty()) {
+                weights = weights.stream().filter(t -> !c.buffers().contains(t.name())).toList();
+                metadata.put("torch.buffers", c.buffers().size() + " registered buffer(s) by the program's signature, tensors but no layers: "
+                        + String.join(", ", c.buffers()));
+            }
+            return new Model(file.toString(), "torch", c.tensors(), TensorLayers.of(weights, metadata), metadata, arena);
         });
     }
 
@@ -67,7 +73,14 @@ final class TorchZipReader implements ModelReader {
         return read(file.toString(), ModelFiles.map(file, arena), arena, new HashMap<>());
     }
 
+    /** An archive's tensors and, of a torch.export archive, the names of its registered buffers ({@link Pt2Archive#buffers}). */
+    record Contents(List<Tensor> tensors, java.util.Set<String> buffers) {}
+
     static List<Tensor> read(String source, MemorySegment bytes, Arena arena, Map<String, String> metadata) {
+        return contents(source, bytes, arena, metadata).tensors();
+    }
+
+    static Contents contents(String source, MemorySegment bytes, Arena arena, Map<String, String> metadata) {
         if (bytes.byteSize() >= 2 && (bytes.get(ValueLayout.JAVA_BYTE, 0) & 0xff) == 0x80) {
             throw ModelFormatException.in(source, "legacy (pre-1.6, not zip) torch.save format, not read; re-save it with a current torch.save "
                     + "or as safetensors");
@@ -87,7 +100,9 @@ final class TorchZipReader implements ModelReader {
         }
         boolean script = zip.has(top + "/constants.pkl");
         MemorySegment pickle = zip.stored(source, top + "/data.pkl");
-        if (pickle == null && Pt2Archive.is(zip, top)) return Pt2Archive.tensors(source, top, zip, arena, metadata);
+        if (pickle == null && Pt2Archive.is(zip, top)) {
+            return new Contents(Pt2Archive.tensors(source, top, zip, arena, metadata), Pt2Archive.buffers(source, top, zip));
+        }
         if (pickle == null) throw ModelFormatException.in(source, "zip has no " + top + "/data.pkl" + (script ? " (a TorchScript archive without its module)" : ""));
         if (pickle.byteSize() > MAX_PICKLE_BYTES) throw ModelFormatException.in(source, "data.pkl of " + pickle.byteSize() + " bytes is over the 1 GiB limit");
         MemorySegment order = zip.stored(source, top + "/byteorder");
@@ -123,7 +138,7 @@ final class TorchZipReader implements ModelReader {
             if (name.isEmpty()) name = top; // torch.save(tensor): the one tensor takes the archive's name (the file's stem)
             tensors.add(tensor(source, name, e.getValue(), zip.stored(source, prefix + e.getValue().storage().key()), arena));
         }
-        return tensors;
+        return new Contents(tensors, java.util.Set.of());
     }
 
     /** The entries of a training checkpoint that hold the model's own weights, most common first. */

@@ -2,6 +2,7 @@ package dev.sparseprof.model;
 
 import static dev.sparseprof.model.OnnxReaderTest.assertFault;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.model.TorchFixtures.Pickle;
 import dev.sparseprof.util.DType;
@@ -58,6 +59,13 @@ class TorchScriptTest {
                 assertEquals(names, List.copyOf(byName.keySet()), file.getKey());
                 assertEquals(List.of("conv.weight", "lstm.weight_ih_l0", "lstm.weight_hh_l0", "fc.weight"),
                         m.layers().stream().map(GemmLayer::name).filter(n -> !n.equals("table")).toList(), file.getKey());
+                if (file.getKey().endsWith(".pt2")) {
+                    // the program's signature says which inputs are registered buffers: the 2-D lookup table is no layer
+                    assertTrue(m.layers().stream().noneMatch(l -> l.name().equals("table")), file.getKey());
+                    assertEquals("4 registered buffer(s) by the program's signature, tensors but no layers: table, bn.running_mean, bn.running_var, "
+                            + "bn.num_batches_tracked", m.metadata().get("torch.buffers"));
+                    assertTrue(byName.containsKey("table"), "still a tensor");
+                }
                 read++;
             }
         }
