@@ -148,11 +148,11 @@ final class GgufBlockMatrix implements MatrixView, EncodedWeights {
     private void q2K(long at, float[] dst, int o) {
         float d = Float.float16ToFloat(data.get(LittleEndian.I16, at + 80));
         float dmin = Float.float16ToFloat(data.get(LittleEndian.I16, at + 82));
-        for (int e = 0; e < SUPER_BLOCK; e++) {
-            int c = e / 128, s = (e / 32) % 4, i = e % 32;
-            int q = (data.get(ValueLayout.JAVA_BYTE, at + 16 + 32 * c + i) >>> (2 * s)) & 3;
-            int sc = data.get(ValueLayout.JAVA_BYTE, at + e / 16) & 0xff;
-            dst[o + e] = (d * (sc & 0xf)) * q - dmin * (sc >>> 4);
+        for (int g = 0; g < SUPER_BLOCK / 16; g++) {
+            int sc = data.get(ValueLayout.JAVA_BYTE, at + g) & 0xff;
+            float scale = d * (sc & 0xf);
+            float min = dmin * (sc >>> 4);
+            for (int e = 16 * g; e < 16 * g + 16; e++) dst[o + e] = scale * twoBits(at + 16, e) - min;
         }
     }
 
@@ -165,17 +165,21 @@ final class GgufBlockMatrix implements MatrixView, EncodedWeights {
      */
     private void q3K(long at, float[] dst, int o) {
         float d = Float.float16ToFloat(data.get(LittleEndian.I16, at + 108));
-        for (int e = 0; e < SUPER_BLOCK; e++) {
-            int c = e / 128, s = (e / 32) % 4, i = e % 32;
-            int low = (data.get(ValueLayout.JAVA_BYTE, at + 32 + 32 * c + i) >>> (2 * s)) & 3;
-            int high = (data.get(ValueLayout.JAVA_BYTE, at + e % 32) >>> (e / 32)) & 1;
-            int q = low - (high == 0 ? 4 : 0);
-            int g = e / 16;
+        for (int g = 0; g < SUPER_BLOCK / 16; g++) {
             int lowScale = (data.get(ValueLayout.JAVA_BYTE, at + 96 + g % 8) >>> (g < 8 ? 0 : 4)) & 0xf;
             int highScale = (data.get(ValueLayout.JAVA_BYTE, at + 104 + g % 4) >>> (2 * (g / 4))) & 3;
-            int scale = (lowScale | highScale << 4) - 32;
-            dst[o + e] = q == 0 ? 0.0f : (d * scale) * q;
+            float scale = d * ((lowScale | highScale << 4) - 32);
+            for (int e = 16 * g; e < 16 * g + 16; e++) {
+                int high = (data.get(ValueLayout.JAVA_BYTE, at + e % 32) >>> (e / 32)) & 1;
+                int q = twoBits(at + 32, e) - (high == 0 ? 4 : 0);
+                dst[o + e] = q == 0 ? 0.0f : scale * q;
+            }
         }
+    }
+
+    /** Element {@code e}'s 2-bit quant of the 64 bytes at {@code qs} (Q2_K, Q3_K): bits {@code 2s..2s+1} of {@code qs[32·c + i]}, {@code e = 128·c + 32·s + i}. */
+    private int twoBits(long qs, int e) {
+        return (data.get(ValueLayout.JAVA_BYTE, qs + 32 * (e / 128) + e % 32) >>> (2 * ((e / 32) % 4))) & 3;
     }
 
     /**
