@@ -47,19 +47,16 @@ final class Pt2Archive {
 
     /** Every model's weights, named by state-dict name (prefixed by the model's name where there are several). */
     static List<Tensor> tensors(String source, String top, StoredZip.Listing zip, Arena arena, Map<String, String> metadata) {
-        List<String> configs = new ArrayList<>();
-        for (String name : zip.names()) {
-            if (name.startsWith(top + WEIGHTS) && name.endsWith(CONFIG) && name.indexOf('/', (top + WEIGHTS).length()) < 0) configs.add(name);
-        }
-        if (configs.isEmpty()) throw ModelFormatException.in(source, "PT2 archive (torch.export.save) without a data/weights/*" + CONFIG);
+        List<String> models = models(top, zip);
+        if (models.isEmpty()) throw ModelFormatException.in(source, "PT2 archive (torch.export.save) without a data/weights/*" + CONFIG);
         MemorySegment format = zip.stored(source, top + "/archive_format");
         metadata.put("torch.archive", top);
         metadata.put("torch.pt2", "torch.export archive " + new String(format.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII).strip()
                 + ": parameters and buffers by their state-dict names; of the exported program only its signature is read, constants not");
         List<Tensor> tensors = new ArrayList<>();
-        for (String config : configs) {
-            String model = config.substring((top + WEIGHTS).length(), config.length() - CONFIG.length());
-            String prefix = configs.size() > 1 ? model + "." : "";
+        for (String model : models) {
+            String config = top + WEIGHTS + model + CONFIG;
+            String prefix = models.size() > 1 ? model + "." : "";
             Map<String, Object> json = parse(source, config, zip.stored(source, config));
             if (!(json.get("config") instanceof Map<?, ?> weights)) throw ModelFormatException.in(source, config + " has no config object");
             for (Map.Entry<?, ?> w : weights.entrySet()) {
@@ -77,12 +74,7 @@ final class Pt2Archive {
      * program is missing.
      */
     static java.util.Set<String> buffers(String source, String top, StoredZip.Listing zip) {
-        List<String> models = new ArrayList<>();
-        for (String name : zip.names()) {
-            if (name.startsWith(top + WEIGHTS) && name.endsWith(CONFIG) && name.indexOf('/', (top + WEIGHTS).length()) < 0) {
-                models.add(name.substring((top + WEIGHTS).length(), name.length() - CONFIG.length()));
-            }
-        }
+        List<String> models = models(top, zip);
         java.util.Set<String> buffers = new java.util.LinkedHashSet<>();
         for (String model : models) {
             String entry = top + "/models/" + model + ".json";
@@ -95,6 +87,18 @@ final class Pt2Archive {
             }
         }
         return buffers;
+    }
+
+    /** The archive's model names: one per {@code data/weights/NAME_weights_config.json}, in the zip's order. */
+    private static List<String> models(String top, StoredZip.Listing zip) {
+        String dir = top + WEIGHTS;
+        List<String> models = new ArrayList<>();
+        for (String name : zip.names()) {
+            if (name.startsWith(dir) && name.endsWith(CONFIG) && name.indexOf('/', dir.length()) < 0) {
+                models.add(name.substring(dir.length(), name.length() - CONFIG.length()));
+            }
+        }
+        return models;
     }
 
     /** {@code root[k0][k1]...}, or null where a step is not a map holding the key. */
