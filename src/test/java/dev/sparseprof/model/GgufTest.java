@@ -103,42 +103,12 @@ class GgufTest {
      */
     @Test
     void affineKQuantsAreDequantizedAsGgufPyDoes() throws IOException {
-        int[] types = {12, 13};
-        int[] blockBytes = {144, 176};
-        Checksum[] want = {new Checksum(1008, 1968.42041015625, 2127.7344360351562), new Checksum(1016, 4562.574462890625, 4699.703750610352)};
-        float[][] elements = {{3.4107284545898438f, 4.0008544921875f, 1.20025634765625f}, {8.371788024902344f, 2.4005126953125f, 3.76080322265625f}};
-        double[] bits = {4.5, 5.5};
-        for (int t = 0; t < types.length; t++) {
-            int bs = blockBytes[t];
-            byte[] data = new byte[4 * bs];
-            for (int i = 0; i < data.length; i++) data[i] = (byte) (i * 37 + 11);
-            short d = Float.floatToFloat16(0.01f);
-            short dmin = Float.floatToFloat16(0.02f);
-            for (int block = 0; block < 4; block++) {
-                data[block * bs] = (byte) d;
-                data[block * bs + 1] = (byte) (d >>> 8);
-                data[block * bs + 2] = (byte) dmin;
-                data[block * bs + 3] = (byte) (dmin >>> 8);
-                data[block * bs + 8] = 0; // sub-block 0's min (and the top bits of sub-block 4's)
-            }
-            GgufWriter w = new GgufWriter().string("general.architecture", "llama").tensor("blk.0.ffn_down.weight", new long[] {512, 2}, types[t], data);
-            try (Model m = Models.open(write("k" + types[t] + ".gguf", w.bytes()))) {
-                GemmLayer l = m.layers().get(0);
-                assertEquals(512, l.cols());
-                float[] v = l.matrix().toDense();
-                Checksum c = Checksum.of(v);
-                String type = types[t] == 12 ? "Q4_K" : "Q5_K";
-                assertEquals(want[t].nonZeros(), c.nonZeros(), type);
-                assertEquals(want[t].sum(), c.sum(), 1e-9, type);
-                assertEquals(want[t].absSum(), c.absSum(), 1e-9, type);
-                assertEquals(elements[t][0], v[0], type);
-                assertEquals(elements[t][1], v[512 + 300], type);
-                assertEquals(elements[t][2], v[777], type);
-                assertEquals(bits[t], l.storedBitsPerWeight(), type);
-                assertEquals(DType.I8, l.storedDType(), type);
-                assertNull(m.metadata().get("gguf.skipped"), type);
-            }
-        }
+        int[] at = {0, 512 + 300, 777};
+        int[] sub0Min = {8}; // sub-block 0's min (and the top bits of sub-block 4's)
+        checkAgainstGgufPy(new BlockCase("Q4_K", 12, 144, 256, 512, new int[] {0, 2}, new float[] {0.01f, 0.02f}, sub0Min,
+                new Checksum(1008, 1968.42041015625, 2127.7344360351562), at, new float[] {3.4107284545898438f, 4.0008544921875f, 1.20025634765625f}, 4.5));
+        checkAgainstGgufPy(new BlockCase("Q5_K", 13, 176, 256, 512, new int[] {0, 2}, new float[] {0.01f, 0.02f}, sub0Min,
+                new Checksum(1016, 4562.574462890625, 4699.703750610352), at, new float[] {8.371788024902344f, 2.4005126953125f, 3.76080322265625f}, 5.5));
     }
 
     /**
@@ -151,44 +121,56 @@ class GgufTest {
      */
     @Test
     void theOtherBlockTypesAreDequantizedAsGgufPyDoes() throws IOException {
-        record Case(String type, int id, int blockBytes, int blockElements, int[] offsets, float[] scales, Checksum sums, float[] elements, double bits) {}
-        List<Case> cases = List.of(
-                new Case("Q4_1", 3, 20, 32, new int[] {0, 2}, new float[] {0.01f, 0.02f}, new Checksum(512, 48.650390625, 48.650390625),
-                        new float[] {0.17003631591796875f, 0.0600128173828125f, 0.040008544921875f}, 5),
-                new Case("Q5_0", 6, 22, 32, new int[] {0}, new float[] {0.01f}, new Checksum(494, -2.240478515625, 40.88873291015625),
-                        new float[] {0.09001922607421875f, -0.08001708984375f, -0.040008544921875f}, 5.5),
-                new Case("Q5_1", 7, 24, 32, new int[] {0, 2}, new float[] {0.01f, -0.05f}, new Checksum(512, 56.5037841796875, 60.681427001953125),
-                        new float[] {0.14005279541015625f, 0.230072021484375f, 0.0100250244140625f}, 6),
-                new Case("Q2_K", 10, 84, 256, new int[] {80, 82}, new float[] {0.01f, 0.02f}, new Checksum(472, -11.082366943359375, 59.29266357421875),
-                        new float[] {0.33007049560546875f, -0.1400299072265625f, 0.1000213623046875f}, 2.625),
-                new Case("Q3_K", 11, 110, 256, new int[] {108}, new float[] {0.01f}, new Checksum(446, 7.951698303222656, 174.68730926513672),
-                        new float[] {0.8101730346679688f, 0.0f, 0.0600128173828125f}, 3.4375));
-        for (Case c : cases) {
-            int blocks = 512 / c.blockElements();
-            byte[] data = new byte[blocks * c.blockBytes()];
-            for (int i = 0; i < data.length; i++) data[i] = (byte) (i * 37 + 11);
-            for (int b = 0; b < blocks; b++) {
-                for (int s = 0; s < c.offsets().length; s++) {
-                    short h = Float.floatToFloat16(c.scales()[s]);
-                    data[b * c.blockBytes() + c.offsets()[s]] = (byte) h;
-                    data[b * c.blockBytes() + c.offsets()[s] + 1] = (byte) (h >>> 8);
-                }
+        int[] at = {0, 256 + 45, 511};
+        int[] none = {};
+        checkAgainstGgufPy(new BlockCase("Q4_1", 3, 20, 32, 256, new int[] {0, 2}, new float[] {0.01f, 0.02f}, none,
+                new Checksum(512, 48.650390625, 48.650390625), at, new float[] {0.17003631591796875f, 0.0600128173828125f, 0.040008544921875f}, 5));
+        checkAgainstGgufPy(new BlockCase("Q5_0", 6, 22, 32, 256, new int[] {0}, new float[] {0.01f}, none,
+                new Checksum(494, -2.240478515625, 40.88873291015625), at, new float[] {0.09001922607421875f, -0.08001708984375f, -0.040008544921875f}, 5.5));
+        checkAgainstGgufPy(new BlockCase("Q5_1", 7, 24, 32, 256, new int[] {0, 2}, new float[] {0.01f, -0.05f}, none,
+                new Checksum(512, 56.5037841796875, 60.681427001953125), at, new float[] {0.14005279541015625f, 0.230072021484375f, 0.0100250244140625f}, 6));
+        checkAgainstGgufPy(new BlockCase("Q2_K", 10, 84, 256, 256, new int[] {80, 82}, new float[] {0.01f, 0.02f}, none,
+                new Checksum(472, -11.082366943359375, 59.29266357421875), at, new float[] {0.33007049560546875f, -0.1400299072265625f, 0.1000213623046875f}, 2.625));
+        checkAgainstGgufPy(new BlockCase("Q3_K", 11, 110, 256, 256, new int[] {108}, new float[] {0.01f}, none,
+                new Checksum(446, 7.951698303222656, 174.68730926513672), at, new float[] {0.8101730346679688f, 0.0f, 0.0600128173828125f}, 3.4375));
+    }
+
+    /**
+     * A [2 out x {@code cols} in] weight of GGUF type {@code id} whose bytes are {@code (i·37 + 11) & 0xff},
+     * each block's fp16 {@code scales} written at {@code scaleOffsets} and the bytes at {@code zeroed}
+     * set to 0, and what gguf-py 0.19's {@code quants.dequantize} gives for those bytes: its checksum,
+     * the elements at {@code at} and the encoding's bits per weight.
+     */
+    record BlockCase(String type, int id, int blockBytes, int blockElements, int cols, int[] scaleOffsets, float[] scales, int[] zeroed,
+                     Checksum sums, int[] at, float[] elements, double bits) {}
+
+    /** Writes the case's file and checks the decoded layer against gguf-py's values, exactly. */
+    void checkAgainstGgufPy(BlockCase c) throws IOException {
+        int blocks = 2 * c.cols() / c.blockElements();
+        byte[] data = new byte[blocks * c.blockBytes()];
+        for (int i = 0; i < data.length; i++) data[i] = (byte) (i * 37 + 11);
+        for (int b = 0; b < blocks; b++) {
+            for (int s = 0; s < c.scaleOffsets().length; s++) {
+                short h = Float.floatToFloat16(c.scales()[s]);
+                data[b * c.blockBytes() + c.scaleOffsets()[s]] = (byte) h;
+                data[b * c.blockBytes() + c.scaleOffsets()[s] + 1] = (byte) (h >>> 8);
             }
-            GgufWriter w = new GgufWriter().string("general.architecture", "llama").tensor("blk.0.ffn_down.weight", new long[] {256, 2}, c.id(), data);
-            try (Model m = Models.open(write(c.type() + ".gguf", w.bytes()))) {
-                GemmLayer l = m.layers().get(0);
-                assertEquals(2, l.rows(), c.type());
-                float[] v = l.matrix().toDense();
-                Checksum got = Checksum.of(v);
-                assertEquals(c.sums().nonZeros(), got.nonZeros(), c.type());
-                assertEquals(c.sums().sum(), got.sum(), 1e-9, c.type());
-                assertEquals(c.sums().absSum(), got.absSum(), 1e-9, c.type());
-                assertEquals(c.elements()[0], v[0], c.type());
-                assertEquals(c.elements()[1], v[256 + 45], c.type());
-                assertEquals(c.elements()[2], v[511], c.type());
-                assertEquals(c.bits(), l.storedBitsPerWeight(), c.type());
-                assertNull(m.metadata().get("gguf.skipped"), c.type());
-            }
+            for (int z : c.zeroed()) data[b * c.blockBytes() + z] = 0;
+        }
+        GgufWriter w = new GgufWriter().string("general.architecture", "llama").tensor("blk.0.ffn_down.weight", new long[] {c.cols(), 2}, c.id(), data);
+        try (Model m = Models.open(write(c.type() + ".gguf", w.bytes()))) {
+            GemmLayer l = m.layers().get(0);
+            assertEquals(2, l.rows(), c.type());
+            assertEquals(c.cols(), l.cols(), c.type());
+            float[] v = l.matrix().toDense();
+            Checksum got = Checksum.of(v);
+            assertEquals(c.sums().nonZeros(), got.nonZeros(), c.type());
+            assertEquals(c.sums().sum(), got.sum(), 1e-9, c.type());
+            assertEquals(c.sums().absSum(), got.absSum(), 1e-9, c.type());
+            for (int i = 0; i < c.at().length; i++) assertEquals(c.elements()[i], v[c.at()[i]], c.type() + " element " + c.at()[i]);
+            assertEquals(c.bits(), l.storedBitsPerWeight(), c.type());
+            assertEquals(DType.I8, l.storedDType(), c.type());
+            assertNull(m.metadata().get("gguf.skipped"), c.type());
         }
     }
 
