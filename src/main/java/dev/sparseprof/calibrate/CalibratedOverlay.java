@@ -87,17 +87,8 @@ public final class CalibratedOverlay {
             if (k.l3CoreBytesPerSecond() > 0) inCore.put("l3PerCore", Quantities.gigabytesPerSecond(k.l3CoreBytesPerSecond()));
             inCore.put("overlap", String.format(Locale.ROOT, "%.6f", k.overlap()));
             if (k.denseOverlapProbed()) inCore.put("denseOverlap", String.format(Locale.ROOT, "%.6f", k.denseOverlap()));
-            if (k.l2Gather().present()) {
-                inCore.put("l2GatherPerCore", Quantities.gigabytesPerSecond(k.l2Gather().coreBytesPerSecond()));
-                inCore.put("l2GatherAll", Quantities.gigabytesPerSecond(k.l2Gather().allBytesPerSecond()));
-                inCore.put("gatherThreads", k.l2Gather().threads());
-                if (k.l2Gather().widePresent()) {
-                    inCore.put("l2GatherWidePerCore", Quantities.gigabytesPerSecond(k.l2Gather().wideCoreBytesPerSecond()));
-                    inCore.put("l2GatherWideAll", Quantities.gigabytesPerSecond(k.l2Gather().wideAllBytesPerSecond()));
-                }
-            }
+            CpuOverrides.gather(inCore, k.l2Gather(), k.fullyAssociativeReuse());
             if (k.slowestCore() > 0) inCore.put("slowestCore", String.format(Locale.ROOT, "%.3f", k.slowestCore()));
-            if (k.l2Gather().present()) inCore.put("l1Reuse", k.fullyAssociativeReuse() ? "fullyAssociative" : "setAssociative");
             cpu.put("inCore", inCore);
             notes.put("cpu.inCore", wasCore.toString());
         }

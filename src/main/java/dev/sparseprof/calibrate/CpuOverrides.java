@@ -2,6 +2,7 @@ package dev.sparseprof.calibrate;
 
 import dev.sparseprof.hw.BandwidthCurve;
 import dev.sparseprof.hw.CacheLevel;
+import dev.sparseprof.hw.GatherRates;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,23 @@ final class CpuOverrides {
         level.put("shared", Boolean.toString(shared));
         if (bandwidthBytesPerSecond > 0) level.put("bandwidth", Quantities.gigabytesPerSecond(bandwidthBytesPerSecond));
         return level;
+    }
+
+    /**
+     * The {@code cpu.inCore} keys of the probed row-gather rates ({@code hw.GatherRates}: one block,
+     * and two where measured) and the L1 reuse rule they and the overlap were solved with
+     * ({@code l1Reuse}, {@code hw.InCoreRates}); none where the probe measured no gather.
+     */
+    static void gather(Map<String, Object> inCore, GatherRates g, boolean fullyAssociativeReuse) {
+        if (!g.present()) return;
+        inCore.put("l2GatherPerCore", Quantities.gigabytesPerSecond(g.coreBytesPerSecond()));
+        inCore.put("l2GatherAll", Quantities.gigabytesPerSecond(g.allBytesPerSecond()));
+        inCore.put("gatherThreads", g.threads());
+        if (g.widePresent()) {
+            inCore.put("l2GatherWidePerCore", Quantities.gigabytesPerSecond(g.wideCoreBytesPerSecond()));
+            inCore.put("l2GatherWideAll", Quantities.gigabytesPerSecond(g.wideAllBytesPerSecond()));
+        }
+        inCore.put("l1Reuse", fullyAssociativeReuse ? "fullyAssociative" : "setAssociative");
     }
 
     static List<Object> caches(List<CacheLevel> levels) {

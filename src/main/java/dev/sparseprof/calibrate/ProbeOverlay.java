@@ -2,6 +2,7 @@ package dev.sparseprof.calibrate;
 
 import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.hw.GatherRates;
 import dev.sparseprof.measure.probe.BandwidthPoint;
 import dev.sparseprof.measure.probe.CoreSpeeds;
 import dev.sparseprof.measure.probe.FlopsPoint;
@@ -158,14 +159,11 @@ public final class ProbeOverlay {
         m.put("overlap", String.format(Locale.ROOT, "%.3f", k.overlap()));
         if (k.denseL2() != null) m.put("denseOverlap", String.format(Locale.ROOT, "%.3f", k.denseL2().transfer().overlap()));
         if (k.gather() != null) {
-            m.put("l2GatherPerCore", Quantities.gigabytesPerSecond(k.gather().coreBytesPerSecond()));
-            m.put("l2GatherAll", Quantities.gigabytesPerSecond(k.gather().allBytesPerSecond()));
-            m.put("gatherThreads", k.gather().threads());
-        }
-        if (k.gather() != null) m.put("l1Reuse", "setAssociative"); // how the overlap and the gather rates were solved (InCoreRates)
-        if (k.gatherWide() != null) {
-            m.put("l2GatherWidePerCore", Quantities.gigabytesPerSecond(k.gatherWide().coreBytesPerSecond()));
-            m.put("l2GatherWideAll", Quantities.gigabytesPerSecond(k.gatherWide().allBytesPerSecond()));
+            KernelRates.Gather g = k.gather();
+            KernelRates.Gather w = k.gatherWide();
+            // the probe solves its overlap and gather rates with the set-associative L1 rule
+            CpuOverrides.gather(m, new GatherRates(g.coreBytesPerSecond(), g.allBytesPerSecond(), g.threads(),
+                    w == null ? 0 : w.coreBytesPerSecond(), w == null ? 0 : w.allBytesPerSecond()), false);
         }
         return m;
     }
