@@ -5,19 +5,30 @@ import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A weight as compressed-tensors' {@code sparse-bitmask} and {@code sparse-24-bitmask} formats store
- * it (the sparse checkpoints llm-compressor and vLLM write and read): beside no dense tensor, four
- * tensors under one prefix, {@code P.compressed} (the kept values in row order, 1-D, the weight's
- * dtype), {@code P.bitmask} (uint8 {@code [rows, ceil(cols / 8)]}, numpy's {@code packbits} along the
- * row with {@code bitorder="little"}: column {@code 8b + j} is bit j of byte b), {@code P.row_offsets}
- * (each row's first value) and {@code P.shape} (the dense shape). A row is rebuilt from the mapped
- * file on demand; a value stored as zero (the 2:4 format keeps two slots of every four) stays zero.
- * The four are checked against each other when the view is made: every row's offset is the
- * running sum of the bitmask's set bits, and the values hold exactly their total.
+ * it (the sparse checkpoints llm-compressor and vLLM write and read): beside no dense tensor, the
+ * tensors under one prefix {@code P}:
+ * <ul>
+ * <li>{@code P.compressed}: the kept values in row order, the weight's dtype (fp8 where the
+ *     checkpoint is also fp8-quantized). {@code sparse-bitmask} stores them 1-D; {@code sparse-24-bitmask}
+ *     as {@code [rows, cols / 2]}, two of every four (its compressor keeps the two largest
+ *     magnitudes of each group, so a group with fewer than two non-zeros keeps a zero);</li>
+ * <li>{@code P.bitmask}: uint8 {@code [rows, ceil(cols / 8)]}, numpy's {@code packbits} along the
+ *     row with {@code bitorder="little"}: column {@code 8b + j} is bit j of byte b;</li>
+ * <li>{@code P.row_offsets}: each row's first value ({@code sparse-bitmask} only: in the 2:4 form
+ *     row r starts at {@code r * cols / 2});</li>
+ * <li>{@code P.shape}: the dense shape.</li>
+ * </ul>
+ * A row is rebuilt from the mapped file on demand; a value stored as zero stays zero. The tensors
+ * are checked against each other when the view is made: every row's offset is the running sum of
+ * the bitmask's set bits (in the 2:4 form every row sets {@code cols / 2}), and the values hold
+ * exactly their total.
  */
 final class BitmaskMatrix implements MatrixView {
     private final Tensor values;
@@ -27,7 +38,10 @@ final class BitmaskMatrix implements MatrixView {
     private final int cols;
     private final int rowBytes;
 
-    /** @throws IllegalArgumentException naming what disagrees, where the four are not one weight */
+    /**
+     * @param rowOffsets {@code P.row_offsets}, or null for the 2:4 form, whose rows each hold {@code cols / 2} values
+     * @throws IllegalArgumentException naming what disagrees, where the tensors are not one weight
+     */
     BitmaskMatrix(Tensor values, Tensor bitmask, Tensor rowOffsets, Tensor shape) {
         long[] dims = shape.smallInts(8);
         if (dims == null || dims.length != 2 || dims[0] <= 0 || dims[1] <= 0 || dims[0] > Integer.MAX_VALUE || dims[1] > Integer.MAX_VALUE) {
@@ -40,17 +54,23 @@ final class BitmaskMatrix implements MatrixView {
             throw new IllegalArgumentException("bitmask " + bitmask.dtype().label() + Arrays.toString(bitmask.shape()) + " is not " + rows
                     + " rows of " + rowBytes + " bytes");
         }
-        if (values.rank() != 1 || !values.dtype().isFloatingPoint() && values.dtype() != DType.I8) {
-            throw new IllegalArgumentException("compressed values " + values.dtype().label() + Arrays.toString(values.shape()) + " are not 1-D numbers");
+        boolean twoFour = rowOffsets == null;
+        if (!values.dtype().isFloatingPoint() && values.dtype() != DType.I8 || (twoFour ? !twoFourValues(values, rows, cols) : values.rank() != 1)) {
+            throw new IllegalArgumentException("compressed values " + values.dtype().label() + Arrays.toString(values.shape()) + " are not "
+                    + (twoFour ? "[" + rows + ", " + cols / 2 + "] numbers (the 2:4 form's half of each row)" : "1-D numbers"));
         }
-        if (rowOffsets.dtype().isFloatingPoint() || rowOffsets.elementCount() != rows) {
+        if (!twoFour && (rowOffsets.dtype().isFloatingPoint() || rowOffsets.elementCount() != rows)) {
             throw new IllegalArgumentException("row_offsets hold " + rowOffsets.elementCount() + " entries for " + rows + " rows");
         }
         offsets = new long[rows];
         long kept = 0;
         for (int r = 0; r < rows; r++) {
-            offsets[r] = rowOffsets.rawLong(r);
-            if (offsets[r] != kept) throw new IllegalArgumentException("row " + r + " starts at value " + offsets[r] + ", its bitmask says " + kept);
+            offsets[r] = twoFour ? (long) r * (cols / 2) : rowOffsets.rawLong(r);
+            if (offsets[r] != kept) {
+                throw new IllegalArgumentException(twoFour
+                        ? "row " + (r - 1) + " of the 2:4 bitmask sets " + (kept - offsets[r - 1]) + " bits, not " + cols / 2
+                        : "row " + r + " starts at value " + offsets[r] + ", its bitmask says " + kept);
+            }
             for (int b = 0; b < rowBytes; b++) kept += Integer.bitCount(bitmask.data().get(ValueLayout.JAVA_BYTE, (long) r * rowBytes + b) & 0xff);
         }
         if (kept != values.elementCount()) throw new IllegalArgumentException("the bitmask sets " + kept + " bits for " + values.elementCount() + " values");
@@ -58,14 +78,21 @@ final class BitmaskMatrix implements MatrixView {
         this.bitmask = bitmask;
     }
 
-    /** The suffixes of the four tensors under a weight's prefix. */
+    /** The 2:4 form's values: {@code [rows, cols / 2]} of a weight whose rows are whole groups of four. */
+    private static boolean twoFourValues(Tensor values, int rows, int cols) {
+        long[] d = values.shape();
+        return cols % 4 == 0 && d.length == 2 && d[0] == rows && d[1] == cols / 2;
+    }
+
+    /** The suffixes of the tensors under a weight's prefix. */
     static final String COMPRESSED = ".compressed", BITMASK = ".bitmask", ROW_OFFSETS = ".row_offsets", SHAPE = ".shape";
 
     /**
-     * The bitmask-compressed weights among {@code tensors}: each prefix with all four tensors is the
-     * layer {@code P.weight} (or {@code P} where the prefix keeps its {@code .weight}, as older
-     * versions wrote), LINEAR, its stored dtype the values'. A set that does not hold together is named
-     * in {@code faults} and left out. {@code byName} indexes the same tensors by name.
+     * The bitmask-compressed weights among {@code tensors}: each prefix with its values, bitmask and
+     * shape, and its row offsets unless it is the 2:4 form, is the layer {@code P.weight} (or
+     * {@code P} where the prefix keeps its {@code .weight}, as older versions wrote), LINEAR, its
+     * stored dtype the values'. A set that does not hold together is named in {@code faults} and
+     * left out. {@code byName} indexes the same tensors by name.
      */
     static List<GemmLayer> layers(List<Tensor> tensors, Map<String, Tensor> byName, List<String> faults) {
         List<GemmLayer> layers = new ArrayList<>();
@@ -75,7 +102,7 @@ final class BitmaskMatrix implements MatrixView {
             Tensor mask = byName.get(prefix + BITMASK);
             Tensor offsets = byName.get(prefix + ROW_OFFSETS);
             Tensor shape = byName.get(prefix + SHAPE);
-            if (mask == null || offsets == null || shape == null) continue;
+            if (mask == null || shape == null) continue;
             BitmaskMatrix view;
             try {
                 view = new BitmaskMatrix(t, mask, offsets, shape);
@@ -87,6 +114,22 @@ final class BitmaskMatrix implements MatrixView {
             layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows, view.cols, 1, view, 1, false, t.dtype()));
         }
         return layers;
+    }
+
+    /**
+     * The names of every tensor a bitmask-compressed weight among {@code tensors} stores (values,
+     * bitmask, shape, row offsets), whether it decodes or not: none of them is a layer of its own.
+     */
+    static Set<String> parts(List<Tensor> tensors, Map<String, Tensor> byName) {
+        Set<String> parts = new HashSet<>();
+        for (Tensor t : tensors) {
+            if (!t.name().endsWith(COMPRESSED)) continue;
+            String prefix = t.name().substring(0, t.name().length() - COMPRESSED.length());
+            if (byName.containsKey(prefix + BITMASK) && byName.containsKey(prefix + SHAPE)) {
+                parts.addAll(List.of(t.name(), prefix + BITMASK, prefix + SHAPE, prefix + ROW_OFFSETS));
+            }
+        }
+        return parts;
     }
 
     @Override

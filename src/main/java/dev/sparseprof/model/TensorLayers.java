@@ -94,12 +94,9 @@ final class TensorLayers {
             metadata.put("bitmask.skipped", bitmaskFaults.size() + " bitmask-compressed weight(s) whose tensors disagree, left out: "
                     + String.join("; ", bitmaskFaults.subList(0, Math.min(3, bitmaskFaults.size()))));
         }
-        Set<String> decoded = new HashSet<>();
+        Set<String> bitmaskParts = BitmaskMatrix.parts(tensors, byName);
+        Set<String> decoded = new HashSet<>(bitmaskParts);
         for (GemmLayer l : mxfp4) decoded.add(l.tensorName());
-        for (GemmLayer l : bitmasks) {
-            String prefix = l.tensorName().substring(0, l.tensorName().length() - BitmaskMatrix.COMPRESSED.length());
-            for (String part : List.of(BitmaskMatrix.BITMASK, BitmaskMatrix.SHAPE, BitmaskMatrix.ROW_OFFSETS)) decoded.add(prefix + part);
-        }
         List<String> skipped = new ArrayList<>();
         for (Tensor t : tensors) {
             String lower = t.name().toLowerCase(Locale.ROOT);
@@ -114,7 +111,7 @@ final class TensorLayers {
                     + String.join(", ", skipped.subList(0, Math.min(3, skipped.size()))) + (skipped.size() > 3 ? ", ..." : ""));
         }
         String modelType = metadata.getOrDefault(MODEL_TYPE, "");
-        List<GemmLayer> layers = of(tensors, modelType, byName);
+        List<GemmLayer> layers = of(tensors.stream().filter(t -> !bitmaskParts.contains(t.name())).toList(), modelType, byName);
         layers.addAll(mxfp4);
         layers.addAll(bitmasks);
         Map<Layout, Integer> moved = new EnumMap<>(Layout.class);

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -377,6 +378,67 @@ class HfCheckpointTest {
                 assertEquals(p + ".weight", l.name());
                 assertArrayEquals(dense, l.matrix().toDense());
                 assertNull(m.metadata().get("tensors.skipped"), "decoded, not left out");
+            }
+        }
+    }
+
+    /**
+     * compressed-tensors' sparse-24-bitmask form (llm-compressor's 2:4 checkpoints): no row offsets,
+     * {@code P.compressed} is {@code [rows, cols / 2]}, the two largest magnitudes of every group of
+     * four (a group with one non-zero keeps a zero, one with none keeps two). It rebuilds the dense
+     * weight exactly, and the half-width values tensor is no layer of its own; a bitmask row that does
+     * not set half its bits, or values of another shape, leave the weight out, named.
+     */
+    @Test
+    void twoFourBitmaskCompressedWeightsRebuildTheirDenseMatrix() throws IOException {
+        int rows = 3;
+        int cols = 16;
+        float[] dense = new float[rows * cols];
+        for (int i = 0; i < dense.length; i++) dense[i] = (i * 7 % 5 - 2) * (1 + i % 3);
+        for (int c = 0; c < 4; c++) dense[cols + c] = c == 2 ? 3 : 0;   // row 1's first group: one non-zero
+        for (int c = 4; c < 8; c++) dense[2 * cols + c] = 0;            // row 2's second group: none
+        int rowBytes = cols / 8;
+        byte[] mask = new byte[rows * rowBytes];
+        float[] values = new float[rows * cols / 2];
+        int v = 0;
+        for (int r = 0; r < rows; r++) {
+            for (int g = 0; g < cols; g += 4) {
+                Integer[] order = {0, 1, 2, 3};
+                int base = r * cols + g;
+                Arrays.sort(order, (x, y) -> Float.compare(Math.abs(dense[base + y]), Math.abs(dense[base + x]))); // stable: ties keep column order
+                int[] keep = {Math.min(order[0], order[1]), Math.max(order[0], order[1])};
+                for (int j = 0; j < 4; j++) if (j != keep[0] && j != keep[1]) dense[base + j] = 0; // the 2:4-pruned weight
+                for (int j : keep) {
+                    mask[r * rowBytes + (g + j) / 8] |= (byte) (1 << ((g + j) % 8));
+                    values[v++] = dense[base + j];
+                }
+            }
+        }
+        String p = "model.layers.0.self_attn.q_proj";
+        for (String lie : new String[] {"none", "three bits", "flat values"}) {
+            byte[] m = mask.clone();
+            if (lie.equals("three bits")) m[rowBytes] |= 0x08;
+            long[] valueShape = lie.equals("flat values") ? new long[] {values.length} : new long[] {rows, cols / 2};
+            Path folder = Files.createDirectories(dir.resolve("two-four-" + lie.replace(' ', '-')));
+            SafetensorsWriter.write(folder.resolve("model.safetensors"), List.of(
+                    Tensor.ofFloats(p + ".compressed", valueShape, values),
+                    new Tensor(p + ".bitmask", dev.sparseprof.util.DType.U8, new long[] {rows, rowBytes}, java.lang.foreign.MemorySegment.ofArray(m)),
+                    new Tensor(p + ".shape", dev.sparseprof.util.DType.I64, new long[] {2, 1}, java.lang.foreign.MemorySegment.ofArray(new long[] {rows, cols}))),
+                    Map.of());
+            try (Model model = Models.open(folder)) {
+                if (!lie.equals("none")) {
+                    assertTrue(model.layers().isEmpty(), lie + ": the half-width values are no layer either");
+                    assertTrue(model.metadata().get("bitmask.skipped").contains(lie.equals("three bits")
+                            ? "row 1 of the 2:4 bitmask sets 9 bits, not 8" : "are not [3, 8] numbers"), model.metadata().toString());
+                    continue;
+                }
+                assertEquals(1, model.layers().size(), "the weight, not its half-width values tensor");
+                GemmLayer l = model.layers().get(0);
+                assertEquals(p + ".weight", l.name());
+                assertEquals(rows, l.rows());
+                assertEquals(cols, l.cols());
+                assertArrayEquals(dense, l.matrix().toDense());
+                assertNull(model.metadata().get("tensors.skipped"), "decoded, not left out");
             }
         }
     }
