@@ -78,6 +78,7 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
         Map<String, String> out = new LinkedHashMap<>();
         if (!Files.isRegularFile(config)) return out;
         Map<String, Object> json = parse(config);
+        out.putAll(quantization(json));
         Map<String, Object> c = json;
         if (first(c, config, "hidden_size", "n_embd", "d_model") == 0 && c.get("text_config") instanceof Map<?, ?> text) {
             @SuppressWarnings("unchecked")
@@ -163,6 +164,28 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
     }
 
     /** The first of {@code keys} the config gives, as a positive int; 0 when none is given (or null). */
+    /**
+     * The facts of {@code quantization_config} (or compressed-tensors' older {@code compression_config})
+     * that the packed-weight readers need ({@link PackedIntMatrix}): the method, the weights' bits
+     * (GPTQ's and AWQ's {@code bits}, compressed-tensors' first config group's {@code weights.num_bits}),
+     * GPTQModel's {@code checkpoint_format} and AutoAWQ's {@code version}. Values of other types are ignored.
+     */
+    private static Map<String, String> quantization(Map<String, Object> json) {
+        Map<String, String> out = new LinkedHashMap<>();
+        Object q = json.get("quantization_config") != null ? json.get("quantization_config") : json.get("compression_config");
+        if (!(q instanceof Map<?, ?> quant)) return out;
+        if (quant.get("quant_method") instanceof String method) out.put(PackedIntMatrix.QUANT_METHOD, method);
+        Object bits = quant.get("bits");
+        if (bits == null && quant.get("config_groups") instanceof Map<?, ?> groups && !groups.isEmpty()
+                && groups.values().iterator().next() instanceof Map<?, ?> group && group.get("weights") instanceof Map<?, ?> weights) {
+            bits = weights.get("num_bits");
+        }
+        if (bits instanceof Long b && b > 0 && b <= 32) out.put(PackedIntMatrix.QUANT_BITS, b.toString());
+        if (quant.get("checkpoint_format") instanceof String format) out.put(PackedIntMatrix.QUANT_FORMAT, format);
+        if (quant.get("version") instanceof String version) out.put(PackedIntMatrix.QUANT_VERSION, version);
+        return out;
+    }
+
     private static int first(Map<String, Object> c, Path config, String... keys) {
         for (String k : List.of(keys)) {
             Object v = c.get(k);

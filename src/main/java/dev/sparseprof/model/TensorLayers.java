@@ -30,7 +30,8 @@ import java.util.Set;
  * not by name: GPTBigCode (StarCoder) names the same modules over {@code nn.Linear}. A causal LM
  * whose {@code lm_head} is tied to its input embedding, and so not stored, gets that output GEMM
  * over the embedding's matrix ({@link TiedHeads}); MXFP4 weights are {@link Mxfp4Matrix} layers, and
- * compressed-tensors' bitmask-compressed sparse weights {@link BitmaskMatrix} layers.
+ * compressed-tensors' bitmask-compressed sparse weights {@link BitmaskMatrix} layers, and int32-packed
+ * int4/int8 weights (GPTQ, AWQ, compressed-tensors' pack-quantized) {@link PackedIntMatrix} layers.
  */
 final class TensorLayers {
     private TensorLayers() {}
@@ -80,10 +81,11 @@ final class TensorLayers {
     }
 
     /**
-     * {@link #of(List)}, and where integer tensors of rank 2 or more are named as weights (GPTQ/AWQ's
-     * int32 {@code qweight}, bitsandbytes' packed uint8 {@code weight}, int8 {@code weight}s), which no
-     * layer reads, a {@code tensors.skipped} note naming them in {@code metadata}: the numbers leave
-     * them out, and say so.
+     * {@link #of(List)}, with the encoded weights ({@link Mxfp4Matrix}, {@link BitmaskMatrix},
+     * {@link PackedIntMatrix}) decoded, and where integer tensors of rank 2 or more are named as weights
+     * that no layer reads (bitsandbytes' packed uint8 {@code weight}, MLX's uint32 {@code weight},
+     * int8 {@code weight}s), a {@code tensors.skipped} note naming them in {@code metadata}: the
+     * numbers leave them out, and say so. Encoded weights whose tensors disagree get a note of their own.
      */
     static List<GemmLayer> of(List<Tensor> tensors, Map<String, String> metadata) {
         Map<String, Tensor> byName = byName(tensors);
@@ -94,8 +96,16 @@ final class TensorLayers {
             metadata.put("bitmask.skipped", bitmaskFaults.size() + " bitmask-compressed weight(s) whose tensors disagree, left out: "
                     + String.join("; ", bitmaskFaults.subList(0, Math.min(3, bitmaskFaults.size()))));
         }
-        Set<String> bitmaskParts = BitmaskMatrix.parts(tensors, byName);
-        Set<String> decoded = new HashSet<>(bitmaskParts);
+        List<String> packedFaults = new ArrayList<>();
+        List<String> packedParts = new ArrayList<>();
+        List<GemmLayer> packed = PackedIntMatrix.layers(tensors, byName, metadata, packedFaults, packedParts);
+        if (!packedFaults.isEmpty()) {
+            metadata.put("packed.skipped", packedFaults.size() + " int32-packed weight(s) (GPTQ, AWQ, compressed-tensors pack-quantized) not read, left out: "
+                    + String.join("; ", packedFaults.subList(0, Math.min(3, packedFaults.size()))));
+        }
+        Set<String> encodedParts = BitmaskMatrix.parts(tensors, byName);
+        encodedParts.addAll(packedParts);
+        Set<String> decoded = new HashSet<>(encodedParts);
         for (GemmLayer l : mxfp4) decoded.add(l.tensorName());
         List<String> skipped = new ArrayList<>();
         for (Tensor t : tensors) {
@@ -107,13 +117,14 @@ final class TensorLayers {
         }
         if (!skipped.isEmpty()) {
             metadata.put("tensors.skipped", skipped.size() + (skipped.size() == 1 ? " integer weight tensor" : " integer weight tensors")
-                    + " (packed or quantized: GPTQ/AWQ qweight, bitsandbytes, MXFP4 _blocks, int8) not decoded, left out of the layers: "
+                    + " (packed or quantized: bitsandbytes, MLX, MXFP4 _blocks, int8) not decoded, left out of the layers: "
                     + String.join(", ", skipped.subList(0, Math.min(3, skipped.size()))) + (skipped.size() > 3 ? ", ..." : ""));
         }
         String modelType = metadata.getOrDefault(MODEL_TYPE, "");
-        List<GemmLayer> layers = of(tensors.stream().filter(t -> !bitmaskParts.contains(t.name())).toList(), modelType, byName);
+        List<GemmLayer> layers = of(tensors.stream().filter(t -> !encodedParts.contains(t.name())).toList(), modelType, byName);
         layers.addAll(mxfp4);
         layers.addAll(bitmasks);
+        layers.addAll(packed);
         Map<Layout, Integer> moved = new EnumMap<>(Layout.class);
         for (Tensor t : tensors) moved.merge(Layout.of(t.name(), t, modelType), 1, Integer::sum);
         String from = modelType.isEmpty() ? "" : " (" + modelType + ")";

@@ -105,23 +105,28 @@ class ProfileCheckpointTest {
     }
 
     @Test
-    void aGptqCheckpointNamesThePackedWeightsItLeftOutOfTheNumbers() {
-        // AutoGPTQ's layout: int32 qweight [K/8, N] and qzeros, fp16 scales; the head stays fp16
+    void aGptqCheckpointIsDecodedAndAnUnknownIntegerWeightIsNamedAsLeftOut() {
+        // AutoGPTQ's layout: int32 qweight [K/8, N] and qzeros, fp16 scales; the head stays fp16; an int8
+        // weight of no known scheme beside them
         java.lang.foreign.MemorySegment i32 = java.lang.foreign.MemorySegment.ofArray(new byte[8 * 64 * 4]);
         List<dev.sparseprof.model.Tensor> tensors = List.of(
                 new dev.sparseprof.model.Tensor("model.layers.0.self_attn.q_proj.qweight", dev.sparseprof.util.DType.I32, new long[] {8, 64}, i32),
                 new dev.sparseprof.model.Tensor("model.layers.0.self_attn.q_proj.qzeros", dev.sparseprof.util.DType.I32, new long[] {1, 8},
                         java.lang.foreign.MemorySegment.ofArray(new byte[32])),
                 dev.sparseprof.model.Tensor.ofFloats("model.layers.0.self_attn.q_proj.scales", new long[] {1, 64}, new float[64]),
+                new dev.sparseprof.model.Tensor("model.layers.0.mlp.up_proj.weight", dev.sparseprof.util.DType.I8, new long[] {4, 64},
+                        java.lang.foreign.MemorySegment.ofArray(new byte[256])),
                 dev.sparseprof.model.Tensor.ofFloats("lm_head.weight", new long[] {4, 64}, new float[256]));
         Path file = dir.resolve("gptq.safetensors");
         dev.sparseprof.model.SafetensorsWriter.write(file, tensors, Map.of());
         Result r = run("profile", file.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized: GPTQ/AWQ qweight, bitsandbytes, MXFP4 _blocks, int8) not decoded, "
-                + "left out of the layers: model.layers.0.self_attn.q_proj.qweight i32"), r.out());
+        assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized: bitsandbytes, MLX, MXFP4 _blocks, int8) not decoded, "
+                + "left out of the layers: model.layers.0.mlp.up_proj.weight i8"), r.out());
+        assertTrue(layers(Json.parseObject(run("profile", file.toString(), "--json", "-").out())).stream()
+                .anyMatch(l -> String.valueOf(l.get("name")).equals("model.layers.0.self_attn.q_proj.weight")), "the GPTQ weight is a layer");
         Map<String, Object> model = map(Json.parseObject(run("profile", file.toString(), "--json", "-").out()).get("model"));
-        assertTrue(String.valueOf(model.get("leftOut")).contains("q_proj.qweight i32"), "scripts see it too: " + model);
+        assertTrue(String.valueOf(model.get("leftOut")).contains("up_proj.weight i8"), "scripts see it too: " + model);
         assertTrue(layers(Json.parseObject(run("profile", file.toString(), "--json", "-").out())).stream()
                 .noneMatch(l -> String.valueOf(l.get("name")).endsWith(".scales")), "the fp16 scales are no layer");
         // DeepSeek-V3's block-wise FP8: an fp8 weight and its fp32 weight_scale_inv, one per 128x128 block

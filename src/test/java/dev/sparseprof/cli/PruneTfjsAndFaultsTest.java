@@ -100,6 +100,16 @@ class PruneTfjsAndFaultsTest {
         assertEquals(Set.of("m-weights_manifest.json", "m.bin"), names(dir));
     }
 
+    /** A GPTQ, AWQ or compressed-tensors packed weight (src/test/resources/packed) cannot take its zeros back: one line, nothing written. */
+    @ParameterizedTest
+    @ValueSource(strings = {"gptq-act-order", "awq", "ct-sym"})
+    void aPackedQuantizedWeightIsRefusedAndNothingIsWritten(String form) {
+        Path out = dir.resolve(form + "-pruned");
+        assertBadInput(run("prune", Path.of("src/test/resources/packed", form).toString(), "--sparsity", "0.6", "--out", out.toString()),
+                "layer 'model.layers.0.mlp.up_proj.weight' is stored encoded");
+        assertFalse(Files.exists(out));
+    }
+
     private Path checkpoint() {
         Random r = new Random(3);
         List<Tensor> tensors = new ArrayList<>();

@@ -1,0 +1,122 @@
+package dev.sparseprof.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sparseprof.util.DType;
+import dev.sparseprof.util.Json;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * int32-packed int4/int8 checkpoints ({@link PackedIntMatrix}): GPTQ, AWQ and compressed-tensors'
+ * pack-quantized weights, written by src/test/resources/packed/generate.py the way each library's own
+ * packing code writes them (transcribed to numpy: AutoGPTQ's {@code QuantLinear.pack}, AutoAWQ's
+ * {@code WQLinear_GEMM.from_linear}, compressed-tensors' {@code pack_to_int32}), each over a weight
+ * half pruned to zeros before quantizing.
+ */
+class PackedIntCheckpointTest {
+    private static final Path FOLDER = Path.of("src/test/resources/packed");
+
+    @TempDir
+    Path dir;
+
+    /**
+     * Each form reads as its library dequantizes it (expected.json: non-zeros, sums, three elements of
+     * {@code (code - zero)·scale}, GPTQ's stored zero plus one, act-order's {@code g_idx} groups), is
+     * one layer named {@code P.weight}, priced at its stored bits and computed in fp16, and leaves no
+     * tensor skipped.
+     */
+    @Test
+    void eachFormReadsAsItsLibraryDequantizesIt() throws IOException {
+        Map<String, Object> expected = Json.parseObject(Files.readString(FOLDER.resolve("expected.json")));
+        assertEquals(Set.of("gptq-act-order", "gptq8", "awq", "ct-sym", "ct-asym8"), expected.keySet());
+        Map<String, Double> bits = Map.of(
+                "gptq-act-order", 4 + 16.0 / 32 + 4.0 / 32,  // codes, an fp16 scale and a 4-bit zero per 32
+                "gptq8", 8 + 16.0 / 128 + 8.0 / 128,           // one group of 128 inputs
+                "awq", 4 + 16.0 / 32 + 4.0 / 32,
+                "ct-sym", 4 + 32.0 / 32,                       // fp32 scales, no zero points
+                "ct-asym8", 8 + 32.0 / 128 + 8.0 / 128);
+        for (var e : expected.entrySet()) {
+            String form = e.getKey();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> want = (Map<String, Object>) e.getValue();
+            try (Model m = Models.open(FOLDER.resolve(form))) {
+                assertEquals(1, m.layers().size(), form + ": " + m.layers());
+                GemmLayer l = m.layers().get(0);
+                assertEquals(want.get("layer"), l.name(), form);
+                assertEquals(64, l.rows(), form);
+                assertEquals(128, l.cols(), form);
+                assertEquals(bits.get(form), l.storedBitsPerWeight(), 1e-9, form);
+                assertEquals(DType.F16, l.storedDType(), form + ": W4A16/W8A16 multiply in the scales' 16-bit type (fp16 for fp32 scales)");
+                float[] dense = l.matrix().toDense();
+                Checksum c = Checksum.of(dense);
+                assertEquals(((Number) want.get("nonZeros")).longValue(), c.nonZeros(), form);
+                assertEquals(((Number) want.get("sum")).doubleValue(), c.sum(), 1e-4, form);
+                assertEquals(((Number) want.get("absSum")).doubleValue(), c.absSum(), 1e-4, form);
+                for (Object o : (List<?>) want.get("elements")) {
+                    List<?> rc = (List<?>) o;
+                    int r = ((Number) rc.get(0)).intValue();
+                    int col = ((Number) rc.get(1)).intValue();
+                    assertEquals(((Number) rc.get(2)).floatValue(), dense[r * 128 + col], 1e-6f, form + " element " + r + "," + col);
+                }
+                assertNull(m.metadata().get("tensors.skipped"), form);
+                assertNull(m.metadata().get("packed.skipped"), form);
+            }
+        }
+    }
+
+    /** GPTQModel's gptq_v2 format stores the zero itself: read with the +1 it dequantizes otherwise. */
+    @Test
+    void gptqV2StoresTheZeroItself() throws IOException {
+        Path v2 = Files.createDirectories(dir.resolve("v2"));
+        Files.copy(FOLDER.resolve("gptq-act-order/model.safetensors"), v2.resolve("model.safetensors"));
+        Files.writeString(v2.resolve("config.json"), Files.readString(FOLDER.resolve("gptq-act-order/config.json"))
+                .replace("\"quant_method\": \"gptq\"", "\"quant_method\": \"gptq\", \"checkpoint_format\": \"gptq_v2\""));
+        try (Model v1 = Models.open(FOLDER.resolve("gptq-act-order")); Model m = Models.open(v2)) {
+            assertEquals("gptq_v2", m.metadata().get(PackedIntMatrix.QUANT_FORMAT));
+            float[] a = v1.layers().get(0).matrix().toDense();
+            float[] b = m.layers().get(0).matrix().toDense();
+            int moved = 0;
+            for (int i = 0; i < a.length; i++) if (a[i] != b[i]) moved++;
+            assertTrue(moved > a.length / 2, "every code is read against a zero one lower: " + moved);
+        }
+    }
+
+    /** Tensors that do not make one weight are named in one note and left out, and are no layers of their own. */
+    @Test
+    void packedTensorsThatDisagreeAreNamedAndLeftOut() throws IOException {
+        String p = "model.layers.0.mlp.down_proj";
+        int[] words = new int[16 * 4];
+        Path file = dir.resolve("bad.safetensors");
+        SafetensorsWriter.write(file, List.of(
+                new Tensor(p + ".qweight", DType.I32, new long[] {16, 4}, MemorySegment.ofArray(words)),
+                Tensor.ofFloats(p + ".scales", new long[] {1, 6}, new float[6]),
+                new Tensor(p + ".qzeros", DType.I32, new long[] {1, 1}, MemorySegment.ofArray(new int[1]))), Map.of());
+        try (Model m = Models.open(file)) {
+            assertTrue(m.layers().isEmpty(), m.layers().toString());
+            assertTrue(m.metadata().get("packed.skipped").contains(p + ": " + p + ".qweight [16, 4] is neither GPTQ's"), m.metadata().toString());
+            assertNull(m.metadata().get("tensors.skipped"), "named once");
+        }
+        int[] g = new int[128];
+        g[3] = 9;
+        Path badGroups = dir.resolve("groups.safetensors");
+        SafetensorsWriter.write(badGroups, List.of(
+                new Tensor(p + ".qweight", DType.I32, new long[] {16, 8}, MemorySegment.ofArray(new int[128])),
+                Tensor.ofFloats(p + ".scales", new long[] {4, 8}, new float[32]),
+                new Tensor(p + ".qzeros", DType.I32, new long[] {4, 1}, MemorySegment.ofArray(new int[4])),
+                new Tensor(p + ".g_idx", DType.I32, new long[] {128}, MemorySegment.ofArray(g))), Map.of());
+        try (Model m = Models.open(badGroups)) {
+            assertTrue(m.layers().isEmpty());
+            assertTrue(m.metadata().get("packed.skipped").contains("g_idx[3] = 9, outside the 4 groups"), m.metadata().toString());
+        }
+    }
+}

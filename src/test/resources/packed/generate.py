@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Writes the packed-int32 checkpoints PackedIntCheckpointTest reads, and expected.json.
+
+Each weight is packed the way its library's own code packs it, transcribed to numpy (no torch here):
+  gptq-act-order/  AutoGPTQ QuantLinear.pack (qlinear_cuda_old): qweight [in*bits/32, out] codes along the
+                   input, low bits first; qzeros [groups, out*bits/32] along the output, holding zero - 1;
+                   scales [groups, out] fp16; g_idx [in] (act-order: a permutation of the groups). 4 bits.
+  gptq8/           the same at 8 bits, one group (group_size -1), no config.json: the bits come from qzeros.
+  awq/             AutoAWQ WQLinear_GEMM.from_linear: qweight [in, out/8], codes along the output in the
+                   order 0 2 4 6 1 3 5 7; qzeros [groups, out/8] alike; scales [groups, out] fp16.
+  ct-sym/          compressed-tensors pack_to_int32 (pack-quantized, symmetric, group 32): weight_packed
+                   [out, in/8] of q + 8 along the input; weight_scale [out, groups]; weight_shape.
+  ct-asym8/        the same, 8 bits, asymmetric per channel: weight_zero_point packed along the output
+                   (packed_dim=0), [ceil(out/4), 1].
+Half of every weight is pruned to exact zeros before quantizing; the affine forms keep them at 0 because the
+zero point is an integer code. expected.json gives, per layer, the non-zeros, the sum, the absolute sum
+and three elements of the dequantized [out, in] weight, (code - zero) * scale in float32, with GPTQ's
+stored zero plus one.  Run: python3 generate.py  (numpy only)
+"""
+import json, os, struct
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT, IN = 64, 128
+rng = np.random.default_rng(11)
+
+
+def write_safetensors(path, tensors):
+    header, blobs, off = {}, [], 0
+    for name, arr, dtype in tensors:
+        b = np.ascontiguousarray(arr).tobytes()
+        header[name] = {"dtype": dtype, "shape": list(arr.shape), "data_offsets": [off, off + len(b)]}
+        off += len(b)
+        blobs.append(b)
+    h = json.dumps(header).encode()
+    h += b" " * (-len(h) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(h)))
+        f.write(h)
+        for b in blobs:
+            f.write(b)
+
+
+def pruned_weight():
+    w = rng.standard_normal((OUT, IN)).astype(np.float32)
+    w[rng.random(w.shape) < 0.5] = 0.0
+    return w
+
+
+def affine(w, bits, groups_of_col, n_groups):
+    """Per (group, out) asymmetric min/max scales and integer zeros, as GPTQ's and AWQ's quantizers keep them."""
+    maxq = 2 ** bits - 1
+    scales = np.zeros((n_groups, OUT), np.float16)
+    zeros = np.zeros((n_groups, OUT), np.int64)
+    for g in range(n_groups):
+        cols = w[:, groups_of_col == g]
+        lo = np.minimum(cols.min(axis=1), 0)
+        hi = np.maximum(cols.max(axis=1), 0)
+        s = ((hi - lo) / maxq).astype(np.float16)
+        s[s == 0] = 1
+        scales[g] = s
+        zeros[g] = np.round(-lo / s.astype(np.float32))
+    q = np.zeros((IN, OUT), np.int64)  # intweight, transposed as the packers hold it
+    for c in range(IN):
+        g = groups_of_col[c]
+        q[c] = np.clip(np.round(w[:, c] / scales[g].astype(np.float32) + zeros[g]), 0, maxq)
+    return q, scales, zeros
+
+
+def dequant(q, scales, zeros, groups_of_col):
+    """[out, in] float32: (code - zero) * scale."""
+    dense = np.zeros((OUT, IN), np.float32)
+    for c in range(IN):
+        g = groups_of_col[c]
+        dense[:, c] = (q[c] - zeros[g]).astype(np.float32) * scales[g].astype(np.float32)
+    return dense
+
+
+def gptq(bits, group_size, act_order):
+    w = pruned_weight()
+    size = IN if group_size < 0 else group_size
+    n_groups = IN // size
+    g_idx = np.array([c // size for c in range(IN)], np.int32)
+    if act_order:
+        g_idx = g_idx[rng.permutation(IN)]
+    q, scales, zeros = affine(w, bits, g_idx, n_groups)
+    per = 32 // bits
+    qweight = np.zeros((IN // per, OUT), np.uint32)
+    for row in range(IN // per):  # QuantLinear.pack: qweight[row] |= intweight[j] << (bits * (j - i))
+        for j in range(per):
+            qweight[row] |= (q[row * per + j].astype(np.uint32) << np.uint32(bits * j))
+    stored = (zeros - 1) & (2 ** bits - 1)  # zeros -= 1 before packing, as uint32
+    qzeros = np.zeros((n_groups, OUT // per), np.uint32)
+    for col in range(OUT // per):
+        for j in range(per):
+            qzeros[:, col] |= (stored[:, col * per + j].astype(np.uint32) << np.uint32(bits * j))
+    tensors = [("qweight", qweight.view(np.int32), "I32"), ("qzeros", qzeros.view(np.int32), "I32"),
+               ("scales", scales, "F16"), ("g_idx", g_idx, "I32")]
+    return tensors, dequant(q, scales, zeros, g_idx)
+
+
+def awq():
+    w = pruned_weight()
+    size = 32
+    g_idx = np.array([c // size for c in range(IN)])
+    q, scales, zeros = affine(w, 4, g_idx, IN // size)
+    order = [0, 2, 4, 6, 1, 3, 5, 7]
+    qweight = np.zeros((IN, OUT // 8), np.uint32)
+    for col in range(OUT // 8):
+        for i in range(8):
+            qweight[:, col] |= q[:, col * 8 + order[i]].astype(np.uint32) << np.uint32(4 * i)
+    qzeros = np.zeros((IN // size, OUT // 8), np.uint32)
+    for col in range(OUT // 8):
+        for i in range(8):
+            qzeros[:, col] |= zeros[:, col * 8 + order[i]].astype(np.uint32) << np.uint32(4 * i)
+    tensors = [("qweight", qweight.view(np.int32), "I32"), ("qzeros", qzeros.view(np.int32), "I32"), ("scales", scales, "F16")]
+    return tensors, dequant(q, scales, zeros, g_idx)
+
+
+def pack_to_int32(value, bits, packed_dim):
+    """compressed-tensors' pack_to_int32 on signed codes."""
+    u = (value + (1 << (bits - 1))).astype(np.uint32)
+    if packed_dim == 0:
+        u = u.T
+    rows, cols = u.shape
+    per = 32 // bits
+    padded = -(-cols // per) * per
+    u = np.pad(u, ((0, 0), (0, padded - cols)))
+    shifts = (np.arange(per, dtype=np.uint32) * bits)
+    packed = (u.reshape(rows, padded // per, per) << shifts).sum(axis=2, dtype=np.uint64).astype(np.uint32)
+    if packed_dim == 1:
+        return packed.view(np.int32)
+    return np.ascontiguousarray(packed.T).view(np.int32)
+
+
+def compressed_tensors(bits, group_size, symmetric):
+    w = pruned_weight()
+    size = IN if group_size < 0 else group_size
+    n_groups = IN // size
+    half = 2 ** (bits - 1)
+    scale = np.zeros((OUT, n_groups), np.float32)
+    zp = np.zeros((OUT, n_groups), np.int64)
+    q = np.zeros((OUT, IN), np.int64)
+    dense = np.zeros((OUT, IN), np.float32)
+    for g in range(n_groups):
+        cols = slice(g * size, (g + 1) * size)
+        block = w[:, cols]
+        if symmetric:
+            s = np.abs(block).max(axis=1) / ((2 ** bits - 1) / 2)
+            z = np.zeros(OUT, np.int64)
+        else:
+            lo, hi = np.minimum(block.min(axis=1), 0), np.maximum(block.max(axis=1), 0)
+            s = (hi - lo) / (2 ** bits - 1)
+            z = np.round(-half - lo / np.where(s == 0, 1, s)).astype(np.int64)  # signed zero point in [-half, half)
+        s[s == 0] = 1
+        scale[:, g] = s
+        zp[:, g] = z
+        q[:, cols] = np.clip(np.round(block / s[:, None]) + z[:, None], -half, half - 1)
+        dense[:, cols] = (q[:, cols] - z[:, None]).astype(np.float32) * s[:, None].astype(np.float32)
+    tensors = [("weight_packed", pack_to_int32(q, bits, 1), "I32"), ("weight_scale", scale, "F32"),
+               ("weight_shape", np.array([OUT, IN], np.int64), "I64")]
+    if not symmetric:
+        tensors.insert(2, ("weight_zero_point", pack_to_int32(zp, bits, 0), "I32"))
+    return tensors, dense
+
+
+def config(quant):
+    return {"model_type": "llama", "hidden_size": IN, "num_hidden_layers": 1, "num_attention_heads": 4, "intermediate_size": OUT,
+            "quantization_config": quant}
+
+
+CASES = {
+    "gptq-act-order": (lambda: gptq(4, 32, True), config({"quant_method": "gptq", "bits": 4, "group_size": 32, "desc_act": True, "sym": False})),
+    "gptq8": (lambda: gptq(8, -1, False), None),
+    "awq": (awq, config({"quant_method": "awq", "bits": 4, "group_size": 32, "version": "gemm", "zero_point": True})),
+    "ct-sym": (lambda: compressed_tensors(4, 32, True),
+               config({"quant_method": "compressed-tensors", "format": "pack-quantized",
+                       "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "symmetric": True, "strategy": "group", "group_size": 32}}}})),
+    "ct-asym8": (lambda: compressed_tensors(8, -1, False), None),
+}
+
+expected = {}
+for name, (make, cfg) in CASES.items():
+    folder = os.path.join(HERE, name)
+    os.makedirs(folder, exist_ok=True)
+    tensors, dense = make()
+    prefix = "model.layers.0.mlp.up_proj"
+    named = [(prefix + "." + n, a, d) for n, a, d in tensors]
+    named.append(("model.layers.0.input_layernorm.weight", np.ones(IN, np.float16), "F16"))
+    write_safetensors(os.path.join(folder, "model.safetensors"), named)
+    if cfg:
+        with open(os.path.join(folder, "config.json"), "w") as f:
+            json.dump(cfg, f, indent=1)
+    elif os.path.exists(os.path.join(folder, "config.json")):
+        os.remove(os.path.join(folder, "config.json"))
+    expected[name] = {"layer": prefix + ".weight", "rows": OUT, "cols": IN, "nonZeros": int(np.count_nonzero(dense)),
+                      "sum": float(dense.sum(dtype=np.float64)), "absSum": float(np.abs(dense).sum(dtype=np.float64)),
+                      "elements": [[r, c, float(dense[r, c])] for r, c in ((0, 0), (5, 77), (63, 127))]}
+with open(os.path.join(HERE, "expected.json"), "w") as f:
+    json.dump(expected, f, indent=1)
+print(json.dumps({k: v["nonZeros"] for k, v in expected.items()}))
