@@ -17,9 +17,12 @@ import java.lang.foreign.ValueLayout;
  *     bytes of E2M1 codes, {@link Mxfp4}; gpt-oss's experts);</li>
  * <li>256 elements: Q2_K and Q3_K (2-bit quants in 16 groups of 16, {@link #q2K}, {@link #q3K});
  *     Q4_K and Q5_K (8 sub-blocks of 32 with 6-bit scales and mins, {@link #affineK}); Q6_K (16
- *     groups of 16, {@link #q6K}).</li>
+ *     groups of 16, {@link #q6K}); IQ4_XS ({@link #iq4xs}); the ternary TQ1_0 and TQ2_0
+ *     ({@link #tq10}, {@link #tq20}).</li>
  * </ul>
- * Q8_0, Q4_0, Q5_0, Q3_K, Q6_K and MXFP4 are symmetric: a zero quant is written as exactly 0.0f
+ * IQ4_NL (32 elements, {@link #iq4nl}) and IQ4_XS map each nibble to one of 16 non-uniform levels,
+ * none of them 0: their layers hold no zeros at all, whatever the pruning did.
+ * Q8_0, Q4_0, Q5_0, Q3_K, Q6_K, TQ1_0, TQ2_0 and MXFP4 are symmetric: a zero quant is written as exactly 0.0f
  * whatever the scales are (even inf or NaN), so zeros stay zeros. Q4_1, Q5_1, Q2_K, Q4_K and Q5_K are
  * affine (an offset per block or sub-block): an element is zero only where its product equals the
  * offset in fp32. llama.cpp fits each block's offset to its values, so a pruned weight's zeros mostly
@@ -78,7 +81,89 @@ final class GgufBlockMatrix implements MatrixView, EncodedWeights {
                 case Q3_K -> q3K(at, dst, o);
                 case Q4_K, Q5_K -> affineK(at, type == GgufTypes.Q5_K, dst, o);
                 case Q6_K -> q6K(at, dst, o);
+                case IQ4_NL -> iq4nl(at, dst, o);
+                case IQ4_XS -> iq4xs(at, dst, o);
+                case TQ1_0 -> tq10(at, dst, o);
+                case TQ2_0 -> tq20(at, dst, o);
                 default -> throw new IllegalStateException(type + " is not decoded here");
+            }
+        }
+    }
+
+    /**
+     * IQ4_NL's and IQ4_XS's 16 non-uniform levels ({@code kvalues_iq4nl} in ggml, gguf-py's
+     * {@code IQ4_NL.kvalues}). None is 0: a pruned zero comes back as {@code d} or {@code -10·d}.
+     */
+    private static final byte[] IQ4_LEVELS = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+
+    /** One {@code block_iq4_nl}: fp16 d, 16 bytes, low nibbles elements 0..15, high 16..31; {@code d·level}. */
+    private void iq4nl(long at, float[] dst, int o) {
+        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at));
+        for (int j = 0; j < BLOCK / 2; j++) {
+            int packed = data.get(ValueLayout.JAVA_BYTE, at + 2 + j) & 0xff;
+            dst[o + j] = d * IQ4_LEVELS[packed & 0xf];
+            dst[o + j + BLOCK / 2] = d * IQ4_LEVELS[packed >>> 4];
+        }
+    }
+
+    /**
+     * One {@code block_iq4_xs}: fp16 d, a uint16 of the 8 sub-blocks' high scale bits (2 each), 4
+     * bytes of their low scale nibbles, then 8 x 16 bytes of nibbles as IQ4_NL; sub-block i's
+     * element is {@code (d·(scale_i - 32))·level}, {@code scale_i} 6 bits.
+     */
+    private void iq4xs(long at, float[] dst, int o) {
+        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at));
+        int high = data.get(LittleEndian.I16, at + 2) & 0xffff;
+        for (int sub = 0; sub < SUPER_BLOCK / BLOCK; sub++) {
+            int low = (data.get(ValueLayout.JAVA_BYTE, at + 4 + sub / 2) & 0xff) >>> (4 * (sub % 2)) & 0xf;
+            float dl = d * ((low | ((high >>> (2 * sub)) & 3) << 4) - 32);
+            long qs = at + 8 + (long) sub * (BLOCK / 2);
+            int base = o + sub * BLOCK;
+            for (int j = 0; j < BLOCK / 2; j++) {
+                int packed = data.get(ValueLayout.JAVA_BYTE, qs + j) & 0xff;
+                dst[base + j] = dl * IQ4_LEVELS[packed & 0xf];
+                dst[base + j + BLOCK / 2] = dl * IQ4_LEVELS[packed >>> 4];
+            }
+        }
+    }
+
+    /** Powers of three that shift a base-3 digit to the top of a byte (TQ1_0). */
+    private static final int[] POW3 = {1, 3, 9, 27, 81};
+
+    /**
+     * One {@code block_tq1_0} (ternary, BitNet b1.58): 48 bytes of five trits each, 4 bytes of four,
+     * then fp16 d. Trit {@code j} of byte {@code q} is {@code ((q·3^j mod 256)·3 >> 8) - 1}; bytes 0..31
+     * give elements {@code 32j + b}, bytes 32..47 elements {@code 160 + 16j + b}, the last 4
+     * elements {@code 240 + 4j + b}. {@code d·trit}, a 0 trit exactly 0.
+     */
+    private void tq10(long at, float[] dst, int o) {
+        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at + 52));
+        trits(at, 32, 5, 0, d, dst, o);
+        trits(at + 32, 16, 5, 160, d, dst, o);
+        trits(at + 48, 4, 4, 240, d, dst, o);
+    }
+
+    /** {@code count} bytes of {@code digits} trits each, digit j of byte b to element {@code first + j·count + b}. */
+    private void trits(long at, int count, int digits, int first, float d, float[] dst, int o) {
+        for (int b = 0; b < count; b++) {
+            int q = data.get(ValueLayout.JAVA_BYTE, at + b) & 0xff;
+            for (int j = 0; j < digits; j++) {
+                int trit = (((q * POW3[j]) & 0xff) * 3 >>> 8) - 1;
+                dst[o + first + j * count + b] = trit == 0 ? 0.0f : d * trit;
+            }
+        }
+    }
+
+    /** One {@code block_tq2_0}: 64 bytes of 2-bit codes, then fp16 d; element {@code 128c + 32j + b} is bits {@code 2j} of byte {@code 32c + b}, {@code d·(code - 1)}. */
+    private void tq20(long at, float[] dst, int o) {
+        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at + 64));
+        for (int c = 0; c < 2; c++) {
+            for (int b = 0; b < 32; b++) {
+                int q = data.get(ValueLayout.JAVA_BYTE, at + 32 * c + b) & 0xff;
+                for (int j = 0; j < 4; j++) {
+                    int v = ((q >>> (2 * j)) & 3) - 1;
+                    dst[o + 128 * c + 32 * j + b] = v == 0 ? 0.0f : d * v;
+                }
             }
         }
     }

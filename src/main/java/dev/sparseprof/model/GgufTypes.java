@@ -33,7 +33,7 @@ enum GgufTypes {
     /** Whether sparseprof reads this type's values (plain floats, or the block types of {@link GgufBlockMatrix} dequantized block by block). */
     boolean decoded() {
         return switch (this) {
-            case F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, MXFP4 -> true;
+            case F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, MXFP4, IQ4_NL, IQ4_XS, TQ1_0, TQ2_0 -> true;
             default -> false;
         };
     }

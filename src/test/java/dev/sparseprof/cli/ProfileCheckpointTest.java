@@ -100,7 +100,7 @@ class ProfileCheckpointTest {
         Files.write(file, dev.sparseprof.model.GgufFixtures.llama());
         Result r = run("profile", file.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("note: 1 tensor of a quantization type not decoded, left out of the layers: 1 x IQ4_XS (first: blk.0.ffn_up.weight)"), r.out());
+        assertTrue(r.out().contains("note: 1 tensor of a quantization type not decoded, left out of the layers: 1 x IQ2_XXS (first: blk.0.ffn_up.weight)"), r.out());
         assertTrue(r.out().contains("b0 down "), r.out());
     }
 

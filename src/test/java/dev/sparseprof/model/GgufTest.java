@@ -59,7 +59,7 @@ class GgufTest {
                 .tensor("blk.0.attn_norm.weight", new long[] {HIDDEN}, 0, GgufWriter.f32(new float[HIDDEN]))
                 .tensor("blk.0.attn_q.weight", new long[] {HIDDEN, HIDDEN}, 8, GgufWriter.q8(Q8_SCALES, Q8_QUANTS))
                 .tensor("blk.0.ffn_gate.weight", new long[] {HIDDEN, FFN}, 30, gate)
-                .tensor("blk.0.ffn_up.weight", new long[] {256, FFN / 8}, 23, new byte[FFN / 8 * 136])
+                .tensor("blk.0.ffn_up.weight", new long[] {256, FFN / 8}, 16, new byte[FFN / 8 * 66])
                 .tensor("blk.0.ffn_down.weight", new long[] {FFN, HIDDEN}, 2, GgufWriter.q4(Q4_SCALES, Q4_NIBBLES))
                 .tensor("output.weight", new long[] {HIDDEN, 4}, 0, GgufWriter.f32(embed));
     }
@@ -133,6 +133,26 @@ class GgufTest {
                 new Checksum(472, -11.082366943359375, 59.29266357421875), at, new float[] {0.33007049560546875f, -0.1400299072265625f, 0.1000213623046875f}, 2.625));
         checkAgainstGgufPy(new BlockCase("Q3_K", 11, 110, 256, 256, new int[] {108}, new float[] {0.01f}, none,
                 new Checksum(446, 7.951698303222656, 174.68730926513672), at, new float[] {0.8101730346679688f, 0.0f, 0.0600128173828125f}, 3.4375));
+    }
+
+    /**
+     * IQ4_NL and IQ4_XS (16 non-uniform levels, none of them 0: 512 non-zeros of 512) and the ternary
+     * TQ1_0 and TQ2_0 (BitNet b1.58's GGUF types), each [2 out x 256 in] of bytes {@code (i·37 + 11) & 0xff}
+     * with each block's fp16 d set to 0.01: against gguf-py 0.19's {@code quants.dequantize} of the same
+     * bytes, as for the other block types, and at their encodings' bits per weight.
+     */
+    @Test
+    void iq4AndTernaryTypesAreDequantizedAsGgufPyDoes() throws IOException {
+        int[] at = {0, 256 + 45, 511};
+        int[] none = {};
+        checkAgainstGgufPy(new BlockCase("IQ4_NL", 20, 18, 32, 256, new int[] {0}, new float[] {0.01f}, none,
+                new Checksum(512, -27.335838317871094, 285.83104705810547), at, new float[] {-0.35007476806640625f, -1.2702713012695312f, 0.01000213623046875f}, 4.5));
+        checkAgainstGgufPy(new BlockCase("IQ4_XS", 23, 136, 256, 256, new int[] {0}, new float[] {0.01f}, none,
+                new Checksum(512, -73.23564147949219, 3997.373748779297), at, new float[] {0.6501388549804688f, 10.602264404296875f, 13.652915954589844f}, 4.25));
+        checkAgainstGgufPy(new BlockCase("TQ1_0", 34, 54, 256, 256, new int[] {52}, new float[] {0.01f}, none,
+                new Checksum(342, -0.040008544921875, 3.4207305908203125), at, new float[] {-0.01000213623046875f, -0.01000213623046875f, 0.01000213623046875f}, 1.6875));
+        checkAgainstGgufPy(new BlockCase("TQ2_0", 35, 66, 256, 256, new int[] {64}, new float[] {0.01f}, none,
+                new Checksum(387, 2.560546875, 5.161102294921875), at, new float[] {0.0200042724609375f, 0.0f, 0.01000213623046875f}, 2.0625));
     }
 
     /**
@@ -325,7 +345,7 @@ class GgufTest {
                 assertEquals(4.5, m.layers().get(3).storedBitsPerWeight(), "Q4_0: a 2-byte scale per 32 nibbles");
                 assertEquals(16, m.layers().get(2).storedBitsPerWeight(), "bf16 weighs its width");
                 assertEquals(4, m.layers().get(0).rows());
-                assertTrue(m.metadata().get("gguf.skipped").contains("1 x IQ4_XS"), m.metadata().get("gguf.skipped"));
+                assertTrue(m.metadata().get("gguf.skipped").contains("1 x IQ2_XXS"), m.metadata().get("gguf.skipped"));
 
                 float[] q = m.layers().get(1).matrix().toDense();
                 for (int row = 0; row < HIDDEN; row++) {
