@@ -12,8 +12,13 @@ Each weight is packed the way its library's own code packs it, transcribed to nu
                    [out, in/8] of q + 8 along the input; weight_scale [out, groups]; weight_shape.
   ct-asym8/        the same, 8 bits, asymmetric per channel: weight_zero_point packed along the output
                    (packed_dim=0), [ceil(out/4), 1].
+  nvfp4/           compressed-tensors nvfp4-pack-quantized: weight_packed uint8 [out, in/2] of E2M1 codes
+                   (pack_fp4_to_uint8: element 2j in the low nibble), weight_scale fp8 E4M3 [out, in/16],
+                   weight_global_scale fp32 (an element is E2M1 * scale / global).
+  mxfp4/           compressed-tensors mxfp4-pack-quantized: weight_scale uint8 E8M0 [out, in/32].
+  nvfp4-modelopt/  NVIDIA ModelOpt's NVFP4: weight uint8, weight_scale fp8, weight_scale_2 fp32 (E2M1 * scale * scale_2).
 Half of every weight is pruned to exact zeros before quantizing; the affine forms keep them at 0 because the
-zero point is an integer code. expected.json gives, per layer, the non-zeros, the sum, the absolute sum
+zero point is an integer code (FP4's codes 0 and 8 are zeros). expected.json gives, per layer, the non-zeros, the sum, the absolute sum
 and three elements of the dequantized [out, in] weight, (code - zero) * scale in float32, with GPTQ's
 stored zero plus one.  Run: python3 generate.py  (numpy only)
 """
@@ -164,6 +169,74 @@ def compressed_tensors(bits, group_size, symmetric):
     return tensors, dense
 
 
+E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
+
+
+def e4m3_table():
+    """The value of each fp8 E4M3 (fn) byte: sign, 4 exponent bits (bias 7), 3 mantissa bits; 0x7f/0xff NaN."""
+    out = []
+    for b in range(256):
+        sign = -1.0 if b & 0x80 else 1.0
+        e, m = (b >> 3) & 0xF, b & 7
+        if e == 0xF and m == 7:
+            out.append(float("nan"))
+        elif e == 0:
+            out.append(sign * m / 8 * 2.0 ** -6)
+        else:
+            out.append(sign * (1 + m / 8) * 2.0 ** (e - 7))
+    return np.array(out)
+
+
+E4M3 = e4m3_table()
+
+
+def to_e4m3(x):
+    """Nearest fp8 E4M3 byte of each positive x (the scales are positive)."""
+    finite = np.where(np.isnan(E4M3), np.inf, E4M3)
+    return np.abs(finite[None, :] - x.reshape(-1, 1)).argmin(axis=1).astype(np.uint8).reshape(x.shape)
+
+
+def pack_fp4(w_over_scale):
+    """compressed-tensors' pack_fp4_to_uint8: nearest E2M1 magnitude, sign in bit 3, element 2j in the low nibble of byte j."""
+    mag = np.abs(np.abs(w_over_scale)[..., None] - np.array(E2M1)).argmin(axis=-1)
+    codes = (mag + (np.signbit(w_over_scale).astype(np.int64) << 3)) * (mag != 0)  # a rounded zero is +0
+    pairs = codes.reshape(OUT, IN // 2, 2)
+    return (pairs[..., 0] | (pairs[..., 1] << 4)).astype(np.uint8), codes
+
+
+def fp4_value(codes):
+    return np.where(codes >= 8, -1.0, 1.0) * np.array(E2M1)[codes & 7]
+
+
+def fp4(form):
+    """NVFP4 (fp8 block scales of 16 and a per-tensor scale) or MXFP4 (E8M0 block scales of 32)."""
+    w = pruned_weight()
+    block = 32 if form == "mxfp4" else 16
+    amax = np.abs(w).reshape(OUT, IN // block, block).max(axis=2)
+    amax[amax == 0] = 1
+    if form == "mxfp4":
+        e = (np.floor(np.log2(amax / 6.0)) + 127).astype(np.int64) + 1  # a power of two at or above amax / 6
+        scale_bytes = e.astype(np.uint8)
+        block_scale = 2.0 ** (e - 127)
+        tensor_scale = None
+    else:
+        tensor_scale = np.float32(np.abs(w).max() / (6 * 448))  # ModelOpt's weight_scale_2; compressed-tensors stores 1 / it
+        scale_bytes = to_e4m3(amax / 6 / tensor_scale)
+        block_scale = E4M3[scale_bytes] * tensor_scale
+    full_scale = np.repeat(block_scale, block, axis=1)
+    packed, codes = pack_fp4(w / full_scale)
+    dense = (fp4_value(codes) * full_scale).astype(np.float32)
+    if form == "mxfp4":
+        return [("weight_packed", packed, "U8"), ("weight_scale", scale_bytes, "U8")], dense
+    # dequantized in fp32 as the reader does: E2M1 times (the fp8 scale over or times the per-tensor scale)
+    if form == "nvfp4":
+        inv = np.float32(1 / tensor_scale)
+        dense = (fp4_value(codes) * np.repeat(E4M3[scale_bytes].astype(np.float32) / inv, block, axis=1)).astype(np.float32)
+        return [("weight_packed", packed, "U8"), ("weight_scale", scale_bytes, "F8_E4M3"), ("weight_global_scale", np.array([inv], np.float32), "F32")], dense
+    dense = (fp4_value(codes) * np.repeat(E4M3[scale_bytes].astype(np.float32) * tensor_scale, block, axis=1)).astype(np.float32)
+    return [("weight", packed, "U8"), ("weight_scale", scale_bytes, "F8_E4M3"), ("weight_scale_2", np.array(tensor_scale, np.float32), "F32")], dense
+
+
 def config(quant):
     return {"model_type": "llama", "hidden_size": IN, "num_hidden_layers": 1, "num_attention_heads": 4, "intermediate_size": OUT,
             "quantization_config": quant}
@@ -177,6 +250,9 @@ CASES = {
                config({"quant_method": "compressed-tensors", "format": "pack-quantized",
                        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "symmetric": True, "strategy": "group", "group_size": 32}}}})),
     "ct-asym8": (lambda: compressed_tensors(8, -1, False), None),
+    "nvfp4": (lambda: fp4("nvfp4"), None),
+    "mxfp4": (lambda: fp4("mxfp4"), None),
+    "nvfp4-modelopt": (lambda: fp4("nvfp4-modelopt"), None),
 }
 
 expected = {}

@@ -14,6 +14,11 @@ final class Mxfp4 {
 
     private Mxfp4() {}
 
+    /** The E2M1 value of code {@code code} (0-15): 0, 0.5, 1, 1.5, 2, 3, 4, 6, then the same negated. */
+    static float e2m1(int code) {
+        return DOUBLED[code] * 0.5f;
+    }
+
     /** Code {@code code} (0-15) of a block whose E8M0 scale byte is {@code e} (0-255): exact, as a power-of-two multiple. */
     static float value(int code, int e) {
         int doubled = DOUBLED[code];

@@ -227,7 +227,7 @@ final class PackedIntMatrix implements MatrixView, EncodedWeights {
         for (Tensor t : tensors) {
             String name = t.name();
             boolean ct = name.endsWith(CT_PACKED);
-            if (!ct && !name.endsWith(QWEIGHT)) continue;
+            if (!ct && !name.endsWith(QWEIGHT) || ct && t.dtype() == DType.U8) continue; // uint8 weight_packed: FP4 codes (Fp4Matrix)
             String prefix = name.substring(0, name.length() - (ct ? CT_PACKED : QWEIGHT).length());
             List<String> parts = ct ? List.of(name, prefix + CT_SCALE, prefix + CT_ZERO, prefix + CT_G_IDX, prefix + CT_SHAPE)
                     : List.of(name, prefix + SCALES, prefix + QZEROS, prefix + G_IDX);

@@ -31,7 +31,8 @@ import java.util.Set;
  * whose {@code lm_head} is tied to its input embedding, and so not stored, gets that output GEMM
  * over the embedding's matrix ({@link TiedHeads}); MXFP4 weights are {@link Mxfp4Matrix} layers, and
  * compressed-tensors' bitmask-compressed sparse weights {@link BitmaskMatrix} layers, and int32-packed
- * int4/int8 weights (GPTQ, AWQ, compressed-tensors' pack-quantized) {@link PackedIntMatrix} layers.
+ * int4/int8 weights (GPTQ, AWQ, compressed-tensors' pack-quantized) {@link PackedIntMatrix} layers, and
+ * NVFP4/MXFP4 weights (compressed-tensors, NVIDIA ModelOpt) {@link Fp4Matrix} layers.
  */
 final class TensorLayers {
     private TensorLayers() {}
@@ -82,7 +83,7 @@ final class TensorLayers {
 
     /**
      * {@link #of(List)}, with the encoded weights ({@link Mxfp4Matrix}, {@link BitmaskMatrix},
-     * {@link PackedIntMatrix}) decoded, and where integer tensors of rank 2 or more are named as weights
+     * {@link PackedIntMatrix}, {@link Fp4Matrix}) decoded, and where integer tensors of rank 2 or more are named as weights
      * that no layer reads (bitsandbytes' packed uint8 {@code weight}, MLX's uint32 {@code weight},
      * int8 {@code weight}s), a {@code tensors.skipped} note naming them in {@code metadata}: the
      * numbers leave them out, and say so. Encoded weights whose tensors disagree get a note of their own.
@@ -99,8 +100,9 @@ final class TensorLayers {
         List<String> packedFaults = new ArrayList<>();
         List<String> packedParts = new ArrayList<>();
         List<GemmLayer> packed = PackedIntMatrix.layers(tensors, byName, metadata, packedFaults, packedParts);
+        packed.addAll(Fp4Matrix.layers(tensors, byName, packedFaults, packedParts));
         if (!packedFaults.isEmpty()) {
-            metadata.put("packed.skipped", packedFaults.size() + " int32-packed weight(s) (GPTQ, AWQ, compressed-tensors pack-quantized) not read, left out: "
+            metadata.put("packed.skipped", packedFaults.size() + " packed weight(s) (GPTQ, AWQ, compressed-tensors pack-quantized, NVFP4/MXFP4) not read, left out: "
                     + String.join("; ", packedFaults.subList(0, Math.min(3, packedFaults.size()))));
         }
         Set<String> encodedParts = BitmaskMatrix.parts(tensors, byName);

@@ -18,10 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * int32-packed int4/int8 checkpoints ({@link PackedIntMatrix}): GPTQ, AWQ and compressed-tensors'
- * pack-quantized weights, written by src/test/resources/packed/generate.py the way each library's own
- * packing code writes them (transcribed to numpy: AutoGPTQ's {@code QuantLinear.pack}, AutoAWQ's
- * {@code WQLinear_GEMM.from_linear}, compressed-tensors' {@code pack_to_int32}), each over a weight
- * half pruned to zeros before quantizing.
+ * pack-quantized weights, and FP4 ones ({@link Fp4Matrix}: compressed-tensors' NVFP4 and MXFP4, ModelOpt's
+ * NVFP4), written by src/test/resources/packed/generate.py the way each library's own packing code
+ * writes them (transcribed to numpy: AutoGPTQ's {@code QuantLinear.pack}, AutoAWQ's
+ * {@code WQLinear_GEMM.from_linear}, compressed-tensors' {@code pack_to_int32} and
+ * {@code pack_fp4_to_uint8}), each over a weight half pruned to zeros before quantizing.
  */
 class PackedIntCheckpointTest {
     private static final Path FOLDER = Path.of("src/test/resources/packed");
@@ -38,13 +39,16 @@ class PackedIntCheckpointTest {
     @Test
     void eachFormReadsAsItsLibraryDequantizesIt() throws IOException {
         Map<String, Object> expected = Json.parseObject(Files.readString(FOLDER.resolve("expected.json")));
-        assertEquals(Set.of("gptq-act-order", "gptq8", "awq", "ct-sym", "ct-asym8"), expected.keySet());
+        assertEquals(Set.of("gptq-act-order", "gptq8", "awq", "ct-sym", "ct-asym8", "nvfp4", "mxfp4", "nvfp4-modelopt"), expected.keySet());
         Map<String, Double> bits = Map.of(
                 "gptq-act-order", 4 + 16.0 / 32 + 4.0 / 32,  // codes, an fp16 scale and a 4-bit zero per 32
                 "gptq8", 8 + 16.0 / 128 + 8.0 / 128,           // one group of 128 inputs
                 "awq", 4 + 16.0 / 32 + 4.0 / 32,
                 "ct-sym", 4 + 32.0 / 32,                       // fp32 scales, no zero points
-                "ct-asym8", 8 + 32.0 / 128 + 8.0 / 128);
+                "ct-asym8", 8 + 32.0 / 128 + 8.0 / 128,
+                "nvfp4", 4 + 8.0 / 16,                         // an fp8 scale per 16 codes
+                "mxfp4", 4 + 8.0 / 32,                         // an E8M0 scale per 32
+                "nvfp4-modelopt", 4 + 8.0 / 16);
         for (var e : expected.entrySet()) {
             String form = e.getKey();
             @SuppressWarnings("unchecked")
@@ -56,7 +60,8 @@ class PackedIntCheckpointTest {
                 assertEquals(64, l.rows(), form);
                 assertEquals(128, l.cols(), form);
                 assertEquals(bits.get(form), l.storedBitsPerWeight(), 1e-9, form);
-                assertEquals(DType.F16, l.storedDType(), form + ": W4A16/W8A16 multiply in the scales' 16-bit type (fp16 for fp32 scales)");
+                assertEquals(form.contains("fp4") ? DType.U8 : DType.F16, l.storedDType(),
+                        form + ": W4A16/W8A16 multiply in the scales' 16-bit type (fp16 for fp32 scales); FP4 codes are stored as uint8, as MXFP4's");
                 float[] dense = l.matrix().toDense();
                 Checksum c = Checksum.of(dense);
                 assertEquals(((Number) want.get("nonZeros")).longValue(), c.nonZeros(), form);
