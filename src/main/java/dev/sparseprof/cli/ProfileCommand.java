@@ -249,8 +249,10 @@ final class ProfileCommand implements RunsDirect {
             LayerProfile p = layers.get(order[k]);
             MatrixStats s = p.stats();
             LengthSummary r = s.rowSummary();
+            boolean taps = p.layer().depthwise(); // N:M along kh·kw taps: no pattern anything runs
             table.row(groups.tableName(order[k]), kindLabel(p.layer().kind()), p.layer().rows() + "x" + p.layer().cols(), p.layer().params(),
-                    s.nnz(), pct(s.sparsity()), pct(s.nm(NmPattern.TWO_FOUR).fraction()), pct(s.nm(NmPattern.ONE_TWO).fraction()), pct(s.nm(NmPattern.FOUR_EIGHT).fraction()),
+                    s.nnz(), pct(s.sparsity()), taps ? "-" : pct(s.nm(NmPattern.TWO_FOUR).fraction()), taps ? "-" : pct(s.nm(NmPattern.ONE_TWO).fraction()),
+                    taps ? "-" : pct(s.nm(NmPattern.FOUR_EIGHT).fraction()),
                     String.format(Locale.ROOT, "%d/%.1f/%d", r.min(), r.mean(), r.max()), fmt(r.cv(), 2),
                     pct(s.blocks(BlockShape.B16X16).nonEmptyFraction()), p.isGemm() ? Long.toString(p.denseColumns()) : "-",
                     p.isGemm() ? speedup(p.speedup()) : "gather", p.critical() ? "CRITICAL" : "");
@@ -271,6 +273,12 @@ final class ProfileCommand implements RunsDirect {
         sb.append(String.format(Locale.ROOT, "critical: a GEMM layer at least %.0f points below the model's weighted sparsity (%s), when that is >= %.0f%%%n",
                 CRITICAL_GAP * 100, pct(t.sparsity()), CRITICAL_MIN_MODEL_SPARSITY * 100));
         sb.append(groups.notes());
+        long depthwise = layers.stream().filter(p -> p.layer().depthwise()).count();
+        if (depthwise > 0) {
+            sb.append(String.format(Locale.ROOT, "note: %d depthwise conv layer%s: N:M along a filter's kh·kw taps is no pattern a sparse tensor core "
+                    + "or an N:M kernel runs; their N:M columns show '-', the totals leave them out, and prune --nm leaves them dense%n",
+                    depthwise, depthwise == 1 ? "" : "s"));
+        }
         long convs = layers.stream().filter(p -> p.layer().kind() == LayerKind.CONV).count();
         long unsized = layers.stream().filter(p -> p.layer().kind() == LayerKind.CONV && p.layer().columnsPerSample() == 1).count();
         ReadOptions read = model.shapes.readOptions();
@@ -285,12 +293,12 @@ final class ProfileCommand implements RunsDirect {
         return sb.toString();
     }
 
-    /** Group-weighted N:M compliance of {@code pattern} over the GEMM layers. */
+    /** Group-weighted N:M compliance of {@code pattern} over the GEMM layers, depthwise ones left out (their groups run along kh·kw taps). */
     static double nmTotal(List<LayerProfile> layers, NmPattern pattern) {
         long groups = 0;
         long compliant = 0;
         for (LayerProfile p : layers) {
-            if (!p.isGemm()) continue;
+            if (!p.isGemm() || p.layer().depthwise()) continue;
             NmCompliance c = p.stats().nm(pattern);
             groups += c.groups();
             compliant += c.compliantGroups();
@@ -330,6 +338,7 @@ final class ProfileCommand implements RunsDirect {
             }
             w.name("shape").beginObject().field("rows", p.layer().rows()).field("cols", p.layer().cols()).endObject();
             w.field("params", p.layer().params()).field("nnz", s.nnz()).field("sparsity", s.sparsity());
+            if (p.layer().depthwise()) w.field("depthwise", true); // its nm fractions run along kh·kw taps: no pattern anything runs
             w.name("nm").beginObject();
             for (NmCompliance c : s.nm()) w.field(c.pattern().label(), c.fraction());
             w.endObject();

@@ -476,6 +476,13 @@ class PruneWriteBackTest {
         Result p = run("prune", det.toString(), "--nm", "2:4", "--out", pruned.toString());
         assertEquals(0, p.code(), p.err());
         assertTrue(p.err().contains("depthwise conv layer(s) left dense"), p.err());
+        // profile says the same: a depthwise filter's N:M columns are '-', a note says why, the totals leave them out
+        Result table = run("profile", pruned.toString());
+        assertTrue(table.out().matches("(?s).*note: \\d+ depthwise conv layers: N:M along a filter's kh·kw taps is no pattern.*"), table.out());
+        Map<String, Object> totals = map(Json.parseObject(run("profile", pruned.toString(), "--json", "-").out()).get("totals"));
+        assertEquals(1.0, ((Number) map(totals.get("nm")).get("2:4")).doubleValue(), 1e-12, "every group that is one, 2:4: " + totals);
+        assertTrue(layers(Json.parseObject(run("profile", pruned.toString(), "--json", "-").out())).stream()
+                .anyMatch(l -> Boolean.TRUE.equals(l.get("depthwise"))), "scripts see which layers are depthwise");
         try (Model before = Models.open(det); Model after = Models.open(pruned)) {
             for (int i = 0; i < after.layers().size(); i++) {
                 GemmLayer a = before.layers().get(i);
