@@ -1,7 +1,6 @@
 package dev.sparseprof.model;
 
 import dev.sparseprof.util.DType;
-import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,12 +29,10 @@ import java.util.Set;
  * the bitmask's set bits (in the 2:4 form every row sets {@code cols / 2}), and the values hold
  * exactly their total.
  */
-final class BitmaskMatrix implements MatrixView {
+final class BitmaskMatrix extends DecodedMatrix {
     private final Tensor values;
     private final Tensor bitmask;
     private final long[] offsets;
-    private final int rows;
-    private final int cols;
     private final int rowBytes;
 
     /**
@@ -47,8 +44,7 @@ final class BitmaskMatrix implements MatrixView {
         if (dims == null || dims.length != 2 || dims[0] <= 0 || dims[1] <= 0 || dims[0] > Integer.MAX_VALUE || dims[1] > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("shape " + (dims == null ? "unreadable" : Arrays.toString(dims)) + " is not a 2-D weight's");
         }
-        rows = (int) dims[0];
-        cols = (int) dims[1];
+        super((int) dims[0], (int) dims[1]);
         rowBytes = (cols + 7) / 8;
         if (bitmask.dtype() != DType.U8 && bitmask.dtype() != DType.I8 || bitmask.elementCount() != (long) rows * rowBytes) {
             throw new IllegalArgumentException("bitmask " + bitmask.dtype().label() + Arrays.toString(bitmask.shape()) + " is not " + rows
@@ -133,18 +129,8 @@ final class BitmaskMatrix implements MatrixView {
     }
 
     @Override
-    public int rows() {
-        return rows;
-    }
-
-    @Override
-    public int cols() {
-        return cols;
-    }
-
-    @Override
     public void copyRow(int row, float[] dst, int offset) {
-        if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+        checkRow(row);
         Arrays.fill(dst, offset, offset + cols, 0f);
         long v = offsets[row];
         long at = (long) row * rowBytes;

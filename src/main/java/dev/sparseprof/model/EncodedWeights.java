@@ -8,4 +8,11 @@ package dev.sparseprof.model;
 interface EncodedWeights {
     /** Stored bits per weight, block scales and zero points included. */
     double storedBitsPerWeight();
+
+    /** The bits per weight of {@code weights} weights whose encoding is {@code stored} (null entries: absent tensors). */
+    static double bitsOver(long weights, Tensor... stored) {
+        double bytes = 0;
+        for (Tensor t : stored) if (t != null) bytes += (double) t.elementCount() * t.dtype().sizeBytes();
+        return 8 * bytes / weights;
+    }
 }

@@ -1,7 +1,6 @@
 package dev.sparseprof.model;
 
 import dev.sparseprof.util.DType;
-import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +26,7 @@ import java.util.Map;
  * The codes 0 and 8 (±0) are exactly 0.0f, so a pruned zero stays zero. Rows are dequantized from
  * the mapped file on demand.
  */
-final class Fp4Matrix implements MatrixView, EncodedWeights {
+final class Fp4Matrix extends DecodedMatrix implements EncodedWeights {
     /** Which checkpoint layout the tensors follow. */
     enum Form { NVFP4, NVFP4_MODELOPT, MXFP4 }
 
@@ -35,8 +34,6 @@ final class Fp4Matrix implements MatrixView, EncodedWeights {
     private final Tensor codes;
     private final Tensor scales;
     private final float global;
-    private final int rows;
-    private final int cols;
     private final int block;
 
     /** @throws IllegalArgumentException naming the tensor whose shape or type does not fit the others */
@@ -46,8 +43,7 @@ final class Fp4Matrix implements MatrixView, EncodedWeights {
         if (codes.dtype() != DType.U8 || c.length != 2 || c[0] > Integer.MAX_VALUE || 2 * c[1] > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(codes.name() + " " + codes.dtype().label() + Arrays.toString(c) + " is not uint8 [out, in / 2]");
         }
-        rows = (int) c[0];
-        cols = (int) (2 * c[1]);
+        super((int) c[0], (int) (2 * c[1]));
         DType scaleType = form == Form.MXFP4 ? DType.U8 : DType.F8_E4M3;
         if (scales.dtype() != scaleType || s.length != 2 || s[0] != rows || s[1] <= 0 || cols % s[1] != 0) {
             throw new IllegalArgumentException(scales.name() + " " + scales.dtype().label() + Arrays.toString(s) + " is not " + scaleType.label()
@@ -63,16 +59,6 @@ final class Fp4Matrix implements MatrixView, EncodedWeights {
         this.global = form == Form.MXFP4 ? 1 : global.getFloat(0);
     }
 
-    @Override
-    public int rows() {
-        return rows;
-    }
-
-    @Override
-    public int cols() {
-        return cols;
-    }
-
     /** 4 bits a code and 8 a block scale: 4.5 for NVFP4's 16-element blocks, 4.25 for MXFP4's 32. */
     @Override
     public double storedBitsPerWeight() {
@@ -81,7 +67,7 @@ final class Fp4Matrix implements MatrixView, EncodedWeights {
 
     @Override
     public void copyRow(int row, float[] dst, int offset) {
-        if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+        checkRow(row);
         int blocks = cols / block;
         long at = (long) row * (cols / 2);
         for (int b = 0; b < blocks; b++) {

@@ -1,6 +1,5 @@
 package dev.sparseprof.model;
 
-import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -29,24 +28,21 @@ import java.lang.foreign.ValueLayout;
  * come back as small non-zeros: such a layer shows the sparsity its quantization kept, not the
  * pruning's. {@link #storedBitsPerWeight} is the type's block bytes over its elements.
  */
-final class GgufBlockMatrix implements MatrixView, EncodedWeights {
+final class GgufBlockMatrix extends DecodedMatrix implements EncodedWeights {
     private static final int BLOCK = 32;
     private static final int SUPER_BLOCK = 256;
     private final MemorySegment data;
     private final GgufTypes type;
-    private final int rows;
-    private final int cols;
     private final long rowBytes;
 
     GgufBlockMatrix(MemorySegment data, GgufTypes type, int rows, int cols) {
+        super(rows, cols);
         if (!type.decoded() || type.blockElements == 1) throw new IllegalArgumentException(type + " is not decoded here");
         if (cols % type.blockElements != 0) throw new IllegalArgumentException(cols + " columns are not whole blocks");
         this.rowBytes = (long) cols / type.blockElements * type.blockBytes;
         if (data.byteSize() != rowBytes * rows) throw new IllegalArgumentException("data size");
         this.data = data;
         this.type = type;
-        this.rows = rows;
-        this.cols = cols;
     }
 
     @Override
@@ -55,18 +51,8 @@ final class GgufBlockMatrix implements MatrixView, EncodedWeights {
     }
 
     @Override
-    public int rows() {
-        return rows;
-    }
-
-    @Override
-    public int cols() {
-        return cols;
-    }
-
-    @Override
     public void copyRow(int row, float[] dst, int offset) {
-        if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+        checkRow(row);
         long at = row * rowBytes;
         int per = type.blockElements;
         for (int b = 0; b < cols / per; b++, at += type.blockBytes) {

@@ -1,7 +1,6 @@
 package dev.sparseprof.model;
 
 import dev.sparseprof.util.DType;
-import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,11 +16,10 @@ import java.util.Map;
  * transformers' {@code convert_moe_packed_tensors} decodes the same way (then transposes to its
  * {@code [E, in, out]} parameter). Rows are dequantized from the mapped file on demand.
  */
-final class Mxfp4Matrix implements MatrixView, EncodedWeights {
+final class Mxfp4Matrix extends DecodedMatrix implements EncodedWeights {
     private static final int BLOCK_BYTES = Mxfp4.BLOCK / 2;
     private final Tensor blocks;
     private final Tensor scales;
-    private final int rows;
     private final int groups;
 
     /** @throws IllegalArgumentException when the two tensors are not such a pair */
@@ -36,9 +34,9 @@ final class Mxfp4Matrix implements MatrixView, EncodedWeights {
         for (int i = 0; i < b.length - 2; i++) r *= b[i];
         long cols = b[b.length - 2] * Mxfp4.BLOCK;
         if (r > Integer.MAX_VALUE || cols > Integer.MAX_VALUE) throw new IllegalArgumentException(blocks.name() + " is too large a matrix");
+        super((int) r, (int) cols);
         this.blocks = blocks;
         this.scales = scales;
-        this.rows = (int) r;
         this.groups = (int) b[b.length - 2];
     }
 
@@ -71,22 +69,12 @@ final class Mxfp4Matrix implements MatrixView, EncodedWeights {
 
     @Override
     public double storedBitsPerWeight() {
-        return 8.0 * (blocks.elementCount() + scales.elementCount()) / ((double) rows() * cols());
-    }
-
-    @Override
-    public int rows() {
-        return rows;
-    }
-
-    @Override
-    public int cols() {
-        return groups * Mxfp4.BLOCK;
+        return EncodedWeights.bitsOver((long) rows * cols, blocks, scales);
     }
 
     @Override
     public void copyRow(int row, float[] dst, int offset) {
-        if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+        checkRow(row);
         for (int g = 0; g < groups; g++) {
             long block = (long) row * groups + g;
             int e = scales.data().get(ValueLayout.JAVA_BYTE, block) & 0xff;

@@ -1,7 +1,5 @@
 package dev.sparseprof.model;
 
-import dev.sparseprof.util.MatrixView;
-
 /**
  * The weight of onnxruntime's {@code com.microsoft.MatMulNBits} (its int4/int8 LLM exports) seen as
  * the GEMM matrix A ({@code N x K}: row n is output feature n), dequantized row by row from the
@@ -12,12 +10,10 @@ import dev.sparseprof.util.MatrixView;
  * ({@code 2^(bits-1)}). An element is {@code (code - zero_point)·scale}, and a code equal to its
  * block's zero point is exactly 0.0f whatever the scale.
  */
-final class NBitsMatrix implements MatrixView, EncodedWeights {
+final class NBitsMatrix extends DecodedMatrix implements EncodedWeights {
     private final Tensor packed;
     private final Tensor scales;
     private final Tensor zeroPoints;
-    private final int rows;
-    private final int cols;
     private final int bits;
     private final int blockSize;
     private final int blocks;
@@ -29,6 +25,7 @@ final class NBitsMatrix implements MatrixView, EncodedWeights {
      *                                  block_size (the reader turns it into a one-line fault)
      */
     NBitsMatrix(Tensor packed, Tensor scales, Tensor zeroPoints, int rows, int cols, int bits, int blockSize) {
+        super(rows, cols);
         if (bits != 2 && bits != 4 && bits != 8) throw new IllegalArgumentException("bits " + bits + " (2, 4 or 8 are packed in bytes)");
         if (blockSize < 16 || blockSize > 1 << 20 || Integer.bitCount(blockSize) != 1) {
             throw new IllegalArgumentException("block_size " + blockSize + " (a power of two from 16 to 2^20)");
@@ -50,35 +47,18 @@ final class NBitsMatrix implements MatrixView, EncodedWeights {
         this.packed = packed;
         this.scales = scales;
         this.zeroPoints = zeroPoints;
-        this.rows = rows;
-        this.cols = cols;
         this.bits = bits;
         this.blockSize = blockSize;
     }
 
     @Override
     public double storedBitsPerWeight() {
-        double bytes = bytesOf(packed) + bytesOf(scales) + (zeroPoints == null ? 0 : bytesOf(zeroPoints));
-        return 8 * bytes / ((double) rows * cols);
-    }
-
-    private static double bytesOf(Tensor t) {
-        return (double) t.elementCount() * t.dtype().sizeBytes();
-    }
-
-    @Override
-    public int rows() {
-        return rows;
-    }
-
-    @Override
-    public int cols() {
-        return cols;
+        return EncodedWeights.bitsOver((long) rows * cols, packed, scales, zeroPoints);
     }
 
     @Override
     public void copyRow(int row, float[] dst, int offset) {
-        if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+        checkRow(row);
         int mask = (1 << bits) - 1;
         long rowBase = (long) row * blocks * blobBytes;
         for (int b = 0; b < blocks; b++) {

@@ -1,7 +1,6 @@
 package dev.sparseprof.model;
 
 import dev.sparseprof.util.DType;
-import dev.sparseprof.util.MatrixView;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,7 +33,7 @@ import java.util.Map;
  * Rows are dequantized from the mapped file on demand; the constructor checks every shape against
  * the others and every {@code g_idx} entry against the groups.
  */
-final class PackedIntMatrix implements MatrixView, EncodedWeights {
+final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
     /** Which library's layout the tensors follow. */
     enum Form { COMPRESSED_TENSORS, GPTQ, AWQ }
 
@@ -46,8 +45,6 @@ final class PackedIntMatrix implements MatrixView, EncodedWeights {
     private final Tensor scales;
     private final Tensor zeros;
     private final int[] groupOf;
-    private final int rows;
-    private final int cols;
     private final int bits;
     private final int perWord;
     private final int groups;
@@ -60,14 +57,13 @@ final class PackedIntMatrix implements MatrixView, EncodedWeights {
      * @throws IllegalArgumentException naming the tensor whose shape does not follow from the others
      */
     PackedIntMatrix(Form form, Tensor codes, Tensor scales, Tensor zeros, Tensor groupIndex, int rows, int cols, int bits, boolean zeroPlusOne) {
+        super(rows, cols);
         if (bits < 1 || bits > 8) throw new IllegalArgumentException(bits + " bits (1 to 8 pack into int32 words)");
         if (rows <= 0 || cols <= 0) throw new IllegalArgumentException("dense shape " + rows + "x" + cols);
         this.form = form;
         this.codes = codes;
         this.scales = scales;
         this.zeros = zeros;
-        this.rows = rows;
-        this.cols = cols;
         this.bits = bits;
         this.perWord = 32 / bits;
         this.zeroPlusOne = zeroPlusOne;
@@ -138,30 +134,15 @@ final class PackedIntMatrix implements MatrixView, EncodedWeights {
         return (int) ((a + b - 1) / b);
     }
 
-    @Override
-    public int rows() {
-        return rows;
-    }
-
-    @Override
-    public int cols() {
-        return cols;
-    }
-
     /** Codes, scales and zero points over the weights (the {@code g_idx} permutation is not counted). */
     @Override
     public double storedBitsPerWeight() {
-        double bytes = bytesOf(codes) + bytesOf(scales) + (zeros == null ? 0 : bytesOf(zeros));
-        return 8 * bytes / ((double) rows * cols);
-    }
-
-    private static double bytesOf(Tensor t) {
-        return (double) t.elementCount() * t.dtype().sizeBytes();
+        return EncodedWeights.bitsOver((long) rows * cols, codes, scales, zeros);
     }
 
     @Override
     public void copyRow(int row, float[] dst, int offset) {
-        if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+        checkRow(row);
         int mask = (1 << bits) - 1;
         int[] zero = new int[groups];
         float[] scale = new float[groups];

@@ -1,6 +1,5 @@
 package dev.sparseprof.model;
 
-import dev.sparseprof.util.MatrixView;
 import java.util.Arrays;
 
 /**
@@ -11,19 +10,16 @@ import java.util.Arrays;
  * <p>Invariant: {@code rowStart} has {@code rows + 1} non-decreasing entries ending at
  * {@code columns.length == values.length}; columns lie in {@code [0, cols)}.
  */
-final class SparseRowsView implements MatrixView {
-    private final int rows;
-    private final int cols;
+final class SparseRowsView extends DecodedMatrix {
     private final long[] rowStart;
     private final int[] columns;
     private final float[] values;
 
     SparseRowsView(int rows, int cols, long[] rowStart, int[] columns, float[] values) {
+        super(rows, cols);
         if (rowStart.length != rows + 1 || rowStart[rows] != columns.length || columns.length != values.length) {
             throw new IllegalArgumentException("inconsistent sparse rows");
         }
-        this.rows = rows;
-        this.cols = cols;
         this.rowStart = rowStart;
         this.columns = columns;
         this.values = values;
@@ -43,16 +39,6 @@ final class SparseRowsView implements MatrixView {
             v[at] = entryValues[i];
         }
         return new SparseRowsView(rows, cols, start, c, v);
-    }
-
-    @Override
-    public int rows() {
-        return rows;
-    }
-
-    @Override
-    public int cols() {
-        return cols;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.sparseprof.model;
 
 import dev.sparseprof.util.DType;
-import dev.sparseprof.util.MatrixView;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -20,12 +19,10 @@ import java.lang.foreign.ValueLayout;
  * (one scale and zero point per row of A, as ONNX's per-output-channel MatMulInteger weights have)
  * is carried by {@link RowQuantization}.
  */
-final class TensorMatrix implements MatrixView {
+final class TensorMatrix extends DecodedMatrix {
 
     private final Tensor tensor;
     private final MemorySegment data;
-    private final int rows;
-    private final int cols;
     private final long base;
     private final long rowStride;
     private final int rowsPerGroup;
@@ -47,6 +44,7 @@ final class TensorMatrix implements MatrixView {
 
     private TensorMatrix(Tensor tensor, int rows, int cols, long base, long rowStride, int rowsPerGroup, long groupStride,
                          long[] colDims, long[] colStrides, RowQuantization rowQuantization, TensorMatrix mask) {
+        super(rows, cols);
         long product = 1;
         long last = base;
         for (int k = 0; k < colDims.length; k++) {
@@ -60,8 +58,6 @@ final class TensorMatrix implements MatrixView {
         }
         this.tensor = tensor;
         this.data = tensor.data();
-        this.rows = rows;
-        this.cols = cols;
         this.base = base;
         this.rowStride = rowStride;
         this.rowsPerGroup = rowsPerGroup;
@@ -152,18 +148,8 @@ final class TensorMatrix implements MatrixView {
     }
 
     @Override
-    public int rows() {
-        return rows;
-    }
-
-    @Override
-    public int cols() {
-        return cols;
-    }
-
-    @Override
     public void copyRow(int row, float[] dst, int offset) {
-        if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+        checkRow(row);
         long base = rowBase(row);
         if (rowQuantization != null) {
             copyStrided(base, dst, offset, rowQuantization.scale(row), rowQuantization.zeroPoint(row));
@@ -292,7 +278,7 @@ final class TensorMatrix implements MatrixView {
 
     private int storedNonZeroBits(int row, long[] words) {
         if (rowQuantization != null || !isRowMajor()) return -1;
-        if (row < 0 || row >= rows) throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+        checkRow(row);
         long base = rowBase(row);
         return switch (tensor.dtype()) {
             case F16, BF16 -> {
