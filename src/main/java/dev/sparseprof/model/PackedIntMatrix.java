@@ -151,25 +151,32 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
             scale[g] = scales.elementCount() == 1 ? scales.getFloat(0)
                     : scales.getFloat(form == Form.COMPRESSED_TENSORS ? (long) row * groups + g : (long) g * rows + row);
         }
-        for (int c = 0; c < cols; c++) {
-            int code = (int) (word(row, c) >>> shift(row, c)) & mask;
-            int g = groupOf[c];
-            dst[offset + c] = code == zero[g] ? 0.0f : (code - zero[g]) * scale[g];
+        if (form == Form.AWQ) {
+            // one code of this row per word, the word's slot fixed by the row; input c's word is row c's of qweight
+            int shift = bits * AWQ_SLOT[row % perWord];
+            long stride = rows / perWord;
+            long at = row / perWord;
+            for (int c = 0; c < cols; c++, at += stride) dst[offset + c] = value((int) (word(at) >>> shift) & mask, groupOf[c], zero, scale);
+            return;
+        }
+        // compressed-tensors: the row's words in a run; GPTQ: word w of column block w in row w of qweight, `rows` apart
+        long at = form == Form.COMPRESSED_TENSORS ? (long) row * codes.shape()[1] : row;
+        long stride = form == Form.COMPRESSED_TENSORS ? 1 : rows;
+        for (int c0 = 0; c0 < cols; c0 += perWord, at += stride) {
+            long word = word(at);
+            int end = Math.min(cols, c0 + perWord);
+            for (int c = c0; c < end; c++, word >>>= bits) dst[offset + c] = value((int) word & mask, groupOf[c], zero, scale);
         }
     }
 
-    /** The int32 word that holds the code of element {@code (row, col)}, as an unsigned value. */
-    private long word(int row, int col) {
-        long at = switch (form) {
-            case COMPRESSED_TENSORS -> (long) row * codes.shape()[1] + col / perWord;
-            case GPTQ -> (long) (col / perWord) * rows + row;
-            case AWQ -> (long) col * (rows / perWord) + row / perWord;
-        };
-        return codes.rawLong(at) & 0xffffffffL;
+    /** Code {@code code} in group {@code g}: exactly 0.0f at the group's zero. */
+    private static float value(int code, int g, int[] zero, float[] scale) {
+        return code == zero[g] ? 0.0f : (code - zero[g]) * scale[g];
     }
 
-    private int shift(int row, int col) {
-        return bits * (form == Form.AWQ ? AWQ_SLOT[row % perWord] : col % perWord);
+    /** The int32 word at {@code index} of the codes, as an unsigned value. */
+    private long word(long index) {
+        return codes.data().getAtIndex(LittleEndian.I32, index) & 0xffffffffL;
     }
 
     /** The zero code of {@code row} in group {@code g}. */
