@@ -85,6 +85,11 @@ final class InputSubjects {
                 false, false, List.of(), profile("m.pt2")));
         s.add(new Subject("gguf", f -> Files.write(f.resolve("m.gguf"), GgufFixtures.llama()), "m.gguf", false, false, List.of(),
                 profile("m.gguf")));
+        // packed quantized weights (src/test/resources/packed): codes, scales, zeros and g_idx that may lie about each other
+        for (String form : List.of("gptq-act-order", "awq", "nvfp4")) {
+            s.add(new Subject("packed-" + form, f -> Files.copy(Path.of("src/test/resources/packed", form, "model.safetensors"), f.resolve("m.safetensors")),
+                    "m.safetensors", false, false, List.of(), profile("m.safetensors")));
+        }
         s.add(new Subject("tfjs-manifest", InputSubjects::tfjs, "m-weights_manifest.json", true, false, List.of("m.bin"),
                 profile("m-weights_manifest.json")));
         s.add(new Subject("tfjs-shard", InputSubjects::tfjs, "m.bin", false, false, List.of(), profile("m-weights_manifest.json")));
