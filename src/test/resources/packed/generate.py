@@ -17,6 +17,12 @@ Each weight is packed the way its library's own code packs it, transcribed to nu
                    weight_global_scale fp32 (an element is E2M1 * scale / global).
   mxfp4/           compressed-tensors mxfp4-pack-quantized: weight_scale uint8 E8M0 [out, in/32].
   nvfp4-modelopt/  NVIDIA ModelOpt's NVFP4: weight uint8, weight_scale fp8, weight_scale_2 fp32 (E2M1 * scale * scale_2).
+  bnb-nf4/         bitsandbytes Linear4bit (its default backend's quantize_4bit, NF4, blocksize 64): weight uint8 [n/2, 1],
+                   the first of a pair in the high nibble; weight.absmax fp32 per block, weight.quant_map, and the
+                   JSON state weight.quant_state.bitsandbytes__nf4 (QuantState.as_dict(packed=True)).
+  bnb-nf4-nested/  the same with double quantization: uint8 absmax codes, nested_absmax per 256 blocks, nested_quant_map
+                   and nested_offset (an evenly spaced 256-entry map here, not bitsandbytes' dynamic one).
+  bnb-int8/        bitsandbytes Linear8bitLt: int8 weight and SCB (each row's absmax): q * SCB / 127.
 Half of every weight is pruned to exact zeros before quantizing; the affine forms keep them at 0 because the
 zero point is an integer code (FP4's codes 0 and 8 are zeros). expected.json gives, per layer, the non-zeros, the sum, the absolute sum
 and three elements of the dequantized [out, in] weight, (code - zero) * scale in float32, with GPTQ's
@@ -237,6 +243,51 @@ def fp4(form):
     return [("weight", packed, "U8"), ("weight_scale", scale_bytes, "F8_E4M3"), ("weight_scale_2", np.array(tensor_scale, np.float32), "F32")], dense
 
 
+NF4 = [-1.0, -0.6961928009986877, -0.5250730514526367, -0.39491748809814453, -0.28444138169288635, -0.18477343022823334,
+       -0.09105003625154495, 0.0, 0.07958029955625534, 0.16093020141124725, 0.24611230194568634, 0.33791524171829224,
+       0.44070982933044434, 0.5626170039176941, 0.7229568362236023, 1.0]
+
+
+def bnb4(nested):
+    """bitsandbytes' default-backend quantize_4bit (NF4, blocksize 64) and QuantState.as_dict(packed=True)."""
+    w = pruned_weight()
+    blocksize = 64
+    flat = w.reshape(-1)
+    absmax = np.abs(flat.reshape(-1, blocksize)).max(axis=1).astype(np.float32)
+    scaled = np.clip(flat.reshape(-1, blocksize) / np.maximum(absmax, 1e-38)[:, None], -1, 1).reshape(-1)
+    code = np.array(NF4, np.float32)
+    bounds = (code[:-1] + code[1:]) / 2
+    q = np.searchsorted(bounds, scaled, side="left").astype(np.uint8)  # torch.bucketize(right=False)
+    packed = ((q[0::2] << 4) | q[1::2]).astype(np.uint8).reshape(-1, 1)
+    state = {"quant_type": "nf4", "blocksize": blocksize, "dtype": "bfloat16", "shape": [OUT, IN]}
+    tensors = [("weight", packed, "U8"), ("weight.quant_map", code, "F32")]
+    real_absmax = absmax
+    if nested:
+        offset = float(absmax.mean())
+        nested_map = np.linspace(-1, 1, 256).astype(np.float32)
+        centered = absmax - offset
+        nested_blocks = -(-len(centered) // 256)
+        nested_absmax = np.array([np.abs(centered[i * 256:(i + 1) * 256]).max() for i in range(nested_blocks)], np.float32)
+        idx = np.abs(nested_map[None, :] - (centered / np.repeat(nested_absmax, 256)[:len(centered)])[:, None]).argmin(axis=1).astype(np.uint8)
+        real_absmax = (nested_map[idx] * np.repeat(nested_absmax, 256)[:len(centered)] + np.float32(offset)).astype(np.float32)
+        tensors += [("weight.absmax", idx, "U8"), ("weight.nested_absmax", nested_absmax, "F32"), ("weight.nested_quant_map", nested_map, "F32")]
+        state.update({"nested_blocksize": 256, "nested_dtype": "float32", "nested_offset": offset})
+    else:
+        tensors.append(("weight.absmax", absmax, "F32"))
+    tensors.append(("weight.quant_state.bitsandbytes__nf4", np.frombuffer(json.dumps(state).encode(), np.uint8), "U8"))
+    dense = (code[q] * np.repeat(real_absmax, blocksize)).astype(np.float32).reshape(OUT, IN)
+    return tensors, dense
+
+
+def bnb8():
+    """bitsandbytes' Linear8bitLt state: int8 weight (CB) and SCB, each row's absolute maximum; q * SCB / 127."""
+    w = pruned_weight()
+    scb = np.abs(w).max(axis=1).astype(np.float32)
+    cb = np.round(w * 127 / scb[:, None]).astype(np.int8)
+    dense = (cb.astype(np.float32) * (scb / np.float32(127))[:, None]).astype(np.float32)
+    return [("weight", cb, "I8"), ("SCB", scb, "F32"), ("weight_format", np.array(0, np.uint8), "U8")], dense
+
+
 def config(quant):
     return {"model_type": "llama", "hidden_size": IN, "num_hidden_layers": 1, "num_attention_heads": 4, "intermediate_size": OUT,
             "quantization_config": quant}
@@ -253,6 +304,9 @@ CASES = {
     "nvfp4": (lambda: fp4("nvfp4"), None),
     "mxfp4": (lambda: fp4("mxfp4"), None),
     "nvfp4-modelopt": (lambda: fp4("nvfp4-modelopt"), None),
+    "bnb-nf4": (lambda: bnb4(False), None),
+    "bnb-nf4-nested": (lambda: bnb4(True), None),
+    "bnb-int8": (bnb8, None),
 }
 
 expected = {}

@@ -32,7 +32,8 @@ import java.util.Set;
  * over the embedding's matrix ({@link TiedHeads}); MXFP4 weights are {@link Mxfp4Matrix} layers, and
  * compressed-tensors' bitmask-compressed sparse weights {@link BitmaskMatrix} layers, and int32-packed
  * int4/int8 weights (GPTQ, AWQ, compressed-tensors' pack-quantized) {@link PackedIntMatrix} layers, and
- * NVFP4/MXFP4 weights (compressed-tensors, NVIDIA ModelOpt) {@link Fp4Matrix} layers.
+ * NVFP4/MXFP4 weights (compressed-tensors, NVIDIA ModelOpt) {@link Fp4Matrix} layers, and bitsandbytes'
+ * NF4/FP4 and LLM.int8 weights {@link BnbMatrix} layers.
  */
 final class TensorLayers {
     private TensorLayers() {}
@@ -83,7 +84,7 @@ final class TensorLayers {
 
     /**
      * {@link #of(List)}, with the encoded weights ({@link Mxfp4Matrix}, {@link BitmaskMatrix},
-     * {@link PackedIntMatrix}, {@link Fp4Matrix}) decoded, and where integer tensors of rank 2 or more are named as weights
+     * {@link PackedIntMatrix}, {@link Fp4Matrix}, {@link BnbMatrix}) decoded, and where integer tensors of rank 2 or more are named as weights
      * that no layer reads (bitsandbytes' packed uint8 {@code weight}, MLX's uint32 {@code weight},
      * int8 {@code weight}s), a {@code tensors.skipped} note naming them in {@code metadata}: the
      * numbers leave them out, and say so. Encoded weights whose tensors disagree get a note of their own.
@@ -101,8 +102,10 @@ final class TensorLayers {
         List<String> packedParts = new ArrayList<>();
         List<GemmLayer> packed = PackedIntMatrix.layers(tensors, byName, metadata, packedFaults, packedParts);
         packed.addAll(Fp4Matrix.layers(tensors, byName, packedFaults, packedParts));
+        packed.addAll(BnbMatrix.layers(tensors, byName, packedFaults, packedParts));
+        packed.addAll(BnbMatrix.int8Layers(tensors, byName, packedFaults, packedParts));
         if (!packedFaults.isEmpty()) {
-            metadata.put("packed.skipped", packedFaults.size() + " packed weight(s) (GPTQ, AWQ, compressed-tensors pack-quantized, NVFP4/MXFP4) not read, left out: "
+            metadata.put("packed.skipped", packedFaults.size() + " packed weight(s) (GPTQ, AWQ, compressed-tensors pack-quantized, NVFP4/MXFP4, bitsandbytes) not read, left out: "
                     + String.join("; ", packedFaults.subList(0, Math.min(3, packedFaults.size()))));
         }
         Set<String> encodedParts = BitmaskMatrix.parts(tensors, byName);
@@ -119,7 +122,7 @@ final class TensorLayers {
         }
         if (!skipped.isEmpty()) {
             metadata.put("tensors.skipped", skipped.size() + (skipped.size() == 1 ? " integer weight tensor" : " integer weight tensors")
-                    + " (packed or quantized: bitsandbytes, MLX, MXFP4 _blocks, int8) not decoded, left out of the layers: "
+                    + " (packed or quantized: MLX, MXFP4 _blocks, int8 without scales) not decoded, left out of the layers: "
                     + String.join(", ", skipped.subList(0, Math.min(3, skipped.size()))) + (skipped.size() > 3 ? ", ..." : ""));
         }
         String modelType = metadata.getOrDefault(MODEL_TYPE, "");

@@ -121,7 +121,7 @@ class ProfileCheckpointTest {
         dev.sparseprof.model.SafetensorsWriter.write(file, tensors, Map.of());
         Result r = run("profile", file.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized: bitsandbytes, MLX, MXFP4 _blocks, int8) not decoded, "
+        assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized: MLX, MXFP4 _blocks, int8 without scales) not decoded, "
                 + "left out of the layers: model.layers.0.mlp.up_proj.weight i8"), r.out());
         assertTrue(layers(Json.parseObject(run("profile", file.toString(), "--json", "-").out())).stream()
                 .anyMatch(l -> String.valueOf(l.get("name")).equals("model.layers.0.self_attn.q_proj.weight")), "the GPTQ weight is a layer");

@@ -1,6 +1,7 @@
 package dev.sparseprof.cli;
 
 import static dev.sparseprof.cli.ModelCommandsTest.assertBadInput;
+import static dev.sparseprof.cli.ModelCommandsTest.map;
 import static dev.sparseprof.cli.ModelCommandsTest.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -102,12 +103,29 @@ class PruneTfjsAndFaultsTest {
 
     /** A GPTQ, AWQ or compressed-tensors packed weight (src/test/resources/packed) cannot take its zeros back: one line, nothing written. */
     @ParameterizedTest
-    @ValueSource(strings = {"gptq-act-order", "awq", "ct-sym"})
+    @ValueSource(strings = {"gptq-act-order", "awq", "ct-sym", "nvfp4", "bnb-nf4"})
     void aPackedQuantizedWeightIsRefusedAndNothingIsWritten(String form) {
         Path out = dir.resolve(form + "-pruned");
         assertBadInput(run("prune", Path.of("src/test/resources/packed", form).toString(), "--sparsity", "0.6", "--out", out.toString()),
                 "layer 'model.layers.0.mlp.up_proj.weight' is stored encoded");
         assertFalse(Files.exists(out));
+    }
+
+    /** A bitsandbytes LLM.int8 weight is plain int8 rows under a scale each: pruned in place, its SCB kept, exact counts back. */
+    @Test
+    void anLlmInt8WeightIsPrunedInPlace() throws IOException {
+        Path out = dir.resolve("int8-pruned");
+        Result p = run("prune", Path.of("src/test/resources/packed/bnb-int8").toString(), "--sparsity", "0.8", "--out", out.toString());
+        assertEquals(0, p.code(), p.err());
+        Map<String, Object> totals = map(Json.parseObject(run("profile", out.toString(), "--json", "-").out()).get("totals"));
+        assertEquals(8192L - (long) (0.8 * 8192), totals.get("nnz"), "the requested count, rounded down as the pruner counts: " + totals);
+        try (Model before = Models.open(Path.of("src/test/resources/packed/bnb-int8")); Model after = Models.open(out)) {
+            Tensor scb = after.tensors().stream().filter(t -> t.name().endsWith(".SCB")).findFirst().orElseThrow();
+            Tensor was = before.tensors().stream().filter(t -> t.name().endsWith(".SCB")).findFirst().orElseThrow();
+            assertEquals(DType.F32, scb.dtype());
+            for (int r = 0; r < 64; r++) assertEquals(was.getFloat(r), scb.getFloat(r), "row scales untouched");
+            assertEquals(DType.I8, after.layers().get(0).storedDType());
+        }
     }
 
     private Path checkpoint() {

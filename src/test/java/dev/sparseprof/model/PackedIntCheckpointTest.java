@@ -18,11 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * int32-packed int4/int8 checkpoints ({@link PackedIntMatrix}): GPTQ, AWQ and compressed-tensors'
- * pack-quantized weights, and FP4 ones ({@link Fp4Matrix}: compressed-tensors' NVFP4 and MXFP4, ModelOpt's
- * NVFP4), written by src/test/resources/packed/generate.py the way each library's own packing code
+ * pack-quantized weights, FP4 ones ({@link Fp4Matrix}: compressed-tensors' NVFP4 and MXFP4, ModelOpt's
+ * NVFP4) and bitsandbytes' NF4 (plain and nested) and LLM.int8 ones ({@link BnbMatrix}), written by src/test/resources/packed/generate.py the way each library's own packing code
  * writes them (transcribed to numpy: AutoGPTQ's {@code QuantLinear.pack}, AutoAWQ's
  * {@code WQLinear_GEMM.from_linear}, compressed-tensors' {@code pack_to_int32} and
- * {@code pack_fp4_to_uint8}), each over a weight half pruned to zeros before quantizing.
+ * {@code pack_fp4_to_uint8}, bitsandbytes' default-backend {@code quantize_4bit} and
+ * {@code QuantState.as_dict}), each over a weight half pruned to zeros before quantizing.
  */
 class PackedIntCheckpointTest {
     private static final Path FOLDER = Path.of("src/test/resources/packed");
@@ -39,16 +40,20 @@ class PackedIntCheckpointTest {
     @Test
     void eachFormReadsAsItsLibraryDequantizesIt() throws IOException {
         Map<String, Object> expected = Json.parseObject(Files.readString(FOLDER.resolve("expected.json")));
-        assertEquals(Set.of("gptq-act-order", "gptq8", "awq", "ct-sym", "ct-asym8", "nvfp4", "mxfp4", "nvfp4-modelopt"), expected.keySet());
-        Map<String, Double> bits = Map.of(
-                "gptq-act-order", 4 + 16.0 / 32 + 4.0 / 32,  // codes, an fp16 scale and a 4-bit zero per 32
-                "gptq8", 8 + 16.0 / 128 + 8.0 / 128,           // one group of 128 inputs
-                "awq", 4 + 16.0 / 32 + 4.0 / 32,
-                "ct-sym", 4 + 32.0 / 32,                       // fp32 scales, no zero points
-                "ct-asym8", 8 + 32.0 / 128 + 8.0 / 128,
-                "nvfp4", 4 + 8.0 / 16,                         // an fp8 scale per 16 codes
-                "mxfp4", 4 + 8.0 / 32,                         // an E8M0 scale per 32
-                "nvfp4-modelopt", 4 + 8.0 / 16);
+        assertEquals(Set.of("gptq-act-order", "gptq8", "awq", "ct-sym", "ct-asym8", "nvfp4", "mxfp4", "nvfp4-modelopt", "bnb-nf4", "bnb-nf4-nested",
+                "bnb-int8"), expected.keySet());
+        Map<String, Double> bits = Map.ofEntries(
+                Map.entry("gptq-act-order", 4 + 16.0 / 32 + 4.0 / 32),  // codes, an fp16 scale and a 4-bit zero per 32
+                Map.entry("gptq8", 8 + 16.0 / 128 + 8.0 / 128),           // one group of 128 inputs
+                Map.entry("awq", 4 + 16.0 / 32 + 4.0 / 32),
+                Map.entry("ct-sym", 4 + 32.0 / 32),                       // fp32 scales, no zero points
+                Map.entry("ct-asym8", 8 + 32.0 / 128 + 8.0 / 128),
+                Map.entry("nvfp4", 4 + 8.0 / 16),                         // an fp8 scale per 16 codes
+                Map.entry("mxfp4", 4 + 8.0 / 32),                         // an E8M0 scale per 32
+                Map.entry("nvfp4-modelopt", 4 + 8.0 / 16),
+                Map.entry("bnb-nf4", 8.0 * (4096 + 128 * 4 + 16 * 4) / 8192),   // codes, an fp32 absmax per 64, the 16-entry map
+                Map.entry("bnb-nf4-nested", 8.0 * (4096 + 128 + 16 * 4 + 4 + 256 * 4) / 8192), // uint8 absmax codes, one nested absmax, the 256-entry map
+                Map.entry("bnb-int8", 8.0));
         for (var e : expected.entrySet()) {
             String form = e.getKey();
             @SuppressWarnings("unchecked")
@@ -60,8 +65,9 @@ class PackedIntCheckpointTest {
                 assertEquals(64, l.rows(), form);
                 assertEquals(128, l.cols(), form);
                 assertEquals(bits.get(form), l.storedBitsPerWeight(), 1e-9, form);
-                assertEquals(form.contains("fp4") ? DType.U8 : DType.F16, l.storedDType(),
-                        form + ": W4A16/W8A16 multiply in the scales' 16-bit type (fp16 for fp32 scales); FP4 codes are stored as uint8, as MXFP4's");
+                DType compute = form.contains("fp4") ? DType.U8 : form.equals("bnb-int8") ? DType.I8 : form.startsWith("bnb") ? DType.BF16 : DType.F16;
+                assertEquals(compute, l.storedDType(), form + ": W4A16/W8A16 multiply in the scales' 16-bit type (fp16 for fp32 scales), "
+                        + "bitsandbytes' 4-bit in its state's dtype; FP4 codes are stored as uint8, as MXFP4's; LLM.int8 as int8");
                 float[] dense = l.matrix().toDense();
                 Checksum c = Checksum.of(dense);
                 assertEquals(((Number) want.get("nonZeros")).longValue(), c.nonZeros(), form);
