@@ -97,7 +97,9 @@ final class AdviseCommand implements Callable<Integer> {
         PrintWriter out = command.commandLine().getOut();
         List<Plan> plans = new ArrayList<>();
         ActivationNorms norms;
+        long encoded;
         try (Model m = model.open()) {
+            encoded = Simulation.gemmLayers(m.layers()).stream().filter(l -> l.tensor() == null).count();
             norms = activationNorms == null ? null : ActivationNorms.read(activationNorms, shapes(m));
             List<LayerCandidates> layers = Advice.candidates(m.layers(), candidates, Advice.GRID, norms,
                     TerminalProgressBar.forTerminal("advise: pruning and scanning layers"));
@@ -112,6 +114,12 @@ final class AdviseCommand implements Callable<Integer> {
                         + " tokens (the first of " + plans.size() + ")"
                 : null;
         if (!Outputs.jsonOnStdout(json)) out.print(AdviseReport.table(plans));
+        if (encoded > 0 && !Outputs.jsonOnStdout(json)) {
+            // prune cannot write zeros into quantized blocks, packed codes or a compressed bitmask (PruneCommand refuses them)
+            out.printf("note: %d layer%s stored encoded (quantized blocks, packed codes, a compressed bitmask): prune refuses the file;%n"
+                    + "      a plan for %s applies to the float checkpoint %s quantized or compressed from%n",
+                    encoded, encoded == 1 ? " is" : "s are", encoded == 1 ? "it" : "them", encoded == 1 ? "it was" : "they were");
+        }
         if (recipe != null) {
             Outputs.write(recipe, () -> Recipe.yaml(plans.get(0), modelName, norms), out);
             command.commandLine().getErr().println("advise: " + (note != null ? note : "wrote " + recipe));

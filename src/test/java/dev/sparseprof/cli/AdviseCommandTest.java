@@ -128,6 +128,16 @@ class AdviseCommandTest {
         assertTrue(a.out().contains("block 16x16 needs a 684x256 weight"), a.out().substring(0, 400));
     }
 
+    /** A quantized checkpoint's layers cannot take a plan's zeros: the table says where the plan applies instead. */
+    @Test
+    void anEncodedCheckpointIsToldWhereItsPlanApplies() {
+        SimulateCommandTest.Run a = run("advise", "src/test/resources/packed/gptq-act-order", "--hw", "h100-sxm", "--tokens", "1");
+        assertEquals(0, a.code(), a.err());
+        assertTrue(a.out().contains("note: 1 layer is stored encoded (quantized blocks, packed codes, a compressed bitmask): prune refuses the file;\n"
+                + "      a plan for it applies to the float checkpoint it was quantized or compressed from"), a.out());
+        for (String line : a.out().split("\n")) assertTrue(line.length() <= 120, line.length() + ": " + line);
+    }
+
     @Test
     void tableFitsIn120ColumnsWithASummaryLine() {
         SimulateCommandTest.Run a = run("advise", llama.toString(), "--hw", "epyc-zen5-2c", "--tokens", "32");
