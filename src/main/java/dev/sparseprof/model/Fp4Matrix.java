@@ -99,7 +99,8 @@ final class Fp4Matrix extends DecodedMatrix implements EncodedWeights {
      * The FP4 weights among {@code tensors}: each uint8 {@code P.weight_packed} with its
      * {@code P.weight_scale} (and, fp8-scaled, {@code P.weight_global_scale}), and each uint8
      * {@code P.weight} with an fp8 {@code P.weight_scale} and a {@code P.weight_scale_2}, is the LINEAR
-     * layer {@code P.weight}, stored as uint8 and priced at its {@link #storedBitsPerWeight}. A set
+     * layer {@code P.weight}, multiplied in bf16 (A100, H100 and H200 have no FP4 tensor cores: their FP4
+     * kernels, Marlin's among them, widen the codes to 16 bits, W4A16) and priced at its {@link #storedBitsPerWeight}. A set
      * that does not hold together is named in {@code faults}; {@code claimed} receives the names of
      * every tensor a set stores.
      */
@@ -118,7 +119,7 @@ final class Fp4Matrix extends DecodedMatrix implements EncodedWeights {
             claimed.addAll(List.of(name, prefix + ".weight_scale", prefix + (packed ? ".weight_global_scale" : ".weight_scale_2")));
             try {
                 Fp4Matrix view = new Fp4Matrix(form, t, scale, global);
-                layers.add(new GemmLayer(prefix + ".weight", name, LayerKind.LINEAR, view.rows, view.cols, 1, view, 1, false, DType.U8));
+                layers.add(new GemmLayer(prefix + ".weight", name, LayerKind.LINEAR, view.rows, view.cols, 1, view, 1, false, DType.BF16));
             } catch (IllegalArgumentException e) {
                 faults.add(prefix + ": " + e.getMessage());
             }

@@ -45,8 +45,9 @@ final class Mxfp4Matrix extends DecodedMatrix implements EncodedWeights {
 
     /**
      * The MXFP4 weights among {@code tensors} ({@link Mxfp4Matrix}): each {@code P_blocks} with its
-     * {@code P_scales} is the LINEAR layer {@code P} of all experts' rows, stored as uint8 (the
-     * nearest type the commands price: two codes a byte, so the weight bytes are priced twice over).
+     * {@code P_scales} is the LINEAR layer {@code P} of all experts' rows, multiplied in bf16 (gpt-oss's
+     * MXFP4 MoE kernels widen the codes to bf16 on GPUs without FP4 tensor cores) and priced at its
+     * {@link #storedBitsPerWeight}, 4.25 bits.
      * {@code byName} indexes the same tensors by name.
      */
     static List<GemmLayer> layers(List<Tensor> tensors, Map<String, Tensor> byName) {
@@ -62,7 +63,7 @@ final class Mxfp4Matrix extends DecodedMatrix implements EncodedWeights {
             } catch (IllegalArgumentException e) {
                 continue; // not such a pair: left to the skipped-integer note
             }
-            layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), 1, view, 1, false, DType.U8));
+            layers.add(new GemmLayer(name, t.name(), LayerKind.LINEAR, view.rows(), view.cols(), 1, view, 1, false, DType.BF16));
         }
         return layers;
     }
