@@ -163,11 +163,11 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
         return (Map<String, Object>) m;
     }
 
-    /** The first of {@code keys} the config gives, as a positive int; 0 when none is given (or null). */
     /**
      * The facts of {@code quantization_config} (or compressed-tensors' older {@code compression_config})
      * that the packed-weight readers need ({@link PackedIntMatrix}): the method, the weights' bits
-     * (GPTQ's and AWQ's {@code bits}, compressed-tensors' first config group's {@code weights.num_bits}),
+     * and group size (GPTQ's and AWQ's {@code bits} and {@code group_size}, compressed-tensors' first config
+     * group's {@code weights.num_bits} and {@code weights.group_size}),
      * GPTQModel's {@code checkpoint_format} and AutoAWQ's {@code version}. Values of other types are ignored.
      */
     private static Map<String, String> quantization(Map<String, Object> json) {
@@ -176,16 +176,20 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
         if (!(q instanceof Map<?, ?> quant)) return out;
         if (quant.get("quant_method") instanceof String method) out.put(PackedIntMatrix.QUANT_METHOD, method);
         Object bits = quant.get("bits");
+        Object groupSize = quant.get("group_size");
         if (bits == null && quant.get("config_groups") instanceof Map<?, ?> groups && !groups.isEmpty()
                 && groups.values().iterator().next() instanceof Map<?, ?> group && group.get("weights") instanceof Map<?, ?> weights) {
             bits = weights.get("num_bits");
+            groupSize = weights.get("group_size");
         }
         if (bits instanceof Long b && b > 0 && b <= 32) out.put(PackedIntMatrix.QUANT_BITS, b.toString());
+        if (groupSize instanceof Long g && g > 0 && g <= Integer.MAX_VALUE) out.put(PackedIntMatrix.QUANT_GROUP, g.toString());
         if (quant.get("checkpoint_format") instanceof String format) out.put(PackedIntMatrix.QUANT_FORMAT, format);
         if (quant.get("version") instanceof String version) out.put(PackedIntMatrix.QUANT_VERSION, version);
         return out;
     }
 
+    /** The first of {@code keys} the config gives, as a positive int; 0 when none is given (or null). */
     private static int first(Map<String, Object> c, Path config, String... keys) {
         for (String k : List.of(keys)) {
             Object v = c.get(k);

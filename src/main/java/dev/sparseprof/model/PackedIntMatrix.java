@@ -52,11 +52,17 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
 
     /**
      * @param zeros       the packed zero points, or null (symmetric: the zero is {@code 2^(bits-1)})
-     * @param groupIndex  {@code g_idx}, or null (column {@code c} is in group {@code c / ceil(cols / groups)})
+     * @param groupIndex  {@code g_idx}, or null (column {@code c} is in group {@code c / group size})
      * @param zeroPlusOne GPTQ's stored zero is one less than the zero used
      * @throws IllegalArgumentException naming the tensor whose shape does not follow from the others
      */
     PackedIntMatrix(Form form, Tensor codes, Tensor scales, Tensor zeros, Tensor groupIndex, int rows, int cols, int bits, boolean zeroPlusOne) {
+        this(form, codes, scales, zeros, groupIndex, rows, cols, bits, zeroPlusOne, 0);
+    }
+
+    /** @param groupSize the quantizer's group size (the config's), or 0: {@code ceil(cols / groups)} */
+    PackedIntMatrix(Form form, Tensor codes, Tensor scales, Tensor zeros, Tensor groupIndex, int rows, int cols, int bits, boolean zeroPlusOne,
+                    int groupSize) {
         super(rows, cols);
         if (bits < 1 || bits > 8) throw new IllegalArgumentException(bits + " bits (1 to 8 pack into int32 words)");
         if (rows <= 0 || cols <= 0) throw new IllegalArgumentException("dense shape " + rows + "x" + cols);
@@ -96,7 +102,8 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
             throw new IllegalArgumentException(groupIndex.name() + " holds " + groupIndex.elementCount() + " entries for " + cols + " input features");
         }
         groupOf = new int[cols];
-        int size = ceilDiv(cols, groups);
+        // a last, short group: ceil(cols / groups) is not the group size when cols is not a multiple of it
+        int size = groupSize > 0 && ceilDiv(cols, groupSize) == groups ? groupSize : ceilDiv(cols, groups);
         for (int c = 0; c < cols; c++) {
             long g = groupIndex == null ? c / size : groupIndex.rawLong(c);
             if (g < 0 || g >= groups) throw new IllegalArgumentException("g_idx[" + c + "] = " + g + ", outside the " + groups + " groups of the scales");
@@ -197,7 +204,7 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
 
     /** The metadata keys {@link HfConfig#metadata} gives a checkpoint's {@code quantization_config}. */
     static final String QUANT_METHOD = "config.quant_method", QUANT_BITS = "config.quant_bits", QUANT_FORMAT = "config.quant_checkpoint_format",
-            QUANT_VERSION = "config.quant_version";
+            QUANT_VERSION = "config.quant_version", QUANT_GROUP = "config.quant_group_size";
 
     /**
      * The packed-int32 weights among {@code tensors}: each {@code P.weight_packed} with its scale and
@@ -233,6 +240,11 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
         return layers;
     }
 
+    /** The config's group size, or 0 where it gives none (-1, GPTQ's per-channel, included). */
+    private static int groupSize(Map<String, String> metadata) {
+        return Math.max(0, Integer.parseInt(metadata.getOrDefault(QUANT_GROUP, "0")));
+    }
+
     /** The bit widths quantizers write (llm-compressor's W2/W3/W4/W8 presets); a width that packs as another is read as one of these. */
     private static final List<Integer> COMMON_BITS = List.of(2, 3, 4, 8);
 
@@ -261,7 +273,7 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
         if (bits == 0) {
             throw new IllegalArgumentException(p[1] + " words a row hold " + dims[1] + " codes at " + (fits.isEmpty() ? "no bit width of 1 to 8" : "any of " + fits + " bits, and the config names none of them"));
         }
-        return new PackedIntMatrix(Form.COMPRESSED_TENSORS, packed, scale, zeros, gIdx, (int) dims[0], (int) dims[1], bits, false);
+        return new PackedIntMatrix(Form.COMPRESSED_TENSORS, packed, scale, zeros, gIdx, (int) dims[0], (int) dims[1], bits, false, groupSize(metadata));
     }
 
     private static PackedIntMatrix gptqOrAwq(Tensor qweight, Tensor scales, Tensor qzeros, Tensor gIdx, Map<String, String> metadata) {
@@ -281,13 +293,13 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
             long in = q[0] * (32 / bits);
             if (in > Integer.MAX_VALUE) throw new IllegalArgumentException(in + " input features");
             boolean v2 = "gptq_v2".equals(metadata.get(QUANT_FORMAT));
-            return new PackedIntMatrix(Form.GPTQ, qweight, scales, qzeros, gIdx, (int) out, (int) in, bits, !v2);
+            return new PackedIntMatrix(Form.GPTQ, qweight, scales, qzeros, gIdx, (int) out, (int) in, bits, !v2, groupSize(metadata));
         }
         if (q[1] * 8 == out) {
             String version = metadata.getOrDefault(QUANT_VERSION, "gemm");
             if (!version.equalsIgnoreCase("gemm")) throw new IllegalArgumentException("AutoAWQ's " + version + " layout is not read (only GEMM's)");
             if (q[0] > Integer.MAX_VALUE) throw new IllegalArgumentException(q[0] + " input features");
-            return new PackedIntMatrix(Form.AWQ, qweight, scales, qzeros, gIdx, (int) out, (int) q[0], 4, false);
+            return new PackedIntMatrix(Form.AWQ, qweight, scales, qzeros, gIdx, (int) out, (int) q[0], 4, false, groupSize(metadata));
         }
         throw new IllegalArgumentException(qweight.name() + " " + Arrays.toString(q) + " is neither GPTQ's [in·bits/32, " + out + "] nor AWQ's [in, " + out / 8 + "] beside "
                 + scales.name() + " " + Arrays.toString(s));

@@ -85,6 +85,31 @@ class PackedIntCheckpointTest {
         }
     }
 
+    /**
+     * A last, short group (96 inputs in groups of 64: two scales): the config's group size places column 64
+     * in the second group, where {@code ceil(96 / 2) = 48} would have placed column 48 there already.
+     */
+    @Test
+    void aShortLastGroupFollowsTheConfigsGroupSize() {
+        int rows = 8;
+        int cols = 96;
+        int[] words = new int[cols * rows / 8];
+        java.util.Arrays.fill(words, 0x99999999); // every 4-bit code 9: symmetric zero 8, so each element is its group's scale
+        Tensor codes = new Tensor("p.qweight", DType.I32, new long[] {cols, rows / 8}, MemorySegment.ofArray(words));
+        float[] s = new float[2 * rows];
+        for (int r = 0; r < rows; r++) {
+            s[r] = 1;
+            s[rows + r] = 2;
+        }
+        Tensor scales = Tensor.ofFloats("p.scales", new long[] {2, rows}, s);
+        float[] row = new float[cols];
+        new PackedIntMatrix(PackedIntMatrix.Form.AWQ, codes, scales, null, null, rows, cols, 4, false, 64).copyRow(3, row, 0);
+        assertEquals(1f, row[63]);
+        assertEquals(2f, row[64]);
+        new PackedIntMatrix(PackedIntMatrix.Form.AWQ, codes, scales, null, null, rows, cols, 4, false, 0).copyRow(3, row, 0);
+        assertEquals(2f, row[48], "without a group size, ceil(cols / groups)");
+    }
+
     /** GPTQModel's gptq_v2 format stores the zero itself: read with the +1 it dequantizes otherwise. */
     @Test
     void gptqV2StoresTheZeroItself() throws IOException {
