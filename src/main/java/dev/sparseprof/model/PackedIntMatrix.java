@@ -54,13 +54,9 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
      * @param zeros       the packed zero points, or null (symmetric: the zero is {@code 2^(bits-1)})
      * @param groupIndex  {@code g_idx}, or null (column {@code c} is in group {@code c / group size})
      * @param zeroPlusOne GPTQ's stored zero is one less than the zero used
+     * @param groupSize   the quantizer's group size (the config's), or 0: {@code ceil(cols / groups)}
      * @throws IllegalArgumentException naming the tensor whose shape does not follow from the others
      */
-    PackedIntMatrix(Form form, Tensor codes, Tensor scales, Tensor zeros, Tensor groupIndex, int rows, int cols, int bits, boolean zeroPlusOne) {
-        this(form, codes, scales, zeros, groupIndex, rows, cols, bits, zeroPlusOne, 0);
-    }
-
-    /** @param groupSize the quantizer's group size (the config's), or 0: {@code ceil(cols / groups)} */
     PackedIntMatrix(Form form, Tensor codes, Tensor scales, Tensor zeros, Tensor groupIndex, int rows, int cols, int bits, boolean zeroPlusOne,
                     int groupSize) {
         super(rows, cols);
@@ -159,14 +155,14 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
                     : scales.getFloat(form == Form.COMPRESSED_TENSORS ? (long) row * groups + g : (long) g * rows + row);
         }
         if (form == Form.AWQ) {
-            // one code of this row per word, the word's slot fixed by the row; input c's word is row c's of qweight
+            // one code of this row per word, in the slot the row's place in its eight gives: input c's is in qweight[c][row / 8]
             int shift = bits * AWQ_SLOT[row % perWord];
             long stride = rows / perWord;
             long at = row / perWord;
             for (int c = 0; c < cols; c++, at += stride) dst[offset + c] = value((int) (word(at) >>> shift) & mask, groupOf[c], zero, scale);
             return;
         }
-        // compressed-tensors: the row's words in a run; GPTQ: word w of column block w in row w of qweight, `rows` apart
+        // compressed-tensors: the row's words one after the other; GPTQ: input block w's word is qweight[w][row], a qweight row apart
         long at = form == Form.COMPRESSED_TENSORS ? (long) row * codes.shape()[1] : row;
         long stride = form == Form.COMPRESSED_TENSORS ? 1 : rows;
         for (int c0 = 0; c0 < cols; c0 += perWord, at += stride) {
