@@ -151,11 +151,17 @@ final class BnbMatrix extends DecodedMatrix implements EncodedWeights {
     public void copyRow(int row, float[] dst, int offset) {
         checkRow(row);
         long first = (long) row * cols;
-        for (int c = 0; c < cols; c++) {
+        // the row's elements in runs of one block each (blocks run over the flat weight, across rows)
+        for (int c = 0; c < cols; ) {
             long i = first + c;
-            int packed = codes.data().get(ValueLayout.JAVA_BYTE, i >>> 1) & 0xff;
-            float v = map[(i & 1) == 0 ? packed >>> 4 : packed & 0xf];
-            dst[offset + c] = v == 0 ? 0.0f : v * absmax[(int) (i / blocksize)];
+            int block = (int) (i / blocksize);
+            float scale = absmax[block];
+            int end = (int) Math.min(cols, (long) (block + 1) * blocksize - first);
+            for (; c < end; c++, i++) {
+                int packed = codes.data().get(ValueLayout.JAVA_BYTE, i >>> 1) & 0xff;
+                float v = map[(i & 1) == 0 ? packed >>> 4 : packed & 0xf];
+                dst[offset + c] = v == 0 ? 0.0f : v * scale;
+            }
         }
     }
 
