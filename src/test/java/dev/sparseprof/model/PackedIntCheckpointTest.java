@@ -110,6 +110,35 @@ class PackedIntCheckpointTest {
         assertEquals(2f, row[48], "without a group size, ceil(cols / groups)");
     }
 
+    /**
+     * bitsandbytes' blocks run over the flat weight, across rows: 3 x 40 elements in blocks of 32 (the last
+     * one short), element i = {@code map[code_i]·absmax[i / 32]}, the first code of a byte in its high nibble.
+     */
+    @Test
+    void bitsandbytesBlocksRunAcrossRows() {
+        int rows = 3;
+        int cols = 40;
+        int n = rows * cols;
+        byte[] packed = new byte[n / 2];
+        for (int i = 0; i < n; i += 2) packed[i / 2] = (byte) (((i * 7) % 16) << 4 | ((i + 1) * 7) % 16);
+        float[] map = new float[16];
+        for (int k = 0; k < 16; k++) map[k] = k - 7; // code 7 is the exact zero, as NF4's
+        float[] absmax = {1, 2, 3, 4};
+        byte[] state = "{\"quant_type\": \"nf4\", \"blocksize\": 32, \"dtype\": \"float16\", \"shape\": [3, 40]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String w = "m.weight";
+        List<Tensor> tensors = List.of(new Tensor(w, DType.U8, new long[] {n / 2, 1}, MemorySegment.ofArray(packed)),
+                Tensor.ofFloats(w + ".quant_map", new long[] {16}, map), Tensor.ofFloats(w + ".absmax", new long[] {4}, absmax),
+                new Tensor(w + ".quant_state.bitsandbytes__nf4", DType.U8, new long[] {state.length}, MemorySegment.ofArray(state)));
+        Map<String, Tensor> byName = new java.util.HashMap<>();
+        for (Tensor t : tensors) byName.put(t.name(), t);
+        List<String> faults = new java.util.ArrayList<>();
+        List<GemmLayer> layers = BnbMatrix.layers(tensors, byName, faults, new java.util.ArrayList<>());
+        assertTrue(faults.isEmpty(), faults.toString());
+        float[] dense = layers.get(0).matrix().toDense();
+        for (int i = 0; i < n; i++) assertEquals(map[(i * 7) % 16] * absmax[i / 32], dense[i], 0f, "element " + i);
+        assertEquals(DType.F16, layers.get(0).storedDType());
+    }
+
     /** GPTQModel's gptq_v2 format stores the zero itself: read with the +1 it dequantizes otherwise. */
     @Test
     void gptqV2StoresTheZeroItself() throws IOException {
