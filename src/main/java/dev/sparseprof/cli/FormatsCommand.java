@@ -120,6 +120,12 @@ final class FormatsCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         sb.append(TextTable.wrap(m.source() + ": storage with " + dtype.label() + " values; each cell is the compression ratio dense/format, metadata included"));
         sb.append(t.render(wide));
+        double stored = storedBytes(rows);
+        if (Math.abs(stored - dense) > 0.5) {
+            long params = rows.stream().mapToLong(r -> r.get(0).layer().params()).sum();
+            sb.append(TextTable.wrap(String.format(Locale.ROOT, "as stored in the file: %s, %.3g bits per weight with their scales; "
+                    + "dense %s / stored = %s", Units.formatBytes(Math.round(stored)), 8 * stored / params, dtype.label(), ratio(dense / stored))));
+        }
         List<String> na = new ArrayList<>();
         for (int i = 0; i < formats.size(); i++) {
             for (List<Cell> row : rows) {
@@ -175,6 +181,13 @@ final class FormatsCommand implements Callable<Integer> {
         return l.params() * dtype.sizeBytes();
     }
 
+    /** The weights' bytes as the file stores them: each layer's encoding ({@code GemmLayer.storedBitsPerWeight}). */
+    private static double storedBytes(List<List<Cell>> rows) {
+        double bytes = 0;
+        for (List<Cell> row : rows) bytes += row.get(0).layer().params() * row.get(0).layer().storedBitsPerWeight() / 8;
+        return bytes;
+    }
+
     private static String ratio(double r) {
         return Double.isFinite(r) ? String.format(Locale.ROOT, "%.2fx", r) : "inf";
     }
@@ -193,7 +206,7 @@ final class FormatsCommand implements Callable<Integer> {
             dense += denseBytes(l, dtype);
             w.beginObject().field("name", l.name()).field("kind", ProfileCommand.kindLabel(l.kind()));
             w.name("shape").beginObject().field("rows", l.rows()).field("cols", l.cols()).endObject();
-            w.field("denseBytes", denseBytes(l, dtype));
+            w.field("denseBytes", denseBytes(l, dtype)).field("storedBytes", l.params() * l.storedBitsPerWeight() / 8);
             w.name("formats").beginObject();
             for (Cell c : row) {
                 w.name(c.format().name());
@@ -202,7 +215,7 @@ final class FormatsCommand implements Callable<Integer> {
             w.endObject().endObject();
         }
         w.endArray();
-        w.name("totals").beginObject().field("denseBytes", dense).name("formats").beginObject();
+        w.name("totals").beginObject().field("denseBytes", dense).field("storedBytes", storedBytes(rows)).name("formats").beginObject();
         for (int i = 0; i < formats.size(); i++) {
             w.name(formats.get(i).name());
             cost(w, total(rows, i, dtype, dense), formats.get(i));
