@@ -29,11 +29,8 @@ import java.util.Set;
  * modeling code multiplies them with {@code bmm} (Llama 4, gpt-oss). The rules go by model type,
  * not by name: GPTBigCode (StarCoder) names the same modules over {@code nn.Linear}. A causal LM
  * whose {@code lm_head} is tied to its input embedding, and so not stored, gets that output GEMM
- * over the embedding's matrix ({@link TiedHeads}); MXFP4 weights are {@link Mxfp4Matrix} layers, and
- * compressed-tensors' bitmask-compressed sparse weights {@link BitmaskMatrix} layers, and int32-packed
- * int4/int8 weights (GPTQ, AWQ, compressed-tensors' pack-quantized) {@link PackedIntMatrix} layers, and
- * NVFP4/MXFP4 weights (compressed-tensors, NVIDIA ModelOpt) {@link Fp4Matrix} layers, and bitsandbytes'
- * NF4/FP4 and LLM.int8 weights {@link BnbMatrix} layers.
+ * over the embedding's matrix ({@link TiedHeads}); weights stored encoded (quantized codes, bitmask
+ * compression) are read by their own views ({@link EncodedLayers}).
  */
 final class TensorLayers {
     private TensorLayers() {}
@@ -83,39 +80,20 @@ final class TensorLayers {
     }
 
     /**
-     * {@link #of(List)}, with the encoded weights ({@link Mxfp4Matrix}, {@link BitmaskMatrix},
-     * {@link PackedIntMatrix}, {@link Fp4Matrix}, {@link BnbMatrix}) decoded, and where integer tensors of rank 2 or more are named as weights
-     * that no layer reads (bitsandbytes' packed uint8 {@code weight}, MLX's uint32 {@code weight},
-     * int8 {@code weight}s), a {@code tensors.skipped} note naming them in {@code metadata}: the
-     * numbers leave them out, and say so. Encoded weights whose tensors disagree get a note of their own.
+     * {@link #of(List)}, with the encoded weights decoded ({@link EncodedLayers}, whose notes on sets that
+     * do not hold together go into {@code metadata}), and where integer tensors of rank 2 or more are
+     * named as weights that no layer reads (MLX's uint32 {@code weight}, int8 {@code weight}s without
+     * row scales), a {@code tensors.skipped} note naming them in {@code metadata}: the numbers leave
+     * them out, and say so.
      */
     static List<GemmLayer> of(List<Tensor> tensors, Map<String, String> metadata) {
         Map<String, Tensor> byName = byName(tensors);
-        List<GemmLayer> mxfp4 = Mxfp4Matrix.layers(tensors, byName);
-        List<String> bitmaskFaults = new ArrayList<>();
-        List<GemmLayer> bitmasks = BitmaskMatrix.layers(tensors, byName, bitmaskFaults);
-        if (!bitmaskFaults.isEmpty()) {
-            metadata.put("bitmask.skipped", bitmaskFaults.size() + " bitmask-compressed weight(s) whose tensors disagree, left out: "
-                    + String.join("; ", bitmaskFaults.subList(0, Math.min(3, bitmaskFaults.size()))));
-        }
-        List<String> packedFaults = new ArrayList<>();
-        List<String> packedParts = new ArrayList<>();
-        List<GemmLayer> packed = PackedIntMatrix.layers(tensors, byName, metadata, packedFaults, packedParts);
-        packed.addAll(Fp4Matrix.layers(tensors, byName, packedFaults, packedParts));
-        packed.addAll(BnbMatrix.layers(tensors, byName, packedFaults, packedParts));
-        packed.addAll(BnbMatrix.int8Layers(tensors, byName, packedFaults, packedParts));
-        if (!packedFaults.isEmpty()) {
-            metadata.put("packed.skipped", packedFaults.size() + " packed weight(s) (GPTQ, AWQ, compressed-tensors pack-quantized, NVFP4/MXFP4, bitsandbytes) not read, left out: "
-                    + String.join("; ", packedFaults.subList(0, Math.min(3, packedFaults.size()))));
-        }
-        Set<String> encodedParts = BitmaskMatrix.parts(tensors, byName);
-        encodedParts.addAll(packedParts);
-        Set<String> decoded = new HashSet<>(encodedParts);
-        for (GemmLayer l : mxfp4) decoded.add(l.tensorName());
+        EncodedLayers encoded = EncodedLayers.of(tensors, byName, metadata);
+        metadata.putAll(encoded.notes());
         List<String> skipped = new ArrayList<>();
         for (Tensor t : tensors) {
             String lower = t.name().toLowerCase(Locale.ROOT);
-            if (decoded.contains(t.name())) continue;
+            if (encoded.claimed().contains(t.name())) continue;
             if (!t.dtype().isFloatingPoint() && t.rank() >= 2 && (lower.contains("weight") || lower.endsWith("_blocks"))) {
                 skipped.add(t.name() + " " + t.dtype().name().toLowerCase(Locale.ROOT));
             }
@@ -126,10 +104,8 @@ final class TensorLayers {
                     + String.join(", ", skipped.subList(0, Math.min(3, skipped.size()))) + (skipped.size() > 3 ? ", ..." : ""));
         }
         String modelType = metadata.getOrDefault(MODEL_TYPE, "");
-        List<GemmLayer> layers = of(tensors.stream().filter(t -> !encodedParts.contains(t.name())).toList(), modelType, byName);
-        layers.addAll(mxfp4);
-        layers.addAll(bitmasks);
-        layers.addAll(packed);
+        List<GemmLayer> layers = of(tensors.stream().filter(t -> !encoded.claimed().contains(t.name())).toList(), modelType, byName);
+        layers.addAll(encoded.layers());
         Map<Layout, Integer> moved = new EnumMap<>(Layout.class);
         for (Tensor t : tensors) moved.merge(Layout.of(t.name(), t, modelType), 1, Integer::sum);
         String from = modelType.isEmpty() ? "" : " (" + modelType + ")";
