@@ -23,6 +23,10 @@ Each weight is packed the way its library's own code packs it, transcribed to nu
   bnb-nf4-nested/  the same with double quantization: uint8 absmax codes, nested_absmax per 256 blocks, nested_quant_map
                    and nested_offset (an evenly spaced 256-entry map here, not bitsandbytes' dynamic one).
   bnb-int8/        bitsandbytes Linear8bitLt: int8 weight and SCB (each row's absmax): q * SCB / 127.
+  mlx4/, mlx3/     mlx-lm's affine form: weight uint32 [out, in*bits/32], each row a little-endian bit stream (3-bit
+                   codes cross words), scales and biases fp16 [out, in/group]: scale * q + bias (config.json's
+                   "quantization": group 64 at 4 bits, 32 at 3). The scale and bias here are the group's range
+                   and minimum, not mx.quantize's own choice; the reader decodes whatever the file holds.
 Half of every weight is pruned to exact zeros before quantizing; the affine forms keep them at 0 because the
 zero point is an integer code (FP4's codes 0 and 8 are zeros). expected.json gives, per layer, the non-zeros, the sum, the absolute sum
 and three elements of the dequantized [out, in] weight, (code - zero) * scale in float32, with GPTQ's
@@ -288,6 +292,31 @@ def bnb8():
     return [("weight", cb, "I8"), ("SCB", scb, "F32"), ("weight_format", np.array(0, np.uint8), "U8")], dense
 
 
+def mlx(bits, group):
+    """mx.quantize's affine form as mx.dequantize reads it (w = scale * q + bias per group of the row), each row's
+    codes packed as a little-endian bit stream into uint32 words (code c at bits [c*bits, (c+1)*bits))."""
+    w = pruned_weight()
+    n_bins = 2 ** bits - 1
+    g = w.reshape(OUT, IN // group, group)
+    lo, hi = g.min(axis=2), g.max(axis=2)
+    scale = ((hi - lo) / n_bins).astype(np.float16)
+    scale[scale == 0] = 1
+    bias = lo.astype(np.float16)
+    q = np.clip(np.round((g - bias[..., None].astype(np.float32)) / scale[..., None].astype(np.float32)), 0, n_bins).astype(np.int64).reshape(OUT, IN)
+    words = IN * bits // 32
+    packed = np.zeros((OUT, words), np.uint32)
+    for r in range(OUT):
+        stream = 0
+        for c in range(IN):
+            stream |= int(q[r, c]) << (c * bits)
+        for k in range(words):
+            packed[r, k] = (stream >> (32 * k)) & 0xFFFFFFFF
+    s32 = np.repeat(scale.astype(np.float32), group, axis=1)
+    b32 = np.repeat(bias.astype(np.float32), group, axis=1)
+    dense = (s32 * q.astype(np.float32)).astype(np.float32) + b32
+    return [("weight", packed, "U32"), ("scales", scale, "F16"), ("biases", bias, "F16")], dense.astype(np.float32)
+
+
 def config(quant):
     return {"model_type": "llama", "hidden_size": IN, "num_hidden_layers": 1, "num_attention_heads": 4, "intermediate_size": OUT,
             "quantization_config": quant}
@@ -307,6 +336,10 @@ CASES = {
     "bnb-nf4": (lambda: bnb4(False), None),
     "bnb-nf4-nested": (lambda: bnb4(True), None),
     "bnb-int8": (bnb8, None),
+    "mlx4": (lambda: mlx(4, 64), {"model_type": "llama", "hidden_size": IN, "num_hidden_layers": 1, "num_attention_heads": 4,
+                                  "intermediate_size": OUT, "quantization": {"group_size": 64, "bits": 4}}),
+    "mlx3": (lambda: mlx(3, 32), {"model_type": "llama", "hidden_size": IN, "num_hidden_layers": 1, "num_attention_heads": 4,
+                                  "intermediate_size": OUT, "quantization": {"group_size": 32, "bits": 3}}),
 }
 
 expected = {}

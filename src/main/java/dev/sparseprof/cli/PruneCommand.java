@@ -107,7 +107,7 @@ final class PruneCommand implements Callable<Integer> {
                 Checks.toIntExact(l.params(), "layer '" + l.name() + "' size");
                 if (l.tensor() == null) {
                     throw new SparseprofException(m.source() + ": layer '" + l.name() + "' is stored encoded (GGUF quantized blocks, "
-                            + "MXFP4 safetensors, MatMulNBits, GPTQ/AWQ/pack-quantized int32 words, NVFP4, bitsandbytes 4-bit, a compressed-tensors bitmask): its zeros cannot be written back into that form; "
+                            + "MXFP4 safetensors, MatMulNBits, GPTQ/AWQ/pack-quantized int32 words, NVFP4, bitsandbytes 4-bit, MLX, a compressed-tensors bitmask): its zeros cannot be written back into that form; "
                             + "prune the dense checkpoint");
                 }
                 byTensor.computeIfAbsent(l.tensorName(), k -> new ArrayList<>()).add(l);

@@ -164,7 +164,8 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
     }
 
     /**
-     * The facts of {@code quantization_config} (or compressed-tensors' older {@code compression_config})
+     * The facts of {@code quantization_config} (or compressed-tensors' older {@code compression_config}, or
+     * mlx-lm's {@code quantization})
      * that the packed-weight readers need ({@link PackedIntMatrix}): the method, the weights' bits
      * and group size (GPTQ's and AWQ's {@code bits} and {@code group_size}, compressed-tensors' first config
      * group's {@code weights.num_bits} and {@code weights.group_size}),
@@ -172,7 +173,8 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
      */
     private static Map<String, String> quantization(Map<String, Object> json) {
         Map<String, String> out = new LinkedHashMap<>();
-        Object q = json.get("quantization_config") != null ? json.get("quantization_config") : json.get("compression_config");
+        Object q = json.get("quantization_config") != null ? json.get("quantization_config")
+                : json.get("compression_config") != null ? json.get("compression_config") : json.get("quantization"); // mlx-lm's
         if (!(q instanceof Map<?, ?> quant)) return out;
         if (quant.get("quant_method") instanceof String method) out.put(PackedIntMatrix.QUANT_METHOD, method);
         Object bits = quant.get("bits");

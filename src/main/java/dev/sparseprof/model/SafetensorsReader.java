@@ -86,8 +86,8 @@ final class SafetensorsReader implements ModelReader {
         }
         checkNoOverlap(source, ranges, tensors);
         if (!opaque.isEmpty()) {
-            metadata.put(OPAQUE, opaque.size() + (opaque.size() == 1 ? " tensor" : " tensors") + " of a dtype not decoded (MLX's packed U32 "
-                    + "weights, microscaling codes and scales), left out of the layers: " + String.join(", ", opaque.subList(0, Math.min(3, opaque.size())))
+            metadata.put(OPAQUE, opaque.size() + (opaque.size() == 1 ? " tensor" : " tensors") + " of a dtype not decoded (microscaling "
+                    + "codes and scales, U64, C64), left out of the layers: " + String.join(", ", opaque.subList(0, Math.min(3, opaque.size())))
                     + (opaque.size() > 3 ? ", ..." : ""));
         }
         return tensors;

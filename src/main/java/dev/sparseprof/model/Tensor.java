@@ -107,6 +107,7 @@ public record Tensor(String name, DType dtype, long[] shape, MemorySegment data,
             case I16 -> data.getAtIndex(LittleEndian.I16, i);
             case U16 -> data.getAtIndex(LittleEndian.I16, i) & 0xffff;
             case I32 -> data.getAtIndex(LittleEndian.I32, i);
+            case U32 -> data.getAtIndex(LittleEndian.I32, i) & 0xffffffffL;
             case I64 -> data.getAtIndex(LittleEndian.I64, i);
             default -> throw new IllegalStateException("rawLong on " + dtype);
         };

@@ -9,7 +9,7 @@ import java.util.Locale;
 public enum DType {
     F64(64, true), F32(32, true), TF32(32, true), F16(16, true), BF16(16, true),
     F8_E4M3(8, true), F8_E5M2(8, true),
-    I64(64, false), I32(32, false), I16(16, false), U16(16, false), I8(8, false), U8(8, false), BOOL(8, false);
+    I64(64, false), I32(32, false), U32(32, false), I16(16, false), U16(16, false), I8(8, false), U8(8, false), BOOL(8, false);
 
     private final int bits;
     private final boolean floatingPoint;
@@ -66,6 +66,7 @@ public enum DType {
             case F8_E5M2 -> "fp8_e5m2";
             case I64 -> "int64";
             case I32 -> "int32";
+            case U32 -> "uint32";
             case I16 -> "int16";
             case U16 -> "uint16";
             case I8 -> "int8";

@@ -86,7 +86,7 @@ final class InputSubjects {
         s.add(new Subject("gguf", f -> Files.write(f.resolve("m.gguf"), GgufFixtures.llama()), "m.gguf", false, false, List.of(),
                 profile("m.gguf")));
         // packed quantized weights (src/test/resources/packed): codes, scales, zeros and g_idx that may lie about each other
-        for (String form : List.of("gptq-act-order", "awq", "nvfp4")) {
+        for (String form : List.of("gptq-act-order", "awq", "nvfp4", "bnb-nf4-nested", "mlx3")) {
             s.add(new Subject("packed-" + form, f -> Files.copy(Path.of("src/test/resources/packed", form, "model.safetensors"), f.resolve("m.safetensors")),
                     "m.safetensors", false, false, List.of(), profile("m.safetensors")));
         }

@@ -152,8 +152,8 @@ class ProfileCheckpointTest {
     }
 
     @Test
-    void anMlxCheckpointNamesItsPackedU32WeightsAndPruneRefusesToLoseThem() throws IOException {
-        // MLX's 4-bit layout: U32 weight [out, in/8], fp16 scales and biases [out, in/64]; the safetensors format names U32
+    void anMlxCheckpointIsDecodedAndPruneRefusesItsPackedWeights() throws IOException {
+        // MLX's 4-bit layout: U32 weight [out, in/8], fp16 scales and biases [out, in/64]
         String header = "{\"model.layers.0.mlp.up_proj.weight\":{\"dtype\":\"U32\",\"shape\":[8,8],\"data_offsets\":[0,256]},"
                 + "\"model.layers.0.mlp.up_proj.scales\":{\"dtype\":\"F16\",\"shape\":[8,1],\"data_offsets\":[256,272]},"
                 + "\"model.layers.0.mlp.up_proj.biases\":{\"dtype\":\"F16\",\"shape\":[8,1],\"data_offsets\":[272,288]},"
@@ -166,11 +166,12 @@ class ProfileCheckpointTest {
         Result r = run("profile", file.toString(), "--json", "-");
         assertEquals(0, r.code(), r.err());
         Map<String, Object> json = Json.parseObject(r.out());
-        assertEquals(List.of("lm_head.weight"), layers(json).stream().map(l -> l.get("name")).toList());
-        assertTrue(String.valueOf(map(json.get("model")).get("leftOut")).contains("model.layers.0.mlp.up_proj.weight U32[8, 8]"), r.out());
+        assertEquals(List.of("lm_head.weight", "model.layers.0.mlp.up_proj.weight"), layers(json).stream().map(l -> l.get("name")).toList(),
+                "8 words of 4-bit codes in one group of 64 (MLX's default group size): an 8 x 64 layer");
+        assertEquals(null, map(json.get("model")).get("leftOut"), r.out());
         Result p = run("prune", file.toString(), "--sparsity", "0.5", "--out", dir.resolve("p.safetensors").toString());
         assertEquals(2, p.code());
-        assertTrue(p.err().contains("a pruned copy would lose their dtype and shape, so nothing is written"), p.err());
+        assertTrue(p.err().contains("layer 'model.layers.0.mlp.up_proj.weight' is stored encoded"), p.err());
         assertTrue(Files.notExists(dir.resolve("p.safetensors")));
     }
 }

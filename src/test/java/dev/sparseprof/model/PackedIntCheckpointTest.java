@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * int32-packed int4/int8 checkpoints ({@link PackedIntMatrix}): GPTQ, AWQ and compressed-tensors'
  * pack-quantized weights, FP4 ones ({@link Fp4Matrix}: compressed-tensors' NVFP4 and MXFP4, ModelOpt's
- * NVFP4) and bitsandbytes' NF4 (plain and nested) and LLM.int8 ones ({@link BnbMatrix}), written by src/test/resources/packed/generate.py the way each library's own packing code
+ * NVFP4), bitsandbytes' NF4 (plain and nested) and LLM.int8 ones ({@link BnbMatrix}) and MLX's affine ones
+ * ({@link MlxMatrix}, 4 bits and 3 bits whose codes cross words), written by src/test/resources/packed/generate.py the way each library's own packing code
  * writes them (transcribed to numpy: AutoGPTQ's {@code QuantLinear.pack}, AutoAWQ's
  * {@code WQLinear_GEMM.from_linear}, compressed-tensors' {@code pack_to_int32} and
  * {@code pack_fp4_to_uint8}, bitsandbytes' default-backend {@code quantize_4bit} and
@@ -41,7 +42,7 @@ class PackedIntCheckpointTest {
     void eachFormReadsAsItsLibraryDequantizesIt() throws IOException {
         Map<String, Object> expected = Json.parseObject(Files.readString(FOLDER.resolve("expected.json")));
         assertEquals(Set.of("gptq-act-order", "gptq8", "awq", "ct-sym", "ct-asym8", "nvfp4", "mxfp4", "nvfp4-modelopt", "bnb-nf4", "bnb-nf4-nested",
-                "bnb-int8"), expected.keySet());
+                "bnb-int8", "mlx4", "mlx3"), expected.keySet());
         Map<String, Double> bits = Map.ofEntries(
                 Map.entry("gptq-act-order", 4 + 16.0 / 32 + 4.0 / 32),  // codes, an fp16 scale and a 4-bit zero per 32
                 Map.entry("gptq8", 8 + 16.0 / 128 + 8.0 / 128),           // one group of 128 inputs
@@ -53,7 +54,9 @@ class PackedIntCheckpointTest {
                 Map.entry("nvfp4-modelopt", 4 + 8.0 / 16),
                 Map.entry("bnb-nf4", 8.0 * (4096 + 128 * 4 + 16 * 4) / 8192),   // codes, an fp32 absmax per 64, the 16-entry map
                 Map.entry("bnb-nf4-nested", 8.0 * (4096 + 128 + 16 * 4 + 4 + 256 * 4) / 8192), // uint8 absmax codes, one nested absmax, the 256-entry map
-                Map.entry("bnb-int8", 8.0));
+                Map.entry("bnb-int8", 8.0),
+                Map.entry("mlx4", 4 + 32.0 / 64),                         // an fp16 scale and bias per 64
+                Map.entry("mlx3", 3 + 32.0 / 32));                        // per 32
         for (var e : expected.entrySet()) {
             String form = e.getKey();
             @SuppressWarnings("unchecked")
