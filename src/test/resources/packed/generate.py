@@ -23,10 +23,9 @@ Each weight is packed the way its library's own code packs it, transcribed to nu
   bnb-nf4-nested/  the same with double quantization: uint8 absmax codes, nested_absmax per 256 blocks, nested_quant_map
                    and nested_offset (an evenly spaced 256-entry map here, not bitsandbytes' dynamic one).
   bnb-int8/        bitsandbytes Linear8bitLt: int8 weight and SCB (each row's absmax): q * SCB / 127.
-  mlx4/, mlx3/     mlx-lm's affine form: weight uint32 [out, in*bits/32], each row a little-endian bit stream (3-bit
-                   codes cross words), scales and biases fp16 [out, in/group]: scale * q + bias (config.json's
-                   "quantization": group 64 at 4 bits, 32 at 3). The scale and bias here are the group's range
-                   and minimum, not mx.quantize's own choice; the reader decodes whatever the file holds.
+  mlx4/, mlx3/     mlx-lm's affine form (MLX's CPU quantize, transcribed): weight uint32 [out, in*bits/32], each row a
+                   little-endian bit stream (3-bit codes cross words), scales and biases fp16 [out, in/group]:
+                   scale * q + bias (config.json's "quantization": group 64 at 4 bits, 32 at 3).
 Half of every weight is pruned to exact zeros before quantizing; the affine forms keep them at 0 because the
 zero point is an integer code (FP4's codes 0 and 8 are zeros). expected.json gives, per layer, the non-zeros, the sum, the absolute sum
 and three elements of the dequantized [out, in] weight, (code - zero) * scale in float32, with GPTQ's
@@ -293,16 +292,32 @@ def bnb8():
 
 
 def mlx(bits, group):
-    """mx.quantize's affine form as mx.dequantize reads it (w = scale * q + bias per group of the row), each row's
-    codes packed as a little-endian bit stream into uint32 words (code c at bits [c*bits, (c+1)*bits))."""
+    """MLX's CPU quantize (mlx/backend/cpu/quantized.cpp `quantize`, transcribed: per group, the edge of larger
+    magnitude on a code, scale = edge / q0, bias = edge; codes rounded with the float scale, scale and bias
+    stored in the weights' 16-bit type), each row's codes a little-endian bit stream in uint32 words (code c
+    at bits [c*bits, (c+1)*bits): MLX packs 8 3-bit codes in 3 bytes, little-endian); mx.dequantize reads
+    scale * q + bias."""
     w = pruned_weight()
-    n_bins = 2 ** bits - 1
-    g = w.reshape(OUT, IN // group, group)
-    lo, hi = g.min(axis=2), g.max(axis=2)
-    scale = ((hi - lo) / n_bins).astype(np.float16)
-    scale[scale == 0] = 1
-    bias = lo.astype(np.float16)
-    q = np.clip(np.round((g - bias[..., None].astype(np.float32)) / scale[..., None].astype(np.float32)), 0, n_bins).astype(np.int64).reshape(OUT, IN)
+    n_bins = np.float32(2 ** bits - 1)
+    groups = w.reshape(-1, group)
+    q = np.zeros(groups.shape, np.int64)
+    scale = np.zeros(len(groups), np.float16)
+    bias = np.zeros(len(groups), np.float16)
+    for i, g in enumerate(groups):
+        w_max, w_min = np.float32(g.max()), np.float32(g.min())
+        mask = abs(w_min) > abs(w_max)
+        sc = np.float32(max((w_max - w_min) / n_bins, np.float32(1e-7)))
+        sc = sc if mask else -sc
+        edge = w_min if mask else w_max
+        q0 = np.rint(edge / sc)
+        b = np.float32(0)
+        if q0 != 0:
+            sc = np.float32(edge / q0)
+            b = edge
+        q[i] = np.clip(np.rint((g - b) / sc), 0, n_bins)
+        scale[i], bias[i] = sc, b
+    q = q.reshape(OUT, IN)
+    scale, bias = scale.reshape(OUT, IN // group), bias.reshape(OUT, IN // group)
     words = IN * bits // 32
     packed = np.zeros((OUT, words), np.uint32)
     for r in range(OUT):

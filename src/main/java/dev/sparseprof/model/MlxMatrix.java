@@ -12,9 +12,10 @@ import java.util.Map;
  * codes a little-endian bit stream (code {@code c} at bits {@code [c·bits, (c+1)·bits)} of the row, so
  * 3-, 5- and 6-bit codes cross words), {@code P.scales} and {@code P.biases} {@code [out, in/group]} in
  * the weights' 16-bit type. An element is {@code scale·q + bias} ({@code mx.dequantize}), in fp32
- * here, exactly 0 only where that computes to 0: the form is affine, so a pruned zero generally comes
- * back as a small non-zero, and such a layer shows the sparsity its quantization kept, as GGUF's affine
- * types do.
+ * here, exactly 0 only where that computes to 0. MLX's quantizer puts 0 on the code {@code -q0} of
+ * each group ({@code scale = edge / q0}, {@code bias = edge}) but rounds the scale to 16 bits, so a
+ * pruned zero comes back as 0 where that rounding is exact: such a layer shows the zeros its
+ * quantization kept, as GGUF's affine types do.
  */
 final class MlxMatrix extends DecodedMatrix implements EncodedWeights {
     /** The bit widths and group sizes {@code mx.quantize}'s affine mode takes. */
