@@ -338,6 +338,8 @@ final class ProfileCommand implements RunsDirect {
             }
             w.name("shape").beginObject().field("rows", p.layer().rows()).field("cols", p.layer().cols()).endObject();
             w.field("params", p.layer().params()).field("nnz", s.nnz()).field("sparsity", s.sparsity());
+            // how the file stores it: the value type, and the bits per weight with any block scales (4.625 for 4-bit GPTQ)
+            w.field("storedDType", p.layer().storedDType().label()).field("storedBitsPerWeight", p.layer().storedBitsPerWeight());
             if (p.layer().depthwise()) w.field("depthwise", true); // its nm fractions run along kh·kw taps: no pattern anything runs
             w.name("nm").beginObject();
             for (NmCompliance c : s.nm()) w.field(c.pattern().label(), c.fraction());

@@ -135,8 +135,10 @@ class ProfileCheckpointTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized: MLX, MXFP4 _blocks, int8 without scales) not decoded, "
                 + "left out of the layers: model.layers.0.mlp.up_proj.weight i8"), r.out());
-        assertTrue(layers(Json.parseObject(run("profile", file.toString(), "--json", "-").out())).stream()
-                .anyMatch(l -> String.valueOf(l.get("name")).equals("model.layers.0.self_attn.q_proj.weight")), "the GPTQ weight is a layer");
+        Map<String, Object> gptq = layers(Json.parseObject(run("profile", file.toString(), "--json", "-").out())).stream()
+                .filter(l -> String.valueOf(l.get("name")).equals("model.layers.0.self_attn.q_proj.weight")).findFirst().orElseThrow();
+        assertEquals("fp16", gptq.get("storedDType"), "fp32 scales: a W4A16 kernel multiplies in fp16");
+        assertEquals(4 + 32.0 / 64 + 4.0 / 64, ((Number) gptq.get("storedBitsPerWeight")).doubleValue(), 1e-12, "codes, one fp32 scale and a 4-bit zero per 64 inputs");
         Map<String, Object> model = map(Json.parseObject(run("profile", file.toString(), "--json", "-").out()).get("model"));
         assertTrue(String.valueOf(model.get("leftOut")).contains("up_proj.weight i8"), "scripts see it too: " + model);
         assertTrue(layers(Json.parseObject(run("profile", file.toString(), "--json", "-").out())).stream()
