@@ -13,7 +13,10 @@ import jdk.incubator.vector.VectorSpecies;
  * The dense GEMM baseline, so that sparse-versus-dense comparisons are fair: cache-blocked
  * (C column panels of {@link #NC}, K blocks of {@link #KC}), B packed per block into contiguous
  * zero-padded panels of {@link #NR} columns (64-byte aligned, off-heap), and register-blocked
- * micro-kernels. Rows are split among threads; each thread packs the B panels it uses into its
+ * micro-kernels. Where the packed B of all K fits half of L2 ({@link #packsWholeK}), every K block
+ * of a C block is packed first and each chunk of {@link #CHUNK_ROWS} rows runs all of them before
+ * the next chunk, so its C rows stay in L1 between K blocks; else each K block is packed and run
+ * over all rows in turn. The same micro-kernel calls either way, in another order. Rows are split among threads; each thread packs the B panels it uses into its
  * own scratch. The blocking is {@link DenseTiling#choose} of the kernels' vector width
  * ({@link KernelVectors}) and this core's L1d/L2 ({@link CoreCaches}), fixed when the class loads.
  *
@@ -96,10 +99,36 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
 
     @Override public boolean splitsRows() { return false; }
 
-    /** One packed KC x NC block, then an MR x NR tile (partial stores, the traced twin's accumulators). */
+    /**
+     * The packed B of one C block, then an MR x NR tile (partial stores, the traced twin's accumulators):
+     * every K block of it where they fit {@link #packsWholeK}, else one KC x NC block.
+     */
     @Override
     public int scratchFloats(DenseMatrix a, int n) {
-        return KC * panels(Math.min(n, NC)) * NR + TILE_FLOATS;
+        int nc = Math.min(n, NC);
+        return Math.toIntExact((long) (packsWholeK(a.cols(), nc) ? a.cols() : KC) * panels(nc) * NR + TILE_FLOATS);
+    }
+
+    /**
+     * Rows that run every K block of a C block before the next rows do ({@link DenseTiling#CHUNK_ROWS}).
+     * Looping K blocks outside all rows instead sent a C larger than L2 to L3 and back once per K block:
+     * 3072 x 768 x 128 at 256 bits (6 K blocks of 128, C 1.5 MiB) ran 57-69 GFLOP/s against 81 for
+     * 1536 x 384 on the Zen 4 VM.
+     */
+    static final int CHUNK_ROWS = DenseTiling.CHUNK_ROWS;
+    /** This core's L2, which decides {@link #packsWholeK}. */
+    private static final long MACHINE_L2_BYTES = CoreCaches.ofThisMachine().l2Bytes();
+
+    /** Whether the packed B of all {@code k} rows of a C block of {@code nc} columns fits half of this core's L2 ({@link DenseTiling#packsWholeK}). */
+    static boolean packsWholeK(int k, int nc) {
+        return TILING.packsWholeK(k, nc, MACHINE_L2_BYTES);
+    }
+
+    /** Floats of one packed row of a C block of {@code nc} columns: its panels' widths. */
+    private static int packedWidth(int nc) {
+        int width = 0;
+        for (int col = 0; col < nc; col += panelWidth(col, nc)) width += panelWidth(col, nc);
+        return width;
     }
 
     /** The fast path's packed KC x NC block, 64-byte aligned off-heap (one cache line per load). */
@@ -159,42 +188,63 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         ws.setCarryRow(-1);
         for (int j0 = 0; j0 < n; j0 += NC) {
             int nc = Math.min(NC, n - j0);
-            int wide = wideEnd(nc);
-            for (int k0 = 0; k0 < k; k0 += KC) {
-                int kc = Math.min(KC, k - k0);
-                packAligned(op.b(), n, new Panel(k0, kc, j0, nc), packed);
-                boolean accumulate = k0 > 0;
-                // whole NR panels: each row tile's A sliver stays in L1 across them
-                int i = range.rowStart();
-                for (; i + MR <= range.rowEnd(); i += MR) {
-                    for (int col = 0; col < wide; col += NR) {
-                        if (VECTORS == 4) micro4x4(op, packed, col * kc, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
-                        else micro6x2(op, packed, col * kc, NR, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
-                    }
+            if (packsWholeK(k, nc)) {
+                // every K block packed first, then each chunk of rows runs all of them: its C rows stay in L1 between blocks
+                long stride = packedWidth(nc);
+                for (int k0 = 0; k0 < k; k0 += KC) packAligned(op.b(), n, new Panel(k0, Math.min(KC, k - k0), j0, nc), packed.asSlice(k0 * stride * Float.BYTES));
+                for (int r0 = range.rowStart(); r0 < range.rowEnd(); r0 += CHUNK_ROWS) {
+                    int r1 = Math.min(range.rowEnd(), r0 + CHUNK_ROWS);
+                    for (int k0 = 0; k0 < k; k0 += KC) runBlock(op, packed, (int) (k0 * stride), new Panel(k0, Math.min(KC, k - k0), j0, nc), r0, r1, tile, tileAt);
                 }
-                for (; i < range.rowEnd(); i++) {
-                    for (int col = 0; col < wide; col += NR) {
-                        if (VECTORS == 4) micro1x4(op, packed, col * kc, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
-                        else micro1x2(op, packed, col * kc, NR, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
-                    }
-                }
-                // the rest: two-vector and one-vector panels, each with its own row tiles
-                for (int col = wide; col < nc; ) {
-                    int w = panelWidth(col, nc);
-                    int valid = Math.min(w, nc - col);
-                    int rows = tileRows(w);
-                    int r = range.rowStart();
-                    for (; r + rows <= range.rowEnd(); r += rows) {
-                        if (w == L) microNarrow(op, packed, col * kc, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
-                        else micro6x2(op, packed, col * kc, w, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
-                    }
-                    for (; r < range.rowEnd(); r++) {
-                        if (w == L) microNarrow1(op, packed, col * kc, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
-                        else micro1x2(op, packed, col * kc, w, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
-                    }
-                    col += w;
+            } else {
+                for (int k0 = 0; k0 < k; k0 += KC) {
+                    Panel q = new Panel(k0, Math.min(KC, k - k0), j0, nc);
+                    packAligned(op.b(), n, q, packed);
+                    runBlock(op, packed, 0, q, range.rowStart(), range.rowEnd(), tile, tileAt);
                 }
             }
+        }
+    }
+
+    /** Rows {@code [r0, r1)} times one packed K block of B (at float {@code base} of {@code packed}) into C's block columns. */
+    private void runBlock(Operands<DenseMatrix> op, MemorySegment packed, int base, Panel q, int r0, int r1, float[] tile, int tileAt) {
+        int n = op.n();
+        int k = op.a().cols();
+        int kc = q.kc();
+        int k0 = q.k0();
+        int j0 = q.j0();
+        int nc = q.nc();
+        int wide = wideEnd(nc);
+        boolean accumulate = k0 > 0;
+        // whole NR panels: each row tile's A sliver stays in L1 across them
+        int i = r0;
+        for (; i + MR <= r1; i += MR) {
+            for (int col = 0; col < wide; col += NR) {
+                if (VECTORS == 4) micro4x4(op, packed, base + col * kc, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
+                else micro6x2(op, packed, base + col * kc, NR, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
+            }
+        }
+        for (; i < r1; i++) {
+            for (int col = 0; col < wide; col += NR) {
+                if (VECTORS == 4) micro1x4(op, packed, base + col * kc, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
+                else micro1x2(op, packed, base + col * kc, NR, kc, i * k + k0, i * n + j0 + col, NR, accumulate, tile, tileAt);
+            }
+        }
+        // the rest: two-vector and one-vector panels, each with its own row tiles
+        for (int col = wide; col < nc; ) {
+            int w = panelWidth(col, nc);
+            int valid = Math.min(w, nc - col);
+            int rows = tileRows(w);
+            int r = r0;
+            for (; r + rows <= r1; r += rows) {
+                if (w == L) microNarrow(op, packed, base + col * kc, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
+                else micro6x2(op, packed, base + col * kc, w, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
+            }
+            for (; r < r1; r++) {
+                if (w == L) microNarrow1(op, packed, base + col * kc, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
+                else micro1x2(op, packed, base + col * kc, w, kc, r * k + k0, r * n + j0 + col, valid, accumulate, tile, tileAt);
+            }
+            col += w;
         }
     }
 
@@ -206,44 +256,58 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         ws.setCarryRow(-1);
         for (int j0 = 0; j0 < n; j0 += NC) {
             int nc = Math.min(NC, n - j0);
-            int wide = wideEnd(nc);
-            for (int k0 = 0; k0 < k; k0 += KC) {
-                int kc = Math.min(KC, k - k0);
-                tracePack(op.b(), n, new Panel(k0, kc, j0, nc), packed, tracer);
-                boolean accumulate = k0 > 0;
-                int i = range.rowStart();
-                for (; i + MR <= range.rowEnd(); i += MR) {
-                    for (int col = 0; col < wide; col += NR) {
-                        traceMicro(op, new Tile(i, MR, col * kc, kc, k0, j0 + col, NR, accumulate, NR), ws, tracer);
-                    }
+            if (packsWholeK(k, nc)) {
+                long stride = packedWidth(nc);
+                for (int k0 = 0; k0 < k; k0 += KC) tracePack(op.b(), n, new Panel(k0, Math.min(KC, k - k0), j0, nc), packed, (int) (k0 * stride), tracer);
+                for (int r0 = range.rowStart(); r0 < range.rowEnd(); r0 += CHUNK_ROWS) {
+                    int r1 = Math.min(range.rowEnd(), r0 + CHUNK_ROWS);
+                    for (int k0 = 0; k0 < k; k0 += KC) traceBlock(op, (int) (k0 * stride), new Panel(k0, Math.min(KC, k - k0), j0, nc), r0, r1, ws, tracer);
                 }
-                for (; i < range.rowEnd(); i++) {
-                    for (int col = 0; col < wide; col += NR) {
-                        traceMicro(op, new Tile(i, 1, col * kc, kc, k0, j0 + col, NR, accumulate, NR), ws, tracer);
-                    }
-                }
-                for (int col = wide; col < nc; ) {
-                    int w = panelWidth(col, nc);
-                    int valid = Math.min(w, nc - col);
-                    int rows = tileRows(w);
-                    int r = range.rowStart();
-                    for (; r + rows <= range.rowEnd(); r += rows) traceMicro(op, new Tile(r, rows, col * kc, kc, k0, j0 + col, valid, accumulate, w), ws, tracer);
-                    for (; r < range.rowEnd(); r++) traceMicro(op, new Tile(r, 1, col * kc, kc, k0, j0 + col, valid, accumulate, w), ws, tracer);
-                    col += w;
+            } else {
+                for (int k0 = 0; k0 < k; k0 += KC) {
+                    Panel q = new Panel(k0, Math.min(KC, k - k0), j0, nc);
+                    tracePack(op.b(), n, q, packed, 0, tracer);
+                    traceBlock(op, 0, q, range.rowStart(), range.rowEnd(), ws, tracer);
                 }
             }
+        }
+    }
+
+    /** The traced twin of {@link #runBlock}. */
+    private void traceBlock(Operands<DenseMatrix> op, int base, Panel q, int r0, int r1, Workspace ws, Tracer tracer) {
+        int kc = q.kc();
+        int k0 = q.k0();
+        int j0 = q.j0();
+        int nc = q.nc();
+        int wide = wideEnd(nc);
+        boolean accumulate = k0 > 0;
+        int i = r0;
+        for (; i + MR <= r1; i += MR) {
+            for (int col = 0; col < wide; col += NR) traceMicro(op, new Tile(i, MR, base + col * kc, kc, k0, j0 + col, NR, accumulate, NR), ws, tracer);
+        }
+        for (; i < r1; i++) {
+            for (int col = 0; col < wide; col += NR) traceMicro(op, new Tile(i, 1, base + col * kc, kc, k0, j0 + col, NR, accumulate, NR), ws, tracer);
+        }
+        for (int col = wide; col < nc; ) {
+            int w = panelWidth(col, nc);
+            int valid = Math.min(w, nc - col);
+            int rows = tileRows(w);
+            int r = r0;
+            for (; r + rows <= r1; r += rows) traceMicro(op, new Tile(r, rows, base + col * kc, kc, k0, j0 + col, valid, accumulate, w), ws, tracer);
+            for (; r < r1; r++) traceMicro(op, new Tile(r, 1, base + col * kc, kc, k0, j0 + col, valid, accumulate, w), ws, tracer);
+            col += w;
         }
     }
 
     /** One K block of B to pack: rows {@code k0..k0+kc}, columns {@code j0..j0+nc}, in {@link #panelWidth} panels. */
     record Panel(int k0, int kc, int j0, int nc) {}
 
-    /** Packs B[k0..k0+kc, j0..j0+nc) into panels (the one at column {@code col} from {@code kc * col}), zero-padded past nc. */
-    private static void pack(float[] b, int n, Panel q, float[] packed) {
+    /** Packs B[k0..k0+kc, j0..j0+nc) into panels (the one at column {@code col} from {@code base + kc * col}), zero-padded past nc. */
+    private static void pack(float[] b, int n, Panel q, float[] packed, int base) {
         for (int col = 0; col < q.nc(); ) {
             int nr = panelWidth(col, q.nc());
             int width = Math.min(nr, q.nc() - col);
-            int dst = col * q.kc();
+            int dst = base + col * q.kc();
             for (int kk = 0; kk < q.kc(); kk++) {
                 System.arraycopy(b, (q.k0() + kk) * n + q.j0() + col, packed, dst, width);
                 for (int x = width; x < nr; x++) packed[dst + x] = 0f;
@@ -268,14 +332,14 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         }
     }
 
-    private static void tracePack(float[] b, int n, Panel q, float[] packed, Tracer tracer) {
-        pack(b, n, q, packed);
+    private static void tracePack(float[] b, int n, Panel q, float[] packed, int base, Tracer tracer) {
+        pack(b, n, q, packed, base);
         for (int col = 0; col < q.nc(); ) {
             int nr = panelWidth(col, q.nc());
             int width = Math.min(nr, q.nc() - col);
             for (int kk = 0; kk < q.kc(); kk++) {
                 tracer.readFloats(ArrayRole.B_GATHER, (long) (q.k0() + kk) * n + q.j0() + col, width);
-                tracer.writeScratch(ArrayRole.B_GATHER, (long) col * q.kc() + kk * nr, nr);
+                tracer.writeScratch(ArrayRole.B_GATHER, base + (long) col * q.kc() + kk * nr, nr);
             }
             col += nr;
         }

@@ -47,6 +47,24 @@ public record DenseTiling(int rows, int vectors, int lanes, int kc, int nc) {
     /** Columns of one packed panel of B (NR). */
     public int panelColumns() { return vectors * lanes; }
 
+    /**
+     * Rows that run every K block of a C block before the next rows do, where {@link #packsWholeK}:
+     * a multiple of every register tile's rows (4 or 6, {@link #TWO_VECTOR_ROWS}, {@link #NARROW_ROWS}),
+     * so the tiles run as they would over all rows, and its C rows stay near between K blocks.
+     */
+    public static final int CHUNK_ROWS = 24;
+
+    /**
+     * Whether the packed B of all {@code k} rows of a C block of {@code nc} columns (whole panels) fits
+     * half of an L2 of {@code l2Bytes}: then {@code DenseGemm} packs every K block of it first and runs
+     * each {@link #CHUNK_ROWS} rows over all of them, rather than each K block over all rows, which sends
+     * a C larger than L2 out to L3 and back once per K block.
+     */
+    public boolean packsWholeK(long k, long nc, long l2Bytes) {
+        long panels = (nc + panelColumns() - 1) / panelColumns();
+        return k * panels * panelColumns() * Float.BYTES <= l2Bytes / 2;
+    }
+
     /** The tiling for a vector width and a core's L1d and L2 sizes. */
     public static DenseTiling choose(int vectorBits, long l1dBytes, long l2Bytes) {
         int lanes = vectorBits / Float.SIZE;

@@ -46,8 +46,10 @@ final class TiledGemm {
      * by each 6-row tile, a one-vector panel by each 8-row tile, rows past the last whole tile once
      * each; between two reads of it the tile walks the block's panels, so that block is B's working
      * set. A is read once (its {@code MR x kc} sliver stays in L1 across the panels); C is stored
-     * per K block and loaded again for every K block after the first. Each thread owns its rows
-     * (8-row panels for the balance) and packs the B it needs.
+     * per K block and loaded again for every K block after the first, after all rows' tiles, or,
+     * where the kernel packs every K block of B first ({@link DenseTiling#packsWholeK}), after one
+     * chunk of {@link DenseTiling#CHUNK_ROWS} rows: its C, its A slivers and a packed B block. Each
+     * thread owns its rows (8-row panels for the balance) and packs the B it needs.
      */
     private static KernelPlan cpuPlan(String format, String kernel, Workload w, CpuSpec cpu, ComputeUnit unit, DType computeDType,
                                       double executedFlops, double aValueBytes, double aMetadataBytes) {
@@ -87,7 +89,13 @@ final class TiledGemm {
         // the block is swept whole by every row tile, in the same order: LRU keeps it only where it fits
         double block = Math.min(bWorkingSet, bBytes);
         streams.add(new DataStream("B", Math.max(bRequests, bBytes), bBytes, block, true, false, false, false, block, 1, false));
-        streams.add(new DataStream("C", cBytes * (2 * kBlocks - 1), cBytes, cBytes, false, false, false));
+        // C is read back once per K block after the first: over all rows between two reads of a tile, or, where all of
+        // B's K blocks are packed first (DenseTiling.packsWholeK), over one chunk of rows: its C, its A slivers and a B block
+        long nc0 = Math.min(n, t.nc());
+        double cReuse = t.packsWholeK(k, nc0, l2)
+                ? Math.min(cBytes, DenseTiling.CHUNK_ROWS * (double) (nc0 + kc) * e + (double) kc * ((nc0 + t.panelColumns() - 1) / t.panelColumns()) * t.panelColumns() * e)
+                : cBytes;
+        streams.add(new DataStream("C", cBytes * (2 * kBlocks - 1), cBytes, cReuse, false, false, false));
         return new KernelPlan(format, kernel, unit, computeDType, executedFlops, streams, balance, Machine.launchSeconds(cpu),
                 cpu.overheads().denseEfficiency(), 0);
     }
