@@ -45,9 +45,9 @@ final class Fp4Matrix extends DecodedMatrix implements EncodedWeights {
         }
         super((int) c[0], (int) (2 * c[1]));
         DType scaleType = form == Form.MXFP4 ? DType.U8 : DType.F8_E4M3;
-        if (scales.dtype() != scaleType || s.length != 2 || s[0] != rows || s[1] <= 0 || cols % s[1] != 0) {
+        if (scales.dtype() != scaleType || s.length != 2 || s[0] != rows || s[1] <= 0 || cols % s[1] != 0 || cols / s[1] % 2 != 0) {
             throw new IllegalArgumentException(scales.name() + " " + scales.dtype().label() + Arrays.toString(s) + " is not " + scaleType.label()
-                    + " [" + rows + ", a divisor of " + cols + "]");
+                    + " [" + rows + ", a divisor of " + cols + " leaving blocks of whole bytes]");
         }
         block = (int) (cols / s[1]);
         if (form != Form.MXFP4 && (global == null || global.elementCount() != 1 || !global.dtype().isFloatingPoint())) {

@@ -142,6 +142,20 @@ class PackedIntCheckpointTest {
         assertEquals(DType.F16, layers.get(0).storedDType());
     }
 
+    /** An FP4 scale block must be whole bytes of codes: 3 scales over a row of 6 codes (blocks of 2) read, 2 (blocks of 3) are refused. */
+    @Test
+    void fp4ScaleBlocksOfHalfAByteAreRefused() {
+        Tensor codes = new Tensor("p.weight_packed", DType.U8, new long[] {2, 3}, MemorySegment.ofArray(new byte[] {0x21, 0x43, 0x65, 0x21, 0x43, 0x65}));
+        Tensor odd = new Tensor("p.weight_scale", DType.U8, new long[] {2, 2}, MemorySegment.ofArray(new byte[] {127, 127, 127, 127}));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new Fp4Matrix(Fp4Matrix.Form.MXFP4, codes, odd, null));
+        assertTrue(e.getMessage().contains("leaving blocks of whole bytes"), e.getMessage());
+        Tensor even = new Tensor("p.weight_scale", DType.U8, new long[] {2, 3}, MemorySegment.ofArray(new byte[] {127, 127, 127, 127, 127, 127}));
+        float[] row = new float[6];
+        new Fp4Matrix(Fp4Matrix.Form.MXFP4, codes, even, null).copyRow(0, row, 0);
+        assertEquals(List.of(0.5f, 1f, 1.5f, 2f, 3f, 4f), List.of(row[0], row[1], row[2], row[3], row[4], row[5]), "E2M1 codes 1..6 at scale 2^0, low nibble first");
+    }
+
     /** GPTQModel's gptq_v2 format stores the zero itself: read with the +1 it dequantizes otherwise. */
     @Test
     void gptqV2StoresTheZeroItself() throws IOException {
