@@ -221,11 +221,16 @@ final class TensorLayers {
         return name.endsWith(".bias") || name.endsWith("_bias");
     }
 
-    /** Convolution above rank 2; a gather for an embedding table ({@code embed} in the name, GPT-2's {@code wte} and {@code wpe}). */
+    /**
+     * Convolution above rank 2; a gather for an embedding table ({@code embed} in the name, GPT-2's
+     * {@code wte} and {@code wpe}, T5's shared vocabulary and its {@code relative_attention_bias}, an
+     * {@code nn.Embedding} of position buckets looked up, never multiplied).
+     */
     private static LayerKind kindOf(String name, int rank) {
         String lower = name.toLowerCase(Locale.ROOT);
         boolean table = lower.contains("embed") || lower.endsWith("wpe.weight") || lower.endsWith("wte.weight")
-                || lower.equals("shared.weight") || lower.endsWith(".shared.weight"); // T5's and BART's shared vocabulary table
+                || lower.equals("shared.weight") || lower.endsWith(".shared.weight") // T5's and BART's shared vocabulary table
+                || lower.endsWith("relative_attention_bias.weight");
         return rank > 2 ? LayerKind.CONV : table ? LayerKind.EMBEDDING_GATHER : LayerKind.LINEAR;
     }
 }

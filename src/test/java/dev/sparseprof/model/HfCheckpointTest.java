@@ -159,12 +159,15 @@ class HfCheckpointTest {
         // an encoder-decoder (T5, BART) ties its head to the shared vocabulary table
         Path t5 = Files.createDirectories(dir.resolve("t5"));
         SafetensorsWriter.write(t5.resolve("model.safetensors"), List.of(HfFixtures.tensor("shared.weight", new long[] {HfFixtures.VOCAB, HfFixtures.HIDDEN}),
-                HfFixtures.tensor("encoder.block.0.layer.0.SelfAttention.q.weight", new long[] {HfFixtures.HIDDEN, HfFixtures.HIDDEN})), Map.of());
+                HfFixtures.tensor("encoder.block.0.layer.0.SelfAttention.q.weight", new long[] {HfFixtures.HIDDEN, HfFixtures.HIDDEN}),
+                // T5's position-bucket table: an nn.Embedding looked up, not a GEMM
+                HfFixtures.tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", new long[] {32, 4})), Map.of());
         Files.writeString(t5.resolve("config.json"), "{\"architectures\": [\"T5ForConditionalGeneration\"], \"model_type\": \"t5\", \"d_model\": "
                 + HfFixtures.HIDDEN + ", \"vocab_size\": " + HfFixtures.VOCAB + "}");
         try (Model m = Models.open(t5)) {
-            assertEquals(List.of(LayerKind.EMBEDDING_GATHER, LayerKind.LINEAR, LayerKind.LINEAR), m.layers().stream().map(GemmLayer::kind).toList());
-            assertEquals("shared.weight", m.layers().get(2).tensorName());
+            assertEquals(List.of(LayerKind.EMBEDDING_GATHER, LayerKind.LINEAR, LayerKind.EMBEDDING_GATHER, LayerKind.LINEAR),
+                    m.layers().stream().map(GemmLayer::kind).toList());
+            assertEquals("shared.weight", m.layers().get(3).tensorName());
         }
     }
 
