@@ -29,6 +29,21 @@ record OnnxGraph(List<OnnxNode> nodes, List<OnnxTensorProto> initializers, List<
         metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));   // the file's order (see Model)
     }
 
+    /**
+     * The stored integer tensors behind {@code DequantizeLinear} outputs (onnxruntime's QDQ form of
+     * {@code quantize_static}): each output name to the tensor of {@code tensors} it dequantizes, the
+     * first node's where names repeat. A weight multiplied through such a node is that stored tensor,
+     * with its shape, its integer type and the node's scale and zero point.
+     */
+    Map<String, Tensor> dequantized(Map<String, Tensor> tensors) {
+        Map<String, Tensor> out = new java.util.HashMap<>();
+        for (OnnxNode n : nodes) {
+            Tensor q = n.opType().equals("DequantizeLinear") && !n.outputs().isEmpty() ? tensors.get(n.input(0)) : null;
+            if (q != null) out.putIfAbsent(n.outputs().get(0), q);
+        }
+        return out;
+    }
+
     /** A {@code SparseTensorProto}: {@code values} (1-D), {@code indices} ([nnz] linear or [nnz, rank]), dense {@code dims}. */
     record SparseInitializer(OnnxTensorProto values, OnnxTensorProto indices, long[] dims) {
         SparseInitializer {

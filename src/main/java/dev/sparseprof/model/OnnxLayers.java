@@ -50,6 +50,8 @@ final class OnnxLayers {
     private final Map<String, long[]> shapes;
     private final Map<String, OnnxNode> dequantizers = new HashMap<>();
     private final Map<String, OnnxNode> producers = new HashMap<>();
+    /** The stored integer tensor behind each {@code DequantizeLinear} output ({@link OnnxGraph#dequantized}). */
+    private final Map<String, Tensor> dequantized;
     /** Weight ops seen but not read, with why ({@code onnx.skipped}). */
     private final List<String> skipped = new ArrayList<>();
 
@@ -58,6 +60,7 @@ final class OnnxLayers {
         this.graph = graph;
         this.tensors = tensors;
         this.shapes = OnnxShapes.infer(source, graph, tensors, inputShapes);
+        this.dequantized = graph.dequantized(tensors);
         for (OnnxNode n : graph.nodes()) {
             if (n.opType().equals("DequantizeLinear")) dequantizers.putIfAbsent(n.input(0), n);
             for (String out : n.outputs()) producers.putIfAbsent(out, n);
@@ -415,7 +418,7 @@ final class OnnxLayers {
     private Tensor weight(String name, int rank) {
         Tensor t = tensors.get(name);
         OnnxNode producer = t == null ? producers.get(name) : null;
-        if (producer != null && producer.opType().equals("DequantizeLinear")) t = tensors.get(producer.input(0));
+        if (t == null) t = dequantized.get(name);
         if (producer != null && producer.opType().equals("Cast") && FLOAT_TYPES.contains(producer.intAttribute("to", 0))) {
             // a stored float weight cast to the op's float type (onnxruntime's float16 converter around blocked ops)
             Tensor stored = tensors.get(producer.input(0));

@@ -59,10 +59,7 @@ final class OnnxShapes {
         }
         // a weight behind a DequantizeLinear (QDQ models) has the stored integer tensor's shape
         Map<String, Tensor> weights = new HashMap<>(tensors);
-        for (OnnxNode node : graph.nodes()) {
-            Tensor q = node.opType().equals("DequantizeLinear") && !node.outputs().isEmpty() ? tensors.get(node.input(0)) : null;
-            if (q != null) weights.putIfAbsent(node.outputs().get(0), q);
-        }
+        graph.dequantized(tensors).forEach(weights::putIfAbsent);
         for (OnnxNode node : graph.nodes()) {
             if (node.outputs().isEmpty() || isStatic(shapes.get(node.outputs().get(0)))) continue;
             long[] out = output(node, shapes, weights);
