@@ -23,6 +23,7 @@ import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.TerminalProgressBar;
+import dev.sparseprof.util.Units;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -270,6 +271,19 @@ final class ProfileCommand implements RunsDirect {
         sb.append(String.format(Locale.ROOT, "dense %.3f GFLOP, sparse %.3f GFLOP (2 x nnz x N x activation density), theoretical speedup %s%n",
                 t.denseFlops() / 1e9, t.sparseFlops() / 1e9, none ? "-" : speedup(t.speedup())));
         if (none) sb.append("note: no weight here feeds a GEMM the reader knows (MatMul, Gemm, Conv, ...): nothing to multiply, only gathers\n");
+        double storedBits = 0;
+        long params = 0;
+        boolean encoded = false;
+        for (LayerProfile p : layers) {
+            storedBits += p.layer().params() * p.layer().storedBitsPerWeight();
+            params += p.layer().params();
+            encoded |= p.layer().storedBitsPerWeight() != p.layer().storedDType().bits();
+        }
+        if (encoded) {
+            // quantized codes with their scales (GGUF blocks, GPTQ/AWQ, bitsandbytes, FP4, MLX): what the file holds per weight, gathers included
+            sb.append(String.format(Locale.ROOT, "weights as stored: %s, %.3g bits per weight with their scales%n",
+                    Units.formatBytes(Math.round(storedBits / 8)), storedBits / params));
+        }
         sb.append(String.format(Locale.ROOT, "critical: a GEMM layer at least %.0f points below the model's weighted sparsity (%s), when that is >= %.0f%%%n",
                 CRITICAL_GAP * 100, pct(t.sparsity()), CRITICAL_MIN_MODEL_SPARSITY * 100));
         sb.append(groups.notes());

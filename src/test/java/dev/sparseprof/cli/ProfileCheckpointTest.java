@@ -104,13 +104,15 @@ class ProfileCheckpointTest {
         assertTrue(r.out().contains("b0 down "), r.out());
     }
 
-    /** formats says what a quantized file weighs as stored, beside its dense and sparse costs in the value type. */
+    /** formats and profile say what a quantized file weighs as stored, beside its dense and sparse costs in the value type. */
     @Test
     void formatsSaysWhatAnEncodedFileWeighs() {
         String folder = Path.of("src/test/resources/packed/gptq-act-order").toString();
         Result r = run("formats", folder);
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("as stored in the file: 4.63 KiB, 4.63 bits per weight with their scales; dense fp16 / stored = 3.46x"), r.out());
+        assertTrue(run("profile", folder).out().contains("weights as stored: 4.63 KiB, 4.63 bits per weight with their scales"), "profile says it too");
+        assertTrue(!run("profile").out().contains("weights as stored"), "not for a model stored as plain values");
         Map<String, Object> totals = map(Json.parseObject(run("formats", folder, "--json", "-").out()).get("totals"));
         assertEquals(8192 * 4.625 / 8, ((Number) totals.get("storedBytes")).doubleValue(), 1e-9, totals.toString());
         assertTrue(!run("formats").out().contains("as stored in the file"), "MiniLM's fp32 is its own dense fp32: nothing to add");
