@@ -100,7 +100,7 @@ final class TensorLayers {
         }
         if (!skipped.isEmpty()) {
             metadata.put("tensors.skipped", skipped.size() + (skipped.size() == 1 ? " integer weight tensor" : " integer weight tensors")
-                    + " (packed or quantized: MLX, MXFP4 _blocks, int8 without scales) not decoded, left out of the layers: "
+                    + " (packed or quantized codes without the scales a decoder needs: int8, uint32, MXFP4 _blocks) not decoded, left out of the layers: "
                     + String.join(", ", skipped.subList(0, Math.min(3, skipped.size()))) + (skipped.size() > 3 ? ", ..." : ""));
         }
         String modelType = metadata.getOrDefault(MODEL_TYPE, "");

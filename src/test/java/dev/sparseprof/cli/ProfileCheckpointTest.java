@@ -135,7 +135,7 @@ class ProfileCheckpointTest {
         dev.sparseprof.model.SafetensorsWriter.write(file, tensors, Map.of());
         Result r = run("profile", file.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized: MLX, MXFP4 _blocks, int8 without scales) not decoded, "
+        assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized codes without the scales a decoder needs: int8, uint32, MXFP4 _blocks) not decoded, "
                 + "left out of the layers: model.layers.0.mlp.up_proj.weight i8"), r.out());
         Map<String, Object> gptq = layers(Json.parseObject(run("profile", file.toString(), "--json", "-").out())).stream()
                 .filter(l -> String.valueOf(l.get("name")).equals("model.layers.0.self_attn.q_proj.weight")).findFirst().orElseThrow();
