@@ -94,7 +94,7 @@ final class TensorLayers {
         for (Tensor t : tensors) {
             String lower = t.name().toLowerCase(Locale.ROOT);
             if (encoded.claimed().contains(t.name())) continue;
-            if (!t.dtype().isFloatingPoint() && t.rank() >= 2 && (lower.contains("weight") || lower.endsWith("_blocks"))) {
+            if (!t.dtype().isFloatingPoint() && t.rank() >= 2 && isQuantizedCodes(lower)) {
                 skipped.add(t.name() + " " + t.dtype().name().toLowerCase(Locale.ROOT));
             }
         }
@@ -113,6 +113,16 @@ final class TensorLayers {
         GemmLayer head = TiedHeads.of(layers, tensors, metadata);
         if (head != null) TiedHeads.add(head, layers, metadata);
         return RoutedExperts.apply(layers, metadata);
+    }
+
+    /**
+     * Whether an integer tensor's name says it holds a weight's codes: {@code weight} in it (GPTQ's
+     * {@code qweight}, compressed-tensors' {@code weight_packed}, int8 weights), gpt-oss's {@code _blocks},
+     * HQQ's {@code W_q} and AQLM's {@code codes}; not an index or mask buffer ({@code position_ids},
+     * {@code relative_position_index}).
+     */
+    private static boolean isQuantizedCodes(String lower) {
+        return lower.contains("weight") || lower.endsWith("_blocks") || lower.endsWith(".w_q") || lower.endsWith(".codes");
     }
 
     /** How a weight's elements sit in its tensor, from its name, rank and the checkpoint's model type. */

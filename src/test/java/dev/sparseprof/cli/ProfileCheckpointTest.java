@@ -130,13 +130,16 @@ class ProfileCheckpointTest {
                 dev.sparseprof.model.Tensor.ofFloats("model.layers.0.self_attn.q_proj.scales", new long[] {1, 64}, new float[64]),
                 new dev.sparseprof.model.Tensor("model.layers.0.mlp.up_proj.weight", dev.sparseprof.util.DType.I8, new long[] {4, 64},
                         java.lang.foreign.MemorySegment.ofArray(new byte[256])),
+                // HQQ's packed codes: no "weight" in the name, still named as left out
+                new dev.sparseprof.model.Tensor("model.layers.0.mlp.down_proj.W_q", dev.sparseprof.util.DType.U8, new long[] {32, 64},
+                        java.lang.foreign.MemorySegment.ofArray(new byte[32 * 64])),
                 dev.sparseprof.model.Tensor.ofFloats("lm_head.weight", new long[] {4, 64}, new float[256]));
         Path file = dir.resolve("gptq.safetensors");
         dev.sparseprof.model.SafetensorsWriter.write(file, tensors, Map.of());
         Result r = run("profile", file.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("note: 1 integer weight tensor (packed or quantized codes without the scales a decoder needs: int8, uint32, MXFP4 _blocks) not decoded, "
-                + "left out of the layers: model.layers.0.mlp.up_proj.weight i8"), r.out());
+        assertTrue(r.out().contains("note: 2 integer weight tensors (packed or quantized codes without the scales a decoder needs: int8, uint32, MXFP4 _blocks) not decoded, "
+                + "left out of the layers: model.layers.0.mlp.up_proj.weight i8, model.layers.0.mlp.down_proj.W_q u8"), r.out());
         Map<String, Object> gptq = layers(Json.parseObject(run("profile", file.toString(), "--json", "-").out())).stream()
                 .filter(l -> String.valueOf(l.get("name")).equals("model.layers.0.self_attn.q_proj.weight")).findFirst().orElseThrow();
         assertEquals("fp16", gptq.get("storedDType"), "fp32 scales: a W4A16 kernel multiplies in fp16");
