@@ -210,12 +210,8 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     private void runBlock(Operands<DenseMatrix> op, MemorySegment packed, int base, Panel q, int r0, int r1, float[] tile, int tileAt) {
         int n = op.n();
         int k = op.a().cols();
-        int kc = q.kc();
-        int k0 = q.k0();
-        int j0 = q.j0();
-        int nc = q.nc();
-        int wide = wideEnd(nc);
-        boolean accumulate = k0 > 0;
+        int kc = q.kc(), k0 = q.k0(), j0 = q.j0(), nc = q.nc(), wide = wideEnd(nc);
+        boolean accumulate = q.accumulates();
         // whole NR panels: each row tile's A sliver stays in L1 across them
         int i = r0;
         for (; i + MR <= r1; i += MR) {
@@ -275,12 +271,8 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
 
     /** The traced twin of {@link #runBlock}. */
     private void traceBlock(Operands<DenseMatrix> op, int base, Panel q, int r0, int r1, Workspace ws, Tracer tracer) {
-        int kc = q.kc();
-        int k0 = q.k0();
-        int j0 = q.j0();
-        int nc = q.nc();
-        int wide = wideEnd(nc);
-        boolean accumulate = k0 > 0;
+        int kc = q.kc(), k0 = q.k0(), j0 = q.j0(), nc = q.nc(), wide = wideEnd(nc);
+        boolean accumulate = q.accumulates();
         int i = r0;
         for (; i + MR <= r1; i += MR) {
             for (int col = 0; col < wide; col += NR) traceMicro(op, new Tile(i, MR, base + col * kc, kc, k0, j0 + col, NR, accumulate, NR), ws, tracer);
@@ -300,7 +292,12 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     }
 
     /** One K block of B to pack: rows {@code k0..k0+kc}, columns {@code j0..j0+nc}, in {@link #panelWidth} panels. */
-    record Panel(int k0, int kc, int j0, int nc) {}
+    record Panel(int k0, int kc, int j0, int nc) {
+        /** Whether a tile adds this block to C rather than starting C from it: every K block after the first. */
+        boolean accumulates() {
+            return k0 > 0;
+        }
+    }
 
     /** Packs B[k0..k0+kc, j0..j0+nc) into panels (the one at column {@code col} from {@code base + kc * col}), zero-padded past nc. */
     private static void pack(float[] b, int n, Panel q, float[] packed, int base) {
