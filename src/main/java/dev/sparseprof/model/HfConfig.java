@@ -46,8 +46,20 @@ public record HfConfig(String modelType, int hiddenSize, int blocks, int heads, 
     }
 
     private static int get(Map<String, String> m, String key) {
-        String v = m.get(PREFIX + key);
-        return v == null ? 0 : Integer.parseInt(v);
+        return fact(m, PREFIX + key);
+    }
+
+    /**
+     * The integer fact {@code key} of a model's metadata ({@code config.} and the config's key, as the
+     * readers put them): 0 where absent, negative or not an integer below 2^31, since a file's own
+     * metadata (safetensors' {@code __metadata__}) may use the same name for anything.
+     */
+    static int fact(Map<String, String> metadata, String key) {
+        try {
+            return Math.max(0, Integer.parseInt(metadata.getOrDefault(key, "0")));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** Rows of a K or V projection: KV heads x head size (0 when unknown). */

@@ -4,6 +4,7 @@ import dev.sparseprof.util.DType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -54,8 +55,8 @@ final class MlxMatrix extends DecodedMatrix implements EncodedWeights {
         if (!scales.dtype().isFloatingPoint() || !biases.dtype().isFloatingPoint() || s.length != 2 || s[0] != w[0] || !Arrays.equals(s, biases.shape())) {
             throw new IllegalArgumentException(scales.name() + " and " + biases.name() + " are not float [" + w[0] + ", groups] both");
         }
-        int configBits = Integer.parseInt(metadata.getOrDefault(PackedIntMatrix.QUANT_BITS, "0"));
-        int configGroup = Integer.parseInt(metadata.getOrDefault(PackedIntMatrix.QUANT_GROUP, "0"));
+        int configBits = HfConfig.fact(metadata, PackedIntMatrix.QUANT_BITS);
+        int configGroup = HfConfig.fact(metadata, PackedIntMatrix.QUANT_GROUP);
         List<Integer> groups = new ArrayList<>();
         if (configGroup > 0) groups.add(configGroup);
         for (int g : GROUPS) if (!groups.contains(g)) groups.add(g);
@@ -122,7 +123,7 @@ final class MlxMatrix extends DecodedMatrix implements EncodedWeights {
             claimed.addAll(List.of(t.name(), scales.name(), biases.name()));
             try {
                 MlxMatrix view = of(t, scales, biases, metadata);
-                LayerKind kind = prefix.toLowerCase(java.util.Locale.ROOT).contains("embed") ? LayerKind.EMBEDDING_GATHER : LayerKind.LINEAR;
+                LayerKind kind = prefix.toLowerCase(Locale.ROOT).contains("embed") ? LayerKind.EMBEDDING_GATHER : LayerKind.LINEAR;
                 layers.add(new GemmLayer(t.name(), t.name(), kind, view.rows, view.cols, 1, view, 1, false, view.computeType()));
             } catch (IllegalArgumentException e) {
                 faults.add(prefix + ": " + e.getMessage());

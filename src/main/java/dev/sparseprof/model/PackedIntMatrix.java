@@ -238,7 +238,7 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
 
     /** The config's group size, or 0 where it gives none (-1, GPTQ's per-channel, included). */
     private static int groupSize(Map<String, String> metadata) {
-        return Math.max(0, Integer.parseInt(metadata.getOrDefault(QUANT_GROUP, "0")));
+        return HfConfig.fact(metadata, QUANT_GROUP);
     }
 
     /** The bit widths quantizers write (llm-compressor's W2/W3/W4/W8 presets); a width that packs as another is read as one of these. */
@@ -263,7 +263,7 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
         if (p.length != 2) throw new IllegalArgumentException(packed.name() + " " + Arrays.toString(p) + " is not a matrix of words");
         List<Integer> fits = new ArrayList<>();
         for (int b = 1; b <= 8; b++) if (ceilDiv(dims[1], 32 / b) == p[1]) fits.add(b);
-        int configBits = Integer.parseInt(metadata.getOrDefault(QUANT_BITS, "0"));
+        int configBits = HfConfig.fact(metadata, QUANT_BITS);
         List<Integer> usual = fits.stream().filter(COMMON_BITS::contains).toList(); // 7 and 8 bits both pack four a word
         int bits = fits.contains(configBits) ? configBits : fits.size() == 1 ? fits.get(0) : usual.size() == 1 ? usual.get(0) : 0;
         if (bits == 0) {
@@ -283,7 +283,7 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
         if (q[1] == out) {
             // GPTQ: [in / (32 / bits), out]; the bits from qzeros' [groups, out·bits/32], else the config, else g_idx's length
             int bits = qzeros != null && qzeros.rank() == 2 && qzeros.shape()[1] * 32 % out == 0 ? (int) (qzeros.shape()[1] * 32 / out)
-                    : Integer.parseInt(metadata.getOrDefault(QUANT_BITS, "0"));
+                    : HfConfig.fact(metadata, QUANT_BITS);
             if (bits == 0 && gIdx != null && gIdx.elementCount() % q[0] == 0) bits = (int) (32 / (gIdx.elementCount() / q[0]));
             if (bits != 2 && bits != 4 && bits != 8) throw new IllegalArgumentException("GPTQ bits " + (bits == 0 ? "unknown" : bits) + " (2, 4 and 8 are read; 3-bit words straddle)");
             long in = q[0] * (32 / bits);

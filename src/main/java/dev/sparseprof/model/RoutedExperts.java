@@ -21,8 +21,8 @@ final class RoutedExperts {
 
     /** {@code layers}, each routed expert's seeing {@code k / E} of the tokens; notes {@code layers.routed} in {@code metadata}. */
     static List<GemmLayer> apply(List<GemmLayer> layers, Map<String, String> metadata) {
-        int experts = fact(metadata, "config.experts");
-        int perToken = fact(metadata, "config.experts_per_token");
+        int experts = HfConfig.fact(metadata, "config.experts");
+        int perToken = HfConfig.fact(metadata, "config.experts_per_token");
         if (experts <= 0 || perToken <= 0 || perToken >= experts) return layers;
         double share = (double) perToken / experts;
         List<GemmLayer> out = new ArrayList<>(layers.size());
@@ -39,11 +39,4 @@ final class RoutedExperts {
         return out;
     }
 
-    private static int fact(Map<String, String> metadata, String key) {
-        try {
-            return Integer.parseInt(metadata.getOrDefault(key, "0"));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
 }

@@ -50,9 +50,9 @@ final class TiedHeads {
         for (Tensor t : tensors) {
             for (String head : HEAD_NAMES) if (t.name().equals(head) || t.name().endsWith("." + head)) return null;
         }
-        String vocab = metadata.get("config.vocab_size");
+        int vocab = HfConfig.fact(metadata, "config.vocab_size");
         for (GemmLayer l : layers) {
-            if (l.kind() != LayerKind.EMBEDDING_GATHER || vocab != null && l.rows() != Integer.parseInt(vocab)) continue;
+            if (l.kind() != LayerKind.EMBEDDING_GATHER || vocab > 0 && l.rows() != vocab) continue;
             for (String word : WORD_EMBEDDINGS) {
                 if (l.name().equals(word) || l.name().endsWith("." + word)) return tied("lm_head.weight", l);
             }

@@ -130,6 +130,22 @@ class SafetensorsTest {
     }
 
     @Test
+    void aFilesOwnMetadataUnderConfigNamesThatAreNoIntegersAreUnknownFacts() throws IOException {
+        // __metadata__ is the file's to fill: "config.hidden_size": "abc" is no config.json fact
+        Map<String, String> meta = Map.of("config.hidden_size", "abc", "config.num_hidden_layers", "-3", "config.experts", "x",
+                "config.quant_bits", "4.5", "config.vocab_size", "many");
+        Path file = dir.resolve("meta-facts.safetensors");
+        SafetensorsWriter.write(file, List.of(Tensor.ofFloats("a.weight", new long[] {4, 4}, new float[16])), meta);
+        try (Model m = Models.open(file)) {
+            HfConfig config = HfConfig.of(m);
+            assertEquals(0, config.hiddenSize());
+            assertEquals(0, config.blocks());
+            assertEquals(0, config.experts());
+            assertEquals(1, m.layers().size());
+        }
+    }
+
+    @Test
     void writerLeavesNoFileWhenItFails() {
         Path target = dir.resolve("out.safetensors");
         List<Tensor> dup = List.of(Tensor.ofFloats("a", new long[] {1}, new float[1]), Tensor.ofFloats("a", new long[] {1}, new float[1]));
