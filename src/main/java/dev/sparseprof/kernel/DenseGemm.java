@@ -106,7 +106,7 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     @Override
     public int scratchFloats(DenseMatrix a, int n) {
         int nc = Math.min(n, NC);
-        return Math.toIntExact((long) (packsWholeK(a.cols(), nc) ? a.cols() : KC) * panels(nc) * NR + TILE_FLOATS);
+        return Math.toIntExact((long) (packsWholeK(a.cols(), nc) ? a.cols() : KC) * TILING.paddedColumns(nc) + TILE_FLOATS);
     }
 
     /**
@@ -135,10 +135,6 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     @Override
     public long alignedScratchFloats(DenseMatrix a, int n) {
         return scratchFloats(a, n) - TILE_FLOATS;
-    }
-
-    private static int panels(int columns) {
-        return (columns + NR - 1) / NR;
     }
 
     /**

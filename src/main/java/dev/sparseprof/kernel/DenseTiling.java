@@ -61,8 +61,12 @@ public record DenseTiling(int rows, int vectors, int lanes, int kc, int nc) {
      * a C larger than L2 out to L3 and back once per K block.
      */
     public boolean packsWholeK(long k, long nc, long l2Bytes) {
-        long panels = (nc + panelColumns() - 1) / panelColumns();
-        return k * panels * panelColumns() * Float.BYTES <= l2Bytes / 2;
+        return k * paddedColumns(nc) * Float.BYTES <= l2Bytes / 2;
+    }
+
+    /** Columns of a C block of {@code nc} columns rounded up to whole {@link #panelColumns} panels: its packed B's width at most. */
+    public long paddedColumns(long nc) {
+        return (nc + panelColumns() - 1) / panelColumns() * panelColumns();
     }
 
     /** The tiling for a vector width and a core's L1d and L2 sizes. */

@@ -93,7 +93,7 @@ final class TiledGemm {
         // B's K blocks are packed first (DenseTiling.packsWholeK), over one chunk of rows: its C, its A slivers and a B block
         long nc0 = Math.min(n, t.nc());
         double cReuse = t.packsWholeK(k, nc0, l2)
-                ? Math.min(cBytes, DenseTiling.CHUNK_ROWS * (double) (nc0 + kc) * e + (double) kc * ((nc0 + t.panelColumns() - 1) / t.panelColumns()) * t.panelColumns() * e)
+                ? Math.min(cBytes, DenseTiling.CHUNK_ROWS * (double) (nc0 + kc) * e + (double) kc * t.paddedColumns(nc0) * e)
                 : cBytes;
         streams.add(new DataStream("C", cBytes * (2 * kBlocks - 1), cBytes, cReuse, false, false, false));
         return new KernelPlan(format, kernel, unit, computeDType, executedFlops, streams, balance, Machine.launchSeconds(cpu),
