@@ -1,6 +1,7 @@
 package dev.sparseprof.calibrate;
 
 import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.util.Median;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -59,7 +60,7 @@ public record ImbalanceFit(int runs, double penalty, double standardError, doubl
             min = Math.min(min, x + 1);
             max = Math.max(max, x + 1);
         }
-        double median = n == 0 ? Double.NaN : median(measured, n);
+        double median = n == 0 ? Double.NaN : Median.of(Arrays.copyOf(measured, n));
         double varX = sxx - sx * sx / n;
         double slope = (sxy - sx * sy / n) / varX;
         double residual = (syy - sy * sy / n) - slope * (sxy - sx * sy / n);
@@ -69,9 +70,4 @@ public record ImbalanceFit(int runs, double penalty, double standardError, doubl
         return new ImbalanceFit(n, penalty, se, (sy - penalty * sx) / n, min, max, median);
     }
 
-    private static double median(double[] values, int n) {
-        double[] v = Arrays.copyOf(values, n);
-        Arrays.sort(v);
-        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    }
 }

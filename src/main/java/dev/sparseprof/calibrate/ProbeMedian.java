@@ -3,11 +3,11 @@ package dev.sparseprof.calibrate;
 import dev.sparseprof.config.ConfigException;
 import dev.sparseprof.config.ConfigSource;
 import dev.sparseprof.config.SafeYaml;
+import dev.sparseprof.util.Median;
 import dev.sparseprof.util.SparseprofException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -176,11 +176,8 @@ public final class ProbeMedian {
             }
             numbers[i] = Double.parseDouble(m.group(1));
         }
-        double[] sorted = numbers.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        for (int i = 0; i < n; i++) {
+        double median = Median.of(numbers);
+        for (int i = 0; i < numbers.length; i++) {
             if (median != 0 && Math.abs(numbers[i] / median - 1) > APART) {
                 apart.add(key + " " + compact(numbers[i]) + unit + " in " + files.get(i) + ", median " + compact(median) + unit);
             }

@@ -13,6 +13,7 @@ import dev.sparseprof.measure.TimingConfig;
 import dev.sparseprof.measure.TimingHarness;
 import dev.sparseprof.memsim.RowGatherReuse;
 import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.Median;
 import dev.sparseprof.util.SparseprofException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -323,10 +324,7 @@ public final class KernelRateProbe {
 
     /** The median of {@code f} over {@code xs} (the mean of the middle two of an even count). */
     static <T> double medianOf(List<T> xs, ToDoubleFunction<T> f) {
-        if (xs.isEmpty()) throw new IllegalArgumentException("median of nothing");
-        double[] v = xs.stream().mapToDouble(f).sorted().toArray();
-        int m = v.length / 2;
-        return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+        return Median.of(xs.stream().mapToDouble(f).toArray());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.sparseprof.measure.probe;
 
 import dev.sparseprof.util.CpuName;
+import dev.sparseprof.util.Median;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -83,7 +84,7 @@ public final class MachineProbe {
         double[] seconds = ThreadTeam.timeTrials(threads, t -> streamWork(kernel, elements), reps, settings.trials());
         double moved = (double) kernel.bytesPerElement() * elements * reps * threads;
         return new BandwidthPoint(level, kernel, threads, 8L * kernel.arrays() * elements * threads,
-                moved / median(seconds), moved / min(seconds));
+                moved / Median.of(seconds), moved / min(seconds));
     }
 
     FlopsPoint flops(int bits, int threads) {
@@ -91,7 +92,7 @@ public final class MachineProbe {
         int reps = ThreadTeam.repsFor(one, settings.minTrialSeconds());
         double[] seconds = ThreadTeam.timeTrials(threads, t -> fmaWork(bits), reps, settings.trials());
         double work = FmaLoops.flops(bits, (long) FMA_ITERATIONS * reps) * threads;
-        return new FlopsPoint(bits, threads, work / median(seconds), work / min(seconds));
+        return new FlopsPoint(bits, threads, work / Median.of(seconds), work / min(seconds));
     }
 
     private static final int FMA_ITERATIONS = 4096;
@@ -115,13 +116,6 @@ public final class MachineProbe {
             for (int r = 0; r < reps; r++) StreamLoops.triad(a, b, c, 3.0);
             return a[elements / 2];
         };
-    }
-
-    static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
     }
 
     private static double min(double[] v) {
