@@ -84,11 +84,15 @@ final class GgufBlockMatrix extends DecodedMatrix implements EncodedWeights {
 
     /** One {@code block_iq4_nl}: fp16 d, 16 bytes, low nibbles elements 0..15, high 16..31; {@code d·level}. */
     private void iq4nl(long at, float[] dst, int o) {
-        float d = Float.float16ToFloat(data.get(LittleEndian.I16, at));
+        iq4Levels(at + 2, Float.float16ToFloat(data.get(LittleEndian.I16, at)), dst, o);
+    }
+
+    /** The 16 bytes at {@code qs} as IQ4_NL lays them out, low nibbles elements 0..15 and high 16..31: {@code scale·level}. */
+    private void iq4Levels(long qs, float scale, float[] dst, int o) {
         for (int j = 0; j < BLOCK / 2; j++) {
-            int packed = data.get(ValueLayout.JAVA_BYTE, at + 2 + j) & 0xff;
-            dst[o + j] = d * IQ4_LEVELS[packed & 0xf];
-            dst[o + j + BLOCK / 2] = d * IQ4_LEVELS[packed >>> 4];
+            int packed = data.get(ValueLayout.JAVA_BYTE, qs + j) & 0xff;
+            dst[o + j] = scale * IQ4_LEVELS[packed & 0xf];
+            dst[o + j + BLOCK / 2] = scale * IQ4_LEVELS[packed >>> 4];
         }
     }
 
@@ -103,13 +107,7 @@ final class GgufBlockMatrix extends DecodedMatrix implements EncodedWeights {
         for (int sub = 0; sub < SUPER_BLOCK / BLOCK; sub++) {
             int low = (data.get(ValueLayout.JAVA_BYTE, at + 4 + sub / 2) & 0xff) >>> (4 * (sub % 2)) & 0xf;
             float dl = d * ((low | ((high >>> (2 * sub)) & 3) << 4) - 32);
-            long qs = at + 8 + (long) sub * (BLOCK / 2);
-            int base = o + sub * BLOCK;
-            for (int j = 0; j < BLOCK / 2; j++) {
-                int packed = data.get(ValueLayout.JAVA_BYTE, qs + j) & 0xff;
-                dst[base + j] = dl * IQ4_LEVELS[packed & 0xf];
-                dst[base + j + BLOCK / 2] = dl * IQ4_LEVELS[packed >>> 4];
-            }
+            iq4Levels(at + 8 + (long) sub * (BLOCK / 2), dl, dst, o + sub * BLOCK);
         }
     }
 
