@@ -6,6 +6,7 @@ import dev.sparseprof.hw.GatherRates;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -31,7 +32,7 @@ final class CpuOverrides {
 
     /**
      * The {@code cpu.inCore} keys of the probed row-gather rates ({@code hw.GatherRates}: one block,
-     * and two where measured) and the L1 reuse rule they and the overlap were solved with
+     * and two where measured, each with the overlap it was solved with) and the L1 reuse rule they and the overlap were solved with
      * ({@code l1Reuse}, {@code hw.InCoreRates}); none where the probe measured no gather.
      */
     static void gather(Map<String, Object> inCore, GatherRates g, boolean fullyAssociativeReuse) {
@@ -39,9 +40,11 @@ final class CpuOverrides {
         inCore.put("l2GatherPerCore", Quantities.gigabytesPerSecond(g.coreBytesPerSecond()));
         inCore.put("l2GatherAll", Quantities.gigabytesPerSecond(g.allBytesPerSecond()));
         inCore.put("gatherThreads", g.threads());
+        if (!Double.isNaN(g.overlap())) inCore.put("gatherOverlap", String.format(Locale.ROOT, "%.3f", g.overlap()));
         if (g.widePresent()) {
             inCore.put("l2GatherWidePerCore", Quantities.gigabytesPerSecond(g.wideCoreBytesPerSecond()));
             inCore.put("l2GatherWideAll", Quantities.gigabytesPerSecond(g.wideAllBytesPerSecond()));
+            if (!Double.isNaN(g.wideOverlap())) inCore.put("gatherWideOverlap", String.format(Locale.ROOT, "%.3f", g.wideOverlap()));
         }
         inCore.put("l1Reuse", fullyAssociativeReuse ? "fullyAssociative" : "setAssociative");
     }

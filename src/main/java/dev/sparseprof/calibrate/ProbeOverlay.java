@@ -163,7 +163,7 @@ public final class ProbeOverlay {
             KernelRates.Gather w = k.gatherWide();
             // the probe solves its overlap and gather rates with the set-associative L1 rule
             CpuOverrides.gather(m, new GatherRates(g.coreBytesPerSecond(), g.allBytesPerSecond(), g.threads(),
-                    w == null ? 0 : w.coreBytesPerSecond(), w == null ? 0 : w.allBytesPerSecond()), false);
+                    w == null ? 0 : w.coreBytesPerSecond(), w == null ? 0 : w.allBytesPerSecond(), g.overlap(), w == null ? Double.NaN : w.overlap()), false);
         }
         return m;
     }
@@ -185,8 +185,8 @@ public final class ProbeOverlay {
     static String gatherNote(String key, KernelRates.Gather g, int vectors) {
         if (g == null) return "";
         return String.format(Locale.ROOT, "; %s: one CSR call of %d random-column entries at %d vectors, B in L2, took %.3g us on 1 thread "
-                        + "(in-core %.3g us, %.3g MB of B rows from L2) and %.3g us on %d threads", key, g.entries(), vectors, g.measuredSeconds() * 1e6,
-                g.coreSeconds() * 1e6, g.l2Bytes() / 1e6, g.allMeasuredSeconds() * 1e6, g.threads());
+                        + "(in-core %.3g us, %.3g MB of B rows from L2) and %.3g us on %d threads, overlap %.2f", key, g.entries(), vectors,
+                g.measuredSeconds() * 1e6, g.coreSeconds() * 1e6, g.l2Bytes() / 1e6, g.allMeasuredSeconds() * 1e6, g.threads(), g.overlap());
     }
 
     private static long roundMiB(long bytes) {

@@ -18,6 +18,17 @@ package dev.sparseprof.hw;
  * 15-23 % slow on random 1536 x 384 layers of 25-100 % density, where at N = 64, one block, it
  * was within 6-12 % (30 % on the fully dense one).
  *
+ * <p>{@code overlap} and {@code wideOverlap} (spec keys {@code gatherOverlap}, {@code gatherWideOverlap};
+ * NaN where not probed, before 7 Dec 2026): the share of the smaller of in-core and gather time that
+ * the gather call hid, with which its rate was solved. The probe solves the rate with the short
+ * transfer check's overlap ({@code InCoreRates#overlap}), but the rate cannot pass the streaming
+ * read's; where the call ran faster than that composition allows, the rate stays at the streaming
+ * read's and the overlap is solved from the call instead, so that the model gives the call the time
+ * it took. On the Zen 4 VM under {@code -XX:UseAVX=2} (7 Dec 2026) both calls sat at the cap, the
+ * check's overlap was 0.34-0.49 and the calls' own 0.59 (one block) and 0.74 (two): with the check's,
+ * csr on random 1536 x 384 layers of 5-70 % density was predicted 14-44 % slow, with the calls'
+ * 7-11 % (N = 64) and 1-7 % (N = 128).
+ *
  * <p>Contract: {@link #perCoreBytesPerSecond} is what each of {@code cores} running cores gathers
  * per second into rows of {@code blocks} column blocks (the 1-thread figure on one core, the
  * all-threads figure over its threads on as many or more; the wide figures from 2 blocks where the
@@ -25,7 +36,7 @@ package dev.sparseprof.hw;
  * bytes at the streaming rate.
  */
 public record GatherRates(double coreBytesPerSecond, double allBytesPerSecond, int threads, double wideCoreBytesPerSecond,
-                          double wideAllBytesPerSecond) {
+                          double wideAllBytesPerSecond, double overlap, double wideOverlap) {
     public static final GatherRates NONE = new GatherRates(0, 0, 0);
 
     public GatherRates {
@@ -34,11 +45,14 @@ public record GatherRates(double coreBytesPerSecond, double allBytesPerSecond, i
             if (!(r >= 0) || Double.isInfinite(r)) throw new SpecException("cpu.inCore: gather bandwidths must be finite and >= 0, got " + r);
         }
         if (threads < 0 || (allBytesPerSecond > 0 && threads < 1)) throw new SpecException("cpu.inCore.gatherThreads must be >= 1, got " + threads);
+        for (double o : new double[] {overlap, wideOverlap}) {
+            if (!Double.isNaN(o) && !(o >= 0 && o <= 1)) throw new SpecException("cpu.inCore: gather overlaps must lie in [0, 1], got " + o);
+        }
     }
 
-    /** Rates measured at one block only (files written before 7 Dec 2026). */
+    /** Rates measured at one block only, without their overlaps (files written before 7 Dec 2026). */
     public GatherRates(double coreBytesPerSecond, double allBytesPerSecond, int threads) {
-        this(coreBytesPerSecond, allBytesPerSecond, threads, 0, 0);
+        this(coreBytesPerSecond, allBytesPerSecond, threads, 0, 0, Double.NaN, Double.NaN);
     }
 
     public boolean present() {
@@ -58,6 +72,16 @@ public record GatherRates(double coreBytesPerSecond, double allBytesPerSecond, i
     /** The same for rows of {@code blocks} column blocks: the two-block rates from 2 blocks on, where measured. */
     public double perCoreBytesPerSecond(int cores, int blocks) {
         return blocks >= 2 && widePresent() ? perCore(cores, wideCoreBytesPerSecond, wideAllBytesPerSecond) : perCoreBytesPerSecond(cores);
+    }
+
+    /**
+     * The overlap the rate of rows of {@code blocks} column blocks was solved with (the two-block
+     * one from 2 blocks on, where measured), else {@code fallback}: the spec's in-core overlap, with
+     * which files before 7 Dec 2026 solved their rates.
+     */
+    public double overlap(int blocks, double fallback) {
+        double o = blocks >= 2 && widePresent() ? wideOverlap : overlap;
+        return Double.isNaN(o) ? fallback : o;
     }
 
     private double perCore(int cores, double core, double all) {

@@ -24,7 +24,8 @@ final class SpecReader {
     private static final String[] CPU = {"cores", "clock", "simdWidth", "fmaPorts", "missesInFlight", "caches", "dram", "model", "inCore"};
     private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "block8", "block4", "block2", "oneVector", "rowBlock", "wholeRow", "cooEntry", "cooRow",
         "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap", "denseOverlap",
-        "l2GatherPerCore", "l2GatherAll", "gatherThreads", "l2GatherWidePerCore", "l2GatherWideAll", "slowestCore", "l1Reuse"};
+        "l2GatherPerCore", "l2GatherAll", "gatherThreads", "l2GatherWidePerCore", "l2GatherWideAll", "gatherOverlap", "gatherWideOverlap",
+        "slowestCore", "l1Reuse"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -143,19 +144,23 @@ final class SpecReader {
         throw m.error("l1Reuse", "must be setAssociative or fullyAssociative, got '" + rule + "'");
     }
 
-    /** The probed row-gather bandwidths ({@link GatherRates}); none in files written before 4 Dec 2026, no wide ones before 7 Dec. */
+    /** The probed row-gather bandwidths ({@link GatherRates}); none in files written before 4 Dec 2026, no wide ones and no overlaps before 7 Dec. */
     private static GatherRates gather(ConfigMap m) {
         if (!m.has("l2GatherPerCore")) {
-            if (m.has("l2GatherAll") || m.has("gatherThreads") || m.has("l2GatherWidePerCore") || m.has("l2GatherWideAll")) {
-                throw m.error("l2GatherAll, gatherThreads and the wide rates need l2GatherPerCore (a probe writes them together)");
+            if (m.has("l2GatherAll") || m.has("gatherThreads") || m.has("l2GatherWidePerCore") || m.has("l2GatherWideAll")
+                    || m.has("gatherOverlap") || m.has("gatherWideOverlap")) {
+                throw m.error("l2GatherAll, gatherThreads, the wide rates and the gather overlaps need l2GatherPerCore (a probe writes them together)");
             }
             return GatherRates.NONE;
         }
         if (m.has("l2GatherWideAll") && !m.has("l2GatherWidePerCore")) throw m.error("l2GatherWideAll needs l2GatherWidePerCore (a probe writes both)");
+        if (m.has("gatherWideOverlap") && !m.has("l2GatherWidePerCore")) throw m.error("gatherWideOverlap needs l2GatherWidePerCore (a probe writes both)");
         return new GatherRates(SpecValues.bytesPerSecond(m, "l2GatherPerCore"), m.has("l2GatherAll") ? SpecValues.bytesPerSecond(m, "l2GatherAll") : 0,
                 m.has("gatherThreads") ? (int) m.number("gatherThreads") : 0,
                 m.has("l2GatherWidePerCore") ? SpecValues.bytesPerSecond(m, "l2GatherWidePerCore") : 0,
-                m.has("l2GatherWideAll") ? SpecValues.bytesPerSecond(m, "l2GatherWideAll") : 0);
+                m.has("l2GatherWideAll") ? SpecValues.bytesPerSecond(m, "l2GatherWideAll") : 0,
+                m.has("gatherOverlap") ? m.number("gatherOverlap") : Double.NaN,
+                m.has("gatherWideOverlap") ? m.number("gatherWideOverlap") : Double.NaN);
     }
 
     private static CacheLevel gpuCache(ConfigMap m, String name, boolean shared, double clock) {

@@ -67,8 +67,8 @@ class ProbeOverlayTest {
 
     @Test
     void theProbedGatherBandwidthsReachTheSpecAndItsNote() {
-        var gather = new KernelRates.Gather(50_000, 20e6, 90e-6, 200e-6, 110e-6, 2, 120e9, 210e9);
-        var wide = new KernelRates.Gather(25_000, 20e6, 90e-6, 180e-6, 100e-6, 2, 135e9, 240e9);
+        var gather = new KernelRates.Gather(50_000, 20e6, 90e-6, 200e-6, 110e-6, 2, 120e9, 210e9, 0.62);
+        var wide = new KernelRates.Gather(25_000, 20e6, 90e-6, 180e-6, 100e-6, 2, 135e9, 240e9, 0.71);
         KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
                 1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, gather, wide, 30);
         SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
@@ -84,6 +84,11 @@ class ProbeOverlayTest {
         assertEquals(135e9, spec.inCore().l2Gather().perCoreBytesPerSecond(1, 2), 1e6, "rows walked in two blocks");
         assertEquals(120e9, spec.inCore().l2Gather().perCoreBytesPerSecond(2, 3), 1e6, "two cores: the all-threads figure over its threads");
         assertTrue(o.toYaml().contains("l2GatherWide: one CSR call of 25000 random-column entries at 16 vectors"), o.toYaml());
+        // each rate with the overlap it was solved with; the in-core overlap stays the transfer check's
+        assertEquals(0.62, spec.inCore().l2Gather().overlap(1, 0.5), 1e-9);
+        assertEquals(0.71, spec.inCore().l2Gather().overlap(2, 0.5), 1e-9);
+        assertEquals(0.5, spec.inCore().overlap(), 1e-9);
+        assertTrue(o.toYaml().contains("gatherWideOverlap: 0.710"), o.toYaml());
         assertFalse(spec.inCore().fullyAssociativeReuse(), "a probe solves its rates with the L1's sets and says so (l1Reuse)");
         assertEquals(0, spec.inCore().slowestCore()); // no per-CPU check: equal cores
         // unequal CPUs: the slowest over the first goes into the spec, each CPU's rate into the note

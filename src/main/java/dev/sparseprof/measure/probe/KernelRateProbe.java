@@ -370,7 +370,10 @@ public final class KernelRateProbe {
      * call's fixed costs and B's private copies (read and written once at the streaming rate, as the
      * model charges them), the time is what the ECM composition gives for the in-core time (the
      * probed 8-vector rates) and the B rows' L2 bytes at the gather bandwidth, which is solved for
-     * ({@link #transferSeconds}), at most the streaming read's.
+     * ({@link #transferSeconds}), at most the streaming read's. Where the 1-thread call ran faster
+     * than the composition with the transfer check's overlap allows even at the streaming rate, the
+     * rate stays there and the overlap is solved from the call ({@link #gatherOverlap}); the
+     * all-threads rate is solved with that overlap, as the model composes both.
      */
     private KernelRates.Gather gather(KernelRates r, int blocks, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads,
                                       double slowestCore, boolean l2Shared, WorkerPool one, WorkerPool all) {
@@ -385,18 +388,19 @@ public final class KernelRateProbe {
         double l2 = entries * rowBytes * (1 - l1HitShare(l1dBytes, bBytes, meanRow * rowBytes, meanRow / k));
         double copy = 2 * bBytes / l2ReadBytesPerSecond;
         double core = (r.rowBlockSeconds() * rows + r.block8Seconds() * entries) * blocks;
-        double overlap = r.overlap();
         int p = Math.max(1, threads);
         double measured = 0;
         double coreRate = 0;
+        double overlap = r.overlap();
         double allMeasured = 0;
         double allRate = 0;
         for (int attempt = 0; attempt <= GATHER_RETRIES; attempt++) {
             double m = Math.max(0, medianCallSeconds(a, n8, one) - r.launchSeconds() - copy);
-            double rate = Math.min(l2ReadBytesPerSecond, l2 / transferSeconds(core, m, overlap));
-            if (rate > coreRate) {
+            double rate = Math.min(l2ReadBytesPerSecond, l2 / transferSeconds(core, m, r.overlap()));
+            if (rate > coreRate || (rate == coreRate && m < measured)) {
                 measured = m;
                 coreRate = rate;
+                overlap = gatherOverlap(core, l2 / rate, m, r.overlap());
             }
             allMeasured = p > 1 ? Math.max(0, medianCallSeconds(a, n8, all) - r.launchSeconds() - r.forkJoinSeconds() * (p - 1) - copy) : measured;
             // each thread its nnz-balanced share of the rows: its share of the in-core time (at the slowest
@@ -404,7 +408,19 @@ public final class KernelRateProbe {
             allRate = Math.min(l2ReadBytesPerSecond * p, l2 / transferSeconds(core / p * InCoreRates.coreStretch(p, slowestCore), allMeasured, overlap));
             if (gatherAgrees(coreRate, allRate, p, l2Shared)) break;
         }
-        return new KernelRates.Gather(entries, l2, core, measured, allMeasured, p, coreRate, allRate);
+        return new KernelRates.Gather(entries, l2, core, measured, allMeasured, p, coreRate, allRate, overlap);
+    }
+
+    /**
+     * The overlap of a gather call that took {@code measured} with {@code core} in-core and its B
+     * rows' {@code transfer} at the solved rate: the transfer check's {@code checkOverlap} where that
+     * composition gives the call its time (the rate was solved from it), else, the rate held at the
+     * streaming read's and the call faster than the composition, the overlap solved from the call
+     * ({@link #overlap}), never below the check's.
+     */
+    static double gatherOverlap(double core, double transfer, double measured, double checkOverlap) {
+        double composed = core + transfer - checkOverlap * Math.min(core, transfer);
+        return measured < composed ? Math.max(checkOverlap, overlap(core, transfer, measured)) : checkOverlap;
     }
 
     /**

@@ -47,11 +47,13 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
      * The sustained gather: one CSR call of {@code entries} random-column entries at 8 vectors (or two blocks of them) over
      * a B in L2 took {@code measuredSeconds} (the call's fixed costs and B's private copies out) on 1
      * thread and {@code allMeasuredSeconds} on {@code threads}; in-core {@code coreSeconds} (1
-     * thread); {@code l2Bytes} of B's rows missed L1; the bandwidths at which the ECM composition,
-     * with the probe's overlap, gives those times (at most the streaming read's).
+     * thread); {@code l2Bytes} of B's rows missed L1; the bandwidths at which the ECM composition
+     * with {@code overlap} gives those times (at most the streaming read's): the transfer check's
+     * overlap, or, where the 1-thread call ran faster than that allows at the streaming read's
+     * rate, the overlap solved from the call at that rate ({@code hw.GatherRates}).
      */
     public record Gather(long entries, double l2Bytes, double coreSeconds, double measuredSeconds, double allMeasuredSeconds, int threads,
-                         double coreBytesPerSecond, double allBytesPerSecond) {}
+                         double coreBytesPerSecond, double allBytesPerSecond, double overlap) {}
 
     public KernelRates {
         double[] all = {denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds, rowBlockSeconds, wholeRowSeconds,

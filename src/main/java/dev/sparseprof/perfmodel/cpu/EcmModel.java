@@ -31,7 +31,8 @@ import java.util.List;
  *     {@code T = T_core + sum T_i} (Kerncraft's Intel model), and overlapped,
  *     {@code T = max(T_core, max T_i)}, by the probed overlap: {@code T = serial - overlap x
  *     (serial - overlapped)}; the dense kernel by its own probed overlap where the spec has one
- *     ({@link InCoreRates#overlapOf}: its streamed B block hides otherwise than csr's gathered rows);
+ *     ({@link InCoreRates#overlapOf}: its streamed B block hides otherwise than csr's gathered rows),
+ *     a kernel that gathers B's rows from L2 by the overlap of the probe's gather call ({@link #overlap});
  * <li>plus the call's fixed costs: launch and fork/join (probed) and the private copies of B
  *     ({@link #bCopySeconds}: the sparse kernels' aligned copies, the dense kernel's packed panels,
  *     each thread its own whole one).
@@ -100,10 +101,22 @@ public final class EcmModel {
             }
         }
         double serialTime = core + serial;
-        double time = serialTime - rates.overlapOf(plan.format()) * (serialTime - Math.max(core, slowest));
+        double time = serialTime - overlap(rates, plan.format(), traffic, blocksPerRow(counts, w.rows())) * (serialTime - Math.max(core, slowest));
         double overhead = features.overheads() ? spec.overheads().launchSeconds(spec.cores()) + bCopySeconds(spec, w, plan.format()) : 0;
         if (overhead > time) bottleneck = "overhead";
         return new Prediction(plan, traffic, time + overhead, core, levelSeconds, 0, overhead, imbalance, bottleneck);
+    }
+
+    /**
+     * The share of the smaller of in-core and transfer time a call hides: for a kernel that gathers
+     * B's rows from L2, the overlap its gather rate was solved with ({@code hw.GatherRates#overlap},
+     * at its blocks per row), since the two were measured together on the same call; else the
+     * format's probed overlap ({@link InCoreRates#overlapOf}).
+     */
+    static double overlap(InCoreRates rates, String format, Traffic traffic, int blocks) {
+        double fallback = rates.overlapOf(format);
+        return rates.l2Gather().present() && traffic.levels().size() > 1 && traffic.gatherBytesAt(1) > 0
+                ? rates.l2Gather().overlap(blocks, fallback) : fallback;
     }
 
     /**

@@ -88,6 +88,23 @@ class KernelRateProbeTest {
         assertTrue(KernelRateProbe.transferSeconds(2, 1, 0.5) < 1e-12);
     }
 
+    /**
+     * A gather call the check's overlap composes to its time keeps that overlap (its rate was
+     * solved from it); one faster than the composition at the streaming rate allows gets the
+     * overlap solved from the call at that rate, never less than the check's.
+     */
+    @Test
+    void aGatherCallFasterThanItsCompositionAtTheStreamingRateSolvesItsOwnOverlap() {
+        double core = 1, transfer = 2, check = 0.4;
+        double composed = core + transfer - check * core;
+        assertEquals(check, KernelRateProbe.gatherOverlap(core, transfer, composed, check), 1e-12);
+        assertEquals(check, KernelRateProbe.gatherOverlap(core, transfer, composed + 0.5, check), 1e-12);
+        // 2.25: 0.75 of the in-core time hidden
+        assertEquals(0.75, KernelRateProbe.gatherOverlap(core, transfer, 2.25, check), 1e-12);
+        // faster than either part alone: all of it hidden, clamped
+        assertEquals(1, KernelRateProbe.gatherOverlap(core, transfer, 1.5, check), 1e-12);
+    }
+
     @Test
     void gatherRatesPerCoreFollowTheThreadsRunning() {
         var g = new dev.sparseprof.hw.GatherRates(100e9, 150e9, 2);

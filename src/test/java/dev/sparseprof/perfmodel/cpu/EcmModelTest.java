@@ -298,6 +298,43 @@ class EcmModelTest {
         assertTrue(e.getMessage().contains("slowestCore must be in (0, 1]"), e.getMessage());
     }
 
+    /**
+     * A kernel that gathers B's rows from L2 composes its times with the overlap its gather rate was
+     * solved with, at its blocks per row (N = 64 one 8-vector block at 8 lanes, N = 128 two); a
+     * kernel without gathers (dense) and a spec without the gather overlaps keep the in-core one.
+     */
+    @Test
+    void gatheringKernelsTakeTheOverlapTheirGatherRateWasSolvedWith() {
+        String rates = "    overlap: 0\n    l2GatherPerCore: 25GB/s\n    l2GatherAll: 30GB/s\n    gatherThreads: 2\n"
+                + "    l2GatherWidePerCore: 40GB/s\n    l2GatherWideAll: 60GB/s\n    l1Reuse: setAssociative\n";
+        CpuSpec without = (CpuSpec) HardwareSpecs.parse("a.yaml", spec(256, "0").replace("    overlap: 0\n", rates));
+        CpuSpec with = (CpuSpec) HardwareSpecs.parse("b.yaml", spec(256, "0").replace("    overlap: 0\n",
+                rates + "    gatherOverlap: 1\n    gatherWideOverlap: 0.5\n"));
+        for (long n : new long[] {64, 128}) {
+            Workload w = Workload.uniformSparse("q", 384, 384, n, DType.F32, 0.3, false);
+            Prediction serial = new PerfModel(without, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+            Prediction p = new PerfModel(with, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+            double core = p.computeSeconds();
+            double sum = core, max = core;
+            for (double t : p.levelSeconds()) {
+                sum += t;
+                max = Math.max(max, t);
+            }
+            double overlap = n == 64 ? 1 : 0.5;
+            assertEquals(sum - overlap * (sum - max), p.seconds() - p.overheadSeconds(), 1e-9 * p.seconds(), "N " + n);
+            assertEquals(sum, serial.seconds() - serial.overheadSeconds(), 1e-9 * p.seconds(), "no gather overlap: the in-core one (0)");
+            Prediction dense = new PerfModel(with, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("dense"), Features.ALL);
+            Prediction denseWithout = new PerfModel(without, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("dense"), Features.ALL);
+            assertEquals(denseWithout.seconds(), dense.seconds(), 1e-15, "dense gathers nothing");
+        }
+        Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("c.yaml", spec(256, "0").replace("    overlap: 0\n",
+                rates + "    gatherOverlap: 1.5\n")));
+        assertTrue(e.getMessage().contains("gather overlaps must lie in [0, 1]"), e.getMessage());
+        Exception alone = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("d.yaml", spec(256, "0").replace("    overlap: 0\n",
+                "    overlap: 0\n    gatherOverlap: 0.5\n")));
+        assertTrue(alone.getMessage().contains("need l2GatherPerCore"), alone.getMessage());
+    }
+
     @Test
     void denseTakesItsOwnProbedOverlapWhereTheSpecHasOneTheSharedOneElse() {
         // 1024 x 256 at N = 64: the packed 256 x 64 block (64 KiB) passes the 48 KiB L1d, so dense has an L2 term
