@@ -23,6 +23,9 @@ Each weight is packed the way its library's own code packs it, transcribed to nu
   bnb-nf4-nested/  the same with double quantization: uint8 absmax codes, nested_absmax per 256 blocks, nested_quant_map
                    and nested_offset (an evenly spaced 256-entry map here, not bitsandbytes' dynamic one).
   bnb-int8/        bitsandbytes Linear8bitLt: int8 weight and SCB (each row's absmax): q * SCB / 127.
+  aqlm-2x8/        the aqlm package's QuantizedLinear: two codebooks of 256 codewords of 1 x 8 (int8 codes, stored signed),
+  aqlm-1x12/       one codebook of 4096 codewords of 2 x 4 (int16 codes); codebooks and scales fp16 (an element is
+                   scale * the sum of its group's codewords; codeword 0 is zeros, named by half the groups).
   mlx4/, mlx3/     mlx-lm's affine form (MLX's CPU quantize, transcribed): weight uint32 [out, in*bits/32], each row a
                    little-endian bit stream (3-bit codes cross words), scales and biases fp16 [out, in/group]:
                    scale * q + bias (config.json's "quantization": group 64 at 4 bits, 32 at 3).
@@ -332,6 +335,32 @@ def mlx(bits, group):
     return [("weight", packed, "U32"), ("scales", scale, "F16"), ("biases", bias, "F16")], dense.astype(np.float32)
 
 
+def aqlm(books, bits, out_group, in_group):
+    """The aqlm package's QuantizedLinear state: codes [out/out_group, in/in_group, books] in get_int_dtype(bits),
+    written by pack_int_data (a code at or above 2**(bits-1) stored as code - 2**bits), codebooks fp16
+    [books, 2**bits, out_group, in_group], scales fp16 [out/out_group, 1, 1, 1]; _dequantize_weight sums each
+    group's codewords (embedding_bag, mode "sum") and multiplies by its row group's scale. Entry 0 of every
+    codebook is the zero codeword, and half of the groups name it in every codebook: a pruned group is exact zeros."""
+    entries = 2 ** bits
+    books_f = rng.standard_normal((books, entries, out_group, in_group)).astype(np.float16)
+    books_f[:, 0] = 0
+    og, ig = OUT // out_group, IN // in_group
+    codes = rng.integers(1, entries, size=(og, ig, books))
+    codes[rng.random((og, ig)) < 0.5] = 0
+    scales = (rng.random((og, 1, 1, 1)) + 0.5).astype(np.float16)
+    dense = np.zeros((OUT, IN), np.float32)
+    for o in range(og):
+        for g in range(ig):
+            block = np.zeros((out_group, in_group), np.float32)
+            for m in range(books):
+                block += books_f[m, codes[o, g, m]].astype(np.float32)
+            dense[o * out_group:(o + 1) * out_group, g * in_group:(g + 1) * in_group] = block * np.float32(scales[o, 0, 0, 0])
+    stored = codes.copy()
+    stored[stored >= 2 ** (bits - 1)] -= entries
+    dtype, label = (np.int8, "I8") if bits <= 8 else (np.int16, "I16")
+    return [("codes", stored.astype(dtype), label), ("codebooks", books_f, "F16"), ("scales", scales, "F16")], dense
+
+
 def config(quant):
     return {"model_type": "llama", "hidden_size": IN, "num_hidden_layers": 1, "num_attention_heads": 4, "intermediate_size": OUT,
             "quantization_config": quant}
@@ -355,6 +384,10 @@ CASES = {
                                   "intermediate_size": OUT, "quantization": {"group_size": 64, "bits": 4}}),
     "mlx3": (lambda: mlx(3, 32), {"model_type": "llama", "hidden_size": IN, "num_hidden_layers": 1, "num_attention_heads": 4,
                                   "intermediate_size": OUT, "quantization": {"group_size": 32, "bits": 3}}),
+    "aqlm-2x8": (lambda: aqlm(2, 8, 1, 8), config({"quant_method": "aqlm", "in_group_size": 8, "out_group_size": 1, "num_codebooks": 2,
+                                                   "nbits_per_codebook": 8})),
+    "aqlm-1x12": (lambda: aqlm(1, 12, 2, 4), config({"quant_method": "aqlm", "in_group_size": 4, "out_group_size": 2, "num_codebooks": 1,
+                                                    "nbits_per_codebook": 12})),
 }
 
 expected = {}
