@@ -111,7 +111,7 @@ final class AqlmMatrix extends DecodedMatrix implements EncodedWeights {
     /**
      * The AQLM weights among {@code tensors}: each integer {@code P.codes} beside {@code P.codebooks} and
      * {@code P.scales} is the LINEAR layer {@code P.weight} in the codebooks' 16-bit type, priced at its
-     * stored bits (codes, codebooks and scales: about 2.3 for 1x16 codes of 8 inputs on a 4096 x 4096
+     * stored bits (codes, codebooks and scales: 2.5 for 1x16 codes of 8 inputs on a 4096 x 4096
      * weight). A set that does not fit is named in {@code faults}; {@code claimed} receives its three names.
      */
     static List<GemmLayer> layers(List<Tensor> tensors, Map<String, Tensor> byName, List<String> faults, List<String> claimed) {
