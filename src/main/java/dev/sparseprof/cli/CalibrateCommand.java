@@ -53,6 +53,7 @@ import java.util.TreeSet;
 import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -337,10 +338,16 @@ final class CalibrateCommand implements Callable<Integer> {
         ProbeResult r = new MachineProbe(ProbeSettings.DEFAULT, sizes).run();
         double l2Read = r.bandwidth(dev.sparseprof.measure.probe.MemoryLevel.L2, dev.sparseprof.measure.probe.StreamKernel.READ, 1)
                 .orElseThrow().bestBytesPerSecond();
-        CoreSpeeds speeds = CoreSpeeds.measureSettled(ProbeSettings.DEFAULT.minTrialSeconds());
-        double slowest = speeds == null ? 1 : speeds.slowestOverFirst();
+        // the CPUs' speeds: a first take now, and where it reads them unequal, more after the kernel rates'
+        // rounds (some seconds later: a tenant's burst on one vCPU lasts seconds), before the gathers that use them
+        CoreSpeeds first = CoreSpeeds.measure(ProbeSettings.DEFAULT.minTrialSeconds());
+        AtomicReference<CoreSpeeds> settled = new AtomicReference<>(first);
         r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds(), sizes.lineBytes(), sizes.ways().get(0))
-                .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), slowest, cpu.caches().size() < 2 || cpu.caches().get(1).shared()));
+                .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), () -> {
+                    settled.set(CoreSpeeds.measureSettled(first, ProbeSettings.DEFAULT.minTrialSeconds()));
+                    return settled.get() == null ? 1 : settled.get().slowestOverFirst();
+                }, cpu.caches().size() < 2 || cpu.caches().get(1).shared()));
+        CoreSpeeds speeds = settled.get();
         // bytes per clock per thread of the best trial, at the effective FMA clock the overlay writes
         ProbeOverlay.Clock effective = ProbeOverlay.effectiveClock(r, cpu);
         double clock = effective.hz();

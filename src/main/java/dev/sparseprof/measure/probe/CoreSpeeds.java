@@ -2,13 +2,13 @@ package dev.sparseprof.measure.probe;
 
 import dev.sparseprof.util.CoreAffinity;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
  * Each CPU's fp32 FMA throughput, one thread pinned to it at a time, in interleaved rounds (the
- * median round per CPU): whether this machine's cores are equal. A VM's vCPUs need not be: a host
+ * median round per CPU; the best over takes where one take is not enough, {@link #settled}): whether
+ * this machine's cores are equal. A VM's vCPUs need not be: a host
  * may run another tenant on a vCPU's SMT sibling, or clock its cores apart. The first CPU is the
  * one single-threaded runs take (the pinned pools, {@code kernel.WorkerPool#pinned}), so speeds are
  * relative to it; a static partition's threads all wait for the slowest CPU they run on.
@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * @param cpus                the CPUs this process may use, ascending
  * @param flopsPerSecond      each one's median fp32 FMA throughput
  * @param takes               how many whole measurements were made for this one ({@link #settled}: 1, or
- *                            {@link #TAKES} when the first found the cores unequal)
+ *                            up to {@link #TAKES} when the first found the cores unequal)
  */
 public record CoreSpeeds(int[] cpus, double[] flopsPerSecond, int takes) {
     /** Interleaved rounds over the CPUs. */
@@ -32,8 +32,11 @@ public record CoreSpeeds(int[] cpus, double[] flopsPerSecond, int takes) {
     public static final double SETTLED = 0.98;
     /** Takes at most ({@link #settled}). */
     public static final int TAKES = 3;
-    /** The pause between takes, so that a tenant's burst can end between them. */
-    private static final long PAUSE_MILLIS = 500;
+    /**
+     * The pause before a third take ({@link #settled}): on the Zen 4 VM (7 Dec 2026, 06:29 UTC) one CPU
+     * ran FMA at 75-90 of its 100-102 GFLOP/s in episodes of 1 to 7 s, on either CPU.
+     */
+    private static final long PAUSE_MILLIS = 2000;
 
     public CoreSpeeds {
         if (takes < 1) throw new IllegalArgumentException("takes must be at least 1");
@@ -59,7 +62,7 @@ public record CoreSpeeds(int[] cpus, double[] flopsPerSecond, int takes) {
         for (int i = 0; i < cpus.length; i++) {
             b.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "cpu %d %.1f GFLOP/s", cpus[i], flopsPerSecond[i] / 1e9));
         }
-        return takes > 1 ? b.append(" (the median of ").append(takes).append(" takes)").toString() : b.toString();
+        return takes > 1 ? b.append(" (each CPU's best of ").append(takes).append(" takes)").toString() : b.toString();
     }
 
     /** The slowest CPU's throughput over the first's, at most 1: the spec's {@code cpu.inCore.slowestCore}. */
@@ -67,16 +70,21 @@ public record CoreSpeeds(int[] cpus, double[] flopsPerSecond, int takes) {
         return Math.min(1, Arrays.stream(flopsPerSecond).min().orElseThrow() / flopsPerSecond[0]);
     }
 
+    /** These speeds and {@code other}'s (the same CPUs), each CPU at the faster of the two, over both's takes. */
+    CoreSpeeds faster(CoreSpeeds other) {
+        if (!Arrays.equals(cpus, other.cpus)) throw new IllegalArgumentException("takes of other CPUs");
+        double[] best = new double[cpus.length];
+        for (int i = 0; i < best.length; i++) best[i] = Math.max(flopsPerSecond[i], other.flopsPerSecond[i]);
+        return new CoreSpeeds(cpus, best, takes + other.takes);
+    }
+
     /**
-     * {@link #measure}, taken {@link #TAKES} times where the first take finds a CPU slower than the
-     * first ({@link #slowestOverFirst} below {@link #SETTLED}), half a second apart; the take with the
-     * median {@link #slowestOverFirst} is kept. A tenant on a vCPU's SMT sibling that lasts through one
-     * take's rounds reads as a slow core: on the Zen 4 VM (6 Dec 2026, docs/calibration.md) two of
-     * ten probes read 0.78 and 0.83 where the other eight read 0.99-1.00, and those two draws moved
-     * the probe-only error most. A core that is really slower is slow in every take and stays so.
+     * {@link #settled} with {@link #measure} as the further takes and a real pause before the third.
+     * The caller takes {@code first} early and calls this some seconds later (the probe: before and after
+     * its kernel rates), so that the first two takes are that far apart.
      */
-    public static CoreSpeeds measureSettled(double minTrialSeconds) {
-        return settled(() -> measure(minTrialSeconds), () -> {
+    public static CoreSpeeds measureSettled(CoreSpeeds first, double minTrialSeconds) {
+        return settled(first, () -> measure(minTrialSeconds), () -> {
             try {
                 Thread.sleep(PAUSE_MILLIS);
             } catch (InterruptedException e) {
@@ -85,20 +93,28 @@ public record CoreSpeeds(int[] cpus, double[] flopsPerSecond, int takes) {
         });
     }
 
-    /** {@link #measureSettled} over any source of takes (null: not measurable), {@code pause} run between takes. */
-    static CoreSpeeds settled(Supplier<CoreSpeeds> take, Runnable pause) {
-        CoreSpeeds first = take.get();
+    /**
+     * The CPUs' speeds from {@code first} and, where it finds a CPU slower than the first
+     * ({@link #slowestOverFirst} below {@link #SETTLED}), further takes: one at once (the caller took
+     * {@code first} seconds before), then, if the CPUs still read unequal, one after {@code pause}; each
+     * CPU keeps the best of its takes' rates ({@link #faster}), as the probe's rates keep the best
+     * trial: a tenant on a vCPU's SMT sibling only ever slows a take, and a core that is really slower is
+     * slow in every take and stays so. A tenant that lasts through a take reads as a slow core: on the
+     * Zen 4 VM (6 Dec 2026, docs/calibration.md) two of ten probes read 0.78 and 0.83 where the other
+     * eight read 0.99-1.00, and on 7 Dec two probes in a row read 0.80 and 0.82 with takes half a second
+     * apart (the median of three kept), where the layers measured minutes later ran as on equal CPUs.
+     * Null where {@code first} is (one CPU, or no affinity).
+     */
+    static CoreSpeeds settled(CoreSpeeds first, Supplier<CoreSpeeds> take, Runnable pause) {
         if (first == null || first.slowestOverFirst() >= SETTLED) return first;
-        CoreSpeeds[] takes = new CoreSpeeds[TAKES];
-        takes[0] = first;
-        for (int i = 1; i < TAKES; i++) {
-            pause.run();
-            takes[i] = take.get();
-            if (takes[i] == null) return first;
+        CoreSpeeds kept = first;
+        for (int i = 1; i < TAKES && kept.slowestOverFirst() < SETTLED; i++) {
+            if (i > 1) pause.run();
+            CoreSpeeds next = take.get();
+            if (next == null) return kept;
+            kept = kept.faster(next);
         }
-        Arrays.sort(takes, Comparator.comparingDouble(CoreSpeeds::slowestOverFirst));
-        CoreSpeeds median = takes[TAKES / 2];
-        return new CoreSpeeds(median.cpus, median.flopsPerSecond, TAKES);
+        return kept;
     }
 
     /**

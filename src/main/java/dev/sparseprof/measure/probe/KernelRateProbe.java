@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.DoubleSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -143,18 +144,20 @@ public final class KernelRateProbe {
      * @param threads             the all-cores thread count (fork/join)
      */
     public KernelRates run(long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads) {
-        return run(l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, 1, true);
+        return run(l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, () -> 1, true);
     }
 
     /**
      * As {@link #run(long, long, double, int)} on cores of unequal speed: {@code slowestCore}, the
      * slowest CPU's FMA throughput over the first's ({@link CoreSpeeds}), stretches the in-core
-     * part of the all-threads gather call as the model stretches it; {@code l2Shared}: whether the cores share the
-     * L2 (false: one per core, as on the Zen 4 and Intel VMs), which decides how far the sustained
-     * gather's all-core rate may fall below its 1-core rate before it is taken again
+     * part of the all-threads gather call as the model stretches it; it is asked once, after the
+     * rates' rounds and before the gathers, so that a caller can take the CPUs' speeds again that
+     * many seconds after its first take ({@link CoreSpeeds#measureSettled}); {@code l2Shared}: whether
+     * the cores share the L2 (false: one per core, as on the Zen 4 and Intel VMs), which decides how
+     * far the sustained gather's all-core rate may fall below its 1-core rate before it is taken again
      * ({@link #gatherAgrees}).
      */
-    public KernelRates run(long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, double slowestCore, boolean l2Shared) {
+    public KernelRates run(long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, DoubleSupplier slowestCore, boolean l2Shared) {
         long t0 = System.nanoTime();
         BestTimes best = new BestTimes();
         // A first pass only warms every kernel and column-block variant up: a kernel's first
@@ -178,8 +181,9 @@ public final class KernelRateProbe {
             }
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
             KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, TransferChecks.median(checks));
-            KernelRates.Gather narrow = gather(r, 1, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, l2Shared, one, all);
-            KernelRates.Gather wide = gather(r, 2, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowestCore, l2Shared, one, all);
+            double slowest = slowestCore.getAsDouble();
+            KernelRates.Gather narrow = gather(r, 1, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowest, l2Shared, one, all);
+            KernelRates.Gather wide = gather(r, 2, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowest, l2Shared, one, all);
             return r.withGathers(narrow, wide, (System.nanoTime() - t0) * 1e-9);
         }
     }
