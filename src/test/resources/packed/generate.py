@@ -26,6 +26,9 @@ Each weight is packed the way its library's own code packs it, transcribed to nu
   aqlm-2x8/        the aqlm package's QuantizedLinear: two codebooks of 256 codewords of 1 x 8 (int8 codes, stored signed),
   aqlm-1x12/       one codebook of 4096 codewords of 2 x 4 (int16 codes); codebooks and scales fp16 (an element is
                    scale * the sum of its group's codewords; codeword 0 is zeros, named by half the groups).
+  hqq4/            hqq's HQQLinear state as transformers saves it (4bit_u8, groups of 64 along rows of W.reshape(-1, 64),
+  hqq3-axis0/      axis 1), and 3bit_32 with axis 0 (groups down the columns of W.reshape(64, -1), rows padded to ten);
+                   (q - zero) * scale with fp16 scale and zero, the strings and flags as uint8 tensors.
   mlx4/, mlx3/     mlx-lm's affine form (MLX's CPU quantize, transcribed): weight uint32 [out, in*bits/32], each row a
                    little-endian bit stream (3-bit codes cross words), scales and biases fp16 [out, in/group]:
                    scale * q + bias (config.json's "quantization": group 64 at 4 bits, 32 at 3).
@@ -361,6 +364,54 @@ def aqlm(books, bits, out_group, in_group):
     return [("codes", stored.astype(dtype), label), ("codebooks", books_f, "F16"), ("scales", scales, "F16")], dense
 
 
+def hqq(bits, group, axis):
+    """hqq's HQQLinear state as transformers saves it (Quantizer.quantize with optimize off, round_zero off, then
+    HQQLinear.state_dict through encode_safetensor_type): the weight grouped (axis 1: W.reshape(-1, group), a group a
+    row; axis 0: W.reshape(group, -1), a group a column), per group scale = (2**bits - 1) / (max - min) and
+    zero = -min * scale, q = round(W * scale + zero) clamped, the scale then inverted; the grouped codes packed along
+    their first dimension by hqq.core.bitpack (4bit_u8: the first half of the rows in the high nibble; 3bit_32: ten
+    codes an int32 from bit 27 down, the rows padded to a multiple of ten); Quantizer.dequantize reads
+    (q - zero) * scale reshaped to the weight's shape. Scale and zero fp16; strings and flags as uint8 tensors."""
+    w = pruned_weight()
+    grouped = w.reshape(-1, group) if axis == 1 else w.reshape(group, -1)
+    mn = grouped.min(axis=axis, keepdims=True)
+    mx = grouped.max(axis=axis, keepdims=True)
+    max_v = np.float32(2 ** bits - 1)
+    denom = mx - mn
+    scale = max_v / denom
+    scale = np.where(np.abs(denom) <= 1e-4, np.float32(1), scale).astype(np.float32)
+    scale = np.minimum(scale, np.float32(2e4))
+    zero = (-mn * scale).astype(np.float32)
+    q = np.clip(np.rint(grouped * scale + zero), 0, max_v).astype(np.int64)
+    inv = (np.float32(1) / scale).astype(np.float16)
+    zero16 = zero.astype(np.float16)
+    if bits == 4:
+        step = len(q) // 2
+        packed, packing, label = ((q[:step] << 4) | q[step:]).astype(np.uint8), "4bit_u8", "U8"
+    else:
+        rows = -(-len(q) // 10) * 10
+        padded = np.zeros((rows, q.shape[1]), np.int64)
+        padded[:len(q)] = q
+        step = rows // 10
+        acc = np.zeros((step, q.shape[1]), np.int64)
+        for k in range(10):
+            acc |= padded[k * step:(k + 1) * step] << (27 - 3 * k)
+        packed, packing, label = acc.astype(np.int32), "3bit_32", "I32"
+    dense = ((q.astype(np.float32) - zero16.astype(np.float32)) * inv.astype(np.float32)).reshape(OUT, IN)
+
+    def chars(text):
+        return np.frombuffer(text.encode(), np.uint8).copy()
+    state = [("W_q", packed, label), ("scale", inv, "F16"), ("zero", zero16, "F16"),
+             ("nbits", np.array(bits, np.int32), "I32"), ("group_size", np.array(group, np.int32), "I32"),
+             ("shape", np.array([OUT, IN], np.int64), "I64"), ("axis", np.array(axis, np.int32), "I32"),
+             ("packing", chars(packing), "U8"), ("unpack_view_dtype", chars("torch.uint8" if bits == 4 else "torch.int32"), "U8"),
+             ("view_as_float", np.array(0, np.uint8), "U8"), ("compute_dtype", chars("torch.float16"), "U8"),
+             ("channel_wise", np.array(1, np.uint8), "U8"), ("optimize", np.array(0, np.uint8), "U8"),
+             ("round_zero", np.array(0, np.uint8), "U8"), ("encoded_state_dict", np.array(1, np.uint8), "U8"),
+             ("stores_quant_config", np.array(1, np.uint8), "U8")]
+    return state, dense.astype(np.float32)
+
+
 def config(quant):
     return {"model_type": "llama", "hidden_size": IN, "num_hidden_layers": 1, "num_attention_heads": 4, "intermediate_size": OUT,
             "quantization_config": quant}
@@ -388,6 +439,8 @@ CASES = {
                                                    "nbits_per_codebook": 8})),
     "aqlm-1x12": (lambda: aqlm(1, 12, 2, 4), config({"quant_method": "aqlm", "in_group_size": 4, "out_group_size": 2, "num_codebooks": 1,
                                                     "nbits_per_codebook": 12})),
+    "hqq4": (lambda: hqq(4, 64, 1), config({"quant_method": "hqq", "quant_config": {"weight_quant_params": {"nbits": 4, "group_size": 64, "axis": 1}}})),
+    "hqq3-axis0": (lambda: hqq(3, 64, 0), None),
 }
 
 expected = {}

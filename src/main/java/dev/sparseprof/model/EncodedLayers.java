@@ -12,8 +12,8 @@ import java.util.Set;
  * each read by its own view: gpt-oss's MXFP4 experts ({@link Mxfp4Matrix}), compressed-tensors'
  * bitmask-sparse weights ({@link BitmaskMatrix}), int32-packed GPTQ, AWQ and pack-quantized codes
  * ({@link PackedIntMatrix}), NVFP4/MXFP4 codes ({@link Fp4Matrix}), bitsandbytes' 4-bit and
- * LLM.int8 weights ({@link BnbMatrix}), MLX's affine-quantized weights ({@link MlxMatrix}) and AQLM's
- * additive codebook codes ({@link AqlmMatrix}).
+ * LLM.int8 weights ({@link BnbMatrix}), MLX's affine-quantized weights ({@link MlxMatrix}), AQLM's
+ * additive codebook codes ({@link AqlmMatrix}) and HQQ's packed codes ({@link HqqMatrix}).
  *
  * @param layers  the decoded layers
  * @param claimed the name of every tensor such a weight stores, decoded or not: none of them is a
@@ -46,8 +46,9 @@ record EncodedLayers(List<GemmLayer> layers, Set<String> claimed, Map<String, St
         layers.addAll(BnbMatrix.int8Layers(tensors, byName, packedFaults, packedParts));
         layers.addAll(MlxMatrix.layers(tensors, byName, metadata, packedFaults, packedParts));
         layers.addAll(AqlmMatrix.layers(tensors, byName, packedFaults, packedParts));
+        layers.addAll(HqqMatrix.layers(tensors, byName, packedFaults, packedParts));
         claimed.addAll(packedParts);
-        note(notes, "packed.skipped", packedFaults, "packed weight(s) (GPTQ, AWQ, compressed-tensors pack-quantized, NVFP4/MXFP4, bitsandbytes, MLX, AQLM) not read, left out: ");
+        note(notes, "packed.skipped", packedFaults, "packed weight(s) (GPTQ, AWQ, compressed-tensors pack-quantized, NVFP4/MXFP4, bitsandbytes, MLX, AQLM, HQQ) not read, left out: ");
         return new EncodedLayers(layers, claimed, notes);
     }
 

@@ -88,7 +88,7 @@ final class InputSubjects {
         // GGUF's IQ4 and ternary blocks: scales and codes that may lie
         s.add(new Subject("gguf-iq4-tq", f -> Files.write(f.resolve("q.gguf"), GgufFixtures.iq4AndTernary()), "q.gguf", false, false, List.of(), profile("q.gguf")));
         // packed quantized weights (src/test/resources/packed): codes, scales, zeros and g_idx that may lie about each other
-        for (String form : List.of("gptq-act-order", "awq", "nvfp4", "bnb-nf4-nested", "mlx3", "aqlm-2x8")) {
+        for (String form : List.of("gptq-act-order", "awq", "nvfp4", "bnb-nf4-nested", "mlx3", "aqlm-2x8", "hqq3-axis0")) {
             s.add(new Subject("packed-" + form, f -> Files.copy(Path.of("src/test/resources/packed", form, "model.safetensors"), f.resolve("m.safetensors")),
                     "m.safetensors", false, false, List.of(), profile("m.safetensors")));
         }

@@ -101,9 +101,9 @@ class PruneTfjsAndFaultsTest {
         assertEquals(Set.of("m-weights_manifest.json", "m.bin"), names(dir));
     }
 
-    /** A GPTQ, AWQ, compressed-tensors, bitsandbytes 4-bit or AQLM weight (src/test/resources/packed) cannot take its zeros back: one line, nothing written. */
+    /** A GPTQ, AWQ, compressed-tensors, bitsandbytes 4-bit, AQLM or HQQ weight (src/test/resources/packed) cannot take its zeros back: one line, nothing written. */
     @ParameterizedTest
-    @ValueSource(strings = {"gptq-act-order", "awq", "ct-sym", "nvfp4", "bnb-nf4", "aqlm-2x8"})
+    @ValueSource(strings = {"gptq-act-order", "awq", "ct-sym", "nvfp4", "bnb-nf4", "aqlm-2x8", "hqq4"})
     void aPackedQuantizedWeightIsRefusedAndNothingIsWritten(String form) {
         Path out = dir.resolve(form + "-pruned");
         assertBadInput(run("prune", Path.of("src/test/resources/packed", form).toString(), "--sparsity", "0.6", "--out", out.toString()),

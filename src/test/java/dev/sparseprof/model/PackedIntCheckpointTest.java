@@ -21,12 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
  * pack-quantized weights, FP4 ones ({@link Fp4Matrix}: compressed-tensors' NVFP4 and MXFP4, ModelOpt's
  * NVFP4), bitsandbytes' NF4 (plain and nested) and LLM.int8 ones ({@link BnbMatrix}) and MLX's affine ones
  * ({@link MlxMatrix}, 4 bits and 3 bits whose codes cross words) and AQLM's codebook codes ({@link AqlmMatrix}: two 8-bit
- * codebooks of 1 x 8 codewords with signed int8 codes, one 12-bit codebook of 2 x 4), written by src/test/resources/packed/generate.py
+ * codebooks of 1 x 8 codewords with signed int8 codes, one 12-bit codebook of 2 x 4) and HQQ's packed codes ({@link HqqMatrix}: 4 bits
+ * in groups along rows, 3 bits in groups down columns), written by src/test/resources/packed/generate.py
  * the way each library's own packing code
  * writes them (transcribed to numpy: AutoGPTQ's {@code QuantLinear.pack}, AutoAWQ's
  * {@code WQLinear_GEMM.from_linear}, compressed-tensors' {@code pack_to_int32} and
  * {@code pack_fp4_to_uint8}, bitsandbytes' default-backend {@code quantize_4bit} and
- * {@code QuantState.as_dict}, aqlm's {@code pack_int_data}), each over a weight half pruned to zeros before quantizing
+ * {@code QuantState.as_dict}, aqlm's {@code pack_int_data}, hqq's {@code Quantizer.quantize} and {@code bitpack}), each over a weight half pruned to zeros before quantizing
  * (AQLM: half of the groups name the zero codeword).
  */
 class PackedIntCheckpointTest {
@@ -45,7 +46,8 @@ class PackedIntCheckpointTest {
     void eachFormReadsAsItsLibraryDequantizesIt() throws IOException {
         Map<String, Object> expected = Json.parseObject(Files.readString(FOLDER.resolve("expected.json")));
         assertEquals(Set.of("gptq-act-order", "gptq8", "awq", "ct-sym", "ct-asym8", "nvfp4", "mxfp4", "nvfp4-modelopt", "bnb-nf4", "bnb-nf4-nested",
-                "bnb-int8", "mlx4", "mlx3", "aqlm-2x8", "aqlm-1x12"), expected.keySet());
+                "bnb-int8", "mlx4", "mlx3", "aqlm-2x8", "aqlm-1x12", "hqq4", "hqq3-axis0"),
+                expected.keySet());
         Map<String, Double> bits = Map.ofEntries(
                 Map.entry("gptq-act-order", 4 + 16.0 / 32 + 4.0 / 32),  // codes, an fp16 scale and a 4-bit zero per 32
                 Map.entry("gptq8", 8 + 16.0 / 128 + 8.0 / 128),           // one group of 128 inputs
@@ -63,7 +65,10 @@ class PackedIntCheckpointTest {
                 // int8 codes of two books per 8 inputs, two 256 x 8 fp16 codebooks, an fp16 scale per row
                 Map.entry("aqlm-2x8", 8.0 * (64 * 16 * 2 + 2 * 256 * 8 * 2 + 64 * 2) / 8192),
                 // int16 codes per 2 x 4 block, one 4096 x 2 x 4 fp16 codebook (most of a layer this small), a scale per 2 rows
-                Map.entry("aqlm-1x12", 8.0 * (32 * 32 * 2 + 4096 * 8 * 2 + 32 * 2) / 8192));
+                Map.entry("aqlm-1x12", 8.0 * (32 * 32 * 2 + 4096 * 8 * 2 + 32 * 2) / 8192),
+                Map.entry("hqq4", 4 + 32.0 / 64),                         // an fp16 scale and zero per 64
+                // 64 grouped rows padded to 70, ten 3-bit codes an int32, an fp16 scale and zero per column group
+                Map.entry("hqq3-axis0", 8.0 * (7 * 128 * 4 + 128 * 2 * 2) / 8192));
         for (var e : expected.entrySet()) {
             String form = e.getKey();
             @SuppressWarnings("unchecked")
