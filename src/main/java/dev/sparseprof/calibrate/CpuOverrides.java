@@ -32,8 +32,9 @@ final class CpuOverrides {
 
     /**
      * The {@code cpu.inCore} keys of the probed row-gather rates ({@code hw.GatherRates}: one block,
-     * and two where measured, each with the overlap it was solved with) and the L1 reuse rule they and the overlap were solved with
-     * ({@code l1Reuse}, {@code hw.InCoreRates}); none where the probe measured no gather.
+     * and two where measured, each with the overlap it was solved with) and the L1 reuse rule they and
+     * the overlap were solved with ({@code l1Reuse}, {@code hw.InCoreRates}); none where the probe
+     * measured no gather.
      */
     static void gather(Map<String, Object> inCore, GatherRates g, boolean fullyAssociativeReuse) {
         if (!g.present()) return;

@@ -24,10 +24,10 @@ package dev.sparseprof.hw;
  * transfer check's overlap ({@code InCoreRates#overlap}), but the rate cannot pass the streaming
  * read's; where the call ran faster than that composition allows, the rate stays at the streaming
  * read's and the overlap is solved from the call instead, so that the model gives the call the time
- * it took. On the Zen 4 VM under {@code -XX:UseAVX=2} (7 Dec 2026) both calls sat at the cap, the
- * check's overlap was 0.34-0.49 and the calls' own 0.59 (one block) and 0.74 (two): with the check's,
- * csr on random 1536 x 384 layers of 5-70 % density was predicted 14-44 % slow, with the calls'
- * 7-11 % (N = 64) and 1-7 % (N = 128).
+ * it took. On the Zen 4 VM under {@code -XX:UseAVX=2} (7 Dec 2026) both calls sat at the cap in every
+ * probe, the checks' overlaps read 0.34-0.62 and the calls' own 0.49-0.60 (one block) and 0.64-0.73
+ * (two) over five probes: with the check's, csr on random 1536 x 384 layers of 5-70 % density was
+ * predicted 14-44 % slow; with the calls' (two probes), -7 to +14 %.
  *
  * <p>Contract: {@link #perCoreBytesPerSecond} is what each of {@code cores} running cores gathers
  * per second into rows of {@code blocks} column blocks (the 1-thread figure on one core, the
