@@ -67,9 +67,12 @@ final class AqlmMatrix extends DecodedMatrix implements EncodedWeights {
             throw new IllegalArgumentException(codebooks.name() + ": " + entries + " entries a codebook is not a power of two that "
                     + codes.dtype().label() + " codes can name");
         }
+        for (long d : new long[] {c[0], c[1], b[2], b[3]}) {
+            if (d < 1 || d > Integer.MAX_VALUE) throw new IllegalArgumentException(codes.name() + ": a dimension of " + d + " out of range");
+        }
         long rows = c[0] * b[2];
         long cols = c[1] * b[3];
-        if (b[2] < 1 || b[3] < 1 || rows > Integer.MAX_VALUE || cols > Integer.MAX_VALUE) {
+        if (rows > Integer.MAX_VALUE || cols > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(codes.name() + ": " + rows + " x " + cols + " weights out of range");
         }
         return new AqlmMatrix(codes, codebooks, scales, (int) c[2], (int) entries, (int) b[2], (int) b[3], (int) c[0], (int) c[1]);
