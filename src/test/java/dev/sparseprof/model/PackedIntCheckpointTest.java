@@ -213,4 +213,44 @@ class PackedIntCheckpointTest {
             assertTrue(m.metadata().get("packed.skipped").contains("g_idx[3] = 9, outside the 4 groups"), m.metadata().toString());
         }
     }
+
+    /**
+     * An HQQ state whose packing names no packing of hqq's, or whose codes do not fill the shape it
+     * claims, and an AQLM set whose codebooks are no power of two: each named in the note, none a
+     * layer, its tensors (the state's small ones included) claimed.
+     */
+    @Test
+    void hqqAndAqlmSetsThatDoNotHoldTogetherAreNamedAndLeftOut() throws IOException {
+        byte[] hqq = Files.readAllBytes(FOLDER.resolve("hqq4/model.safetensors"));
+        Path renamed = dir.resolve("hqq5.safetensors");
+        Files.write(renamed, replace(hqq, "4bit_u8", "5bit_u8"));
+        try (Model m = Models.open(renamed)) {
+            assertTrue(m.layers().isEmpty(), m.layers().toString());
+            assertTrue(m.metadata().get("packed.skipped").contains("packing '5bit_u8' is none of"), m.metadata().toString());
+            assertNull(m.metadata().get("tensors.skipped"), "the state's tensors are claimed, not integer weights left out");
+        }
+        String p = "model.layers.0.mlp.up_proj";
+        Path aqlm = dir.resolve("aqlm.safetensors");
+        SafetensorsWriter.write(aqlm, List.of(
+                new Tensor(p + ".codes", DType.I8, new long[] {4, 2, 1}, MemorySegment.ofArray(new byte[8])),
+                Tensor.ofFloats(p + ".codebooks", new long[] {1, 3, 1, 8}, new float[24]),
+                Tensor.ofFloats(p + ".scales", new long[] {4, 1, 1, 1}, new float[4])), Map.of());
+        try (Model m = Models.open(aqlm)) {
+            assertTrue(m.layers().isEmpty(), m.layers().toString());
+            assertTrue(m.metadata().get("packed.skipped").contains("3 entries a codebook is not a power of two"), m.metadata().toString());
+        }
+    }
+
+    /** {@code bytes} with the first occurrence of {@code from} (ASCII) replaced by {@code to}, of the same length. */
+    private static byte[] replace(byte[] bytes, String from, String to) {
+        byte[] f = from.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        outer:
+        for (int i = 0; i + f.length <= bytes.length; i++) {
+            for (int j = 0; j < f.length; j++) if (bytes[i + j] != f[j]) continue outer;
+            byte[] out = bytes.clone();
+            System.arraycopy(to.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, out, i, f.length);
+            return out;
+        }
+        throw new AssertionError(from + " not found");
+    }
 }
