@@ -83,11 +83,6 @@ final class AqlmMatrix extends DecodedMatrix implements EncodedWeights {
         return EncodedWeights.bitsOver((long) rows * cols, codes, codebooks, scales);
     }
 
-    /** The codebooks' 16-bit type, which AQLM's kernels dequantize into and multiply in (fp16 for wider ones). */
-    DType computeType() {
-        return codebooks.dtype() == DType.BF16 ? DType.BF16 : DType.F16;
-    }
-
     @Override
     public void copyRow(int row, float[] dst, int offset) {
         checkRow(row);
@@ -128,7 +123,7 @@ final class AqlmMatrix extends DecodedMatrix implements EncodedWeights {
             claimed.addAll(List.of(t.name(), codebooks.name(), scales.name()));
             try {
                 AqlmMatrix view = of(t, codebooks, scales);
-                layers.add(new GemmLayer(prefix + ".weight", t.name(), LayerKind.LINEAR, view.rows, view.cols, 1, view, 1, false, view.computeType()));
+                layers.add(new GemmLayer(prefix + ".weight", t.name(), LayerKind.LINEAR, view.rows, view.cols, 1, view, 1, false, EncodedWeights.sixteenBitType(view.codebooks)));
             } catch (IllegalArgumentException e) {
                 faults.add(prefix + ": " + e.getMessage());
             }

@@ -143,11 +143,6 @@ final class HqqMatrix extends DecodedMatrix implements EncodedWeights {
         return EncodedWeights.bitsOver((long) rows * cols, codes, scale, zero);
     }
 
-    /** The scales' 16-bit type, which HQQ's kernels dequantize into and multiply in (fp16 for wider ones). */
-    DType computeType() {
-        return scale.dtype() == DType.BF16 ? DType.BF16 : DType.F16;
-    }
-
     @Override
     public void copyRow(int row, float[] dst, int offset) {
         checkRow(row);
@@ -192,7 +187,7 @@ final class HqqMatrix extends DecodedMatrix implements EncodedWeights {
             }
             try {
                 HqqMatrix view = of(t, scale, zero, meta);
-                layers.add(new GemmLayer(prefix + ".weight", t.name(), LayerKind.LINEAR, view.rows, view.cols, 1, view, 1, false, view.computeType()));
+                layers.add(new GemmLayer(prefix + ".weight", t.name(), LayerKind.LINEAR, view.rows, view.cols, 1, view, 1, false, EncodedWeights.sixteenBitType(view.scale)));
             } catch (IllegalArgumentException e) {
                 faults.add(prefix + ": " + e.getMessage());
             }

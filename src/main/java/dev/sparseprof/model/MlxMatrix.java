@@ -77,11 +77,6 @@ final class MlxMatrix extends DecodedMatrix implements EncodedWeights {
         return EncodedWeights.bitsOver((long) rows * cols, codes, scales, biases);
     }
 
-    /** The scales' 16-bit type, which MLX's quantized matmul computes in. */
-    DType computeType() {
-        return scales.dtype() == DType.BF16 ? DType.BF16 : DType.F16;
-    }
-
     @Override
     public void copyRow(int row, float[] dst, int offset) {
         checkRow(row);
@@ -124,7 +119,7 @@ final class MlxMatrix extends DecodedMatrix implements EncodedWeights {
             try {
                 MlxMatrix view = of(t, scales, biases, metadata);
                 LayerKind kind = prefix.toLowerCase(Locale.ROOT).contains("embed") ? LayerKind.EMBEDDING_GATHER : LayerKind.LINEAR;
-                layers.add(new GemmLayer(t.name(), t.name(), kind, view.rows, view.cols, 1, view, 1, false, view.computeType()));
+                layers.add(new GemmLayer(t.name(), t.name(), kind, view.rows, view.cols, 1, view, 1, false, EncodedWeights.sixteenBitType(view.scales)));
             } catch (IllegalArgumentException e) {
                 faults.add(prefix + ": " + e.getMessage());
             }

@@ -205,7 +205,7 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
     /**
      * The packed-int32 weights among {@code tensors}: each {@code P.weight_packed} with its scale and
      * shape, and each {@code P.qweight} with its scales and zeros, is the LINEAR layer {@code P.weight}
-     * (its compute type {@link #computeType}, its weight bytes {@link #storedBitsPerWeight}). GPTQ and AWQ are told apart by the
+     * (its compute type {@link EncodedWeights#sixteenBitType}, its weight bytes {@link #storedBitsPerWeight}). GPTQ and AWQ are told apart by the
      * shapes ({@code qweight}'s second dimension is the outputs in GPTQ, an eighth of them in AWQ);
      * GPTQ's bits follow from {@code qzeros}' width, compressed-tensors' from the packed width (the
      * config's {@code bits} where it fits, else the one usual width of 2, 3, 4 and 8 that fits). A set whose tensors do not hold together,
@@ -228,7 +228,7 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
             try {
                 PackedIntMatrix view = ct ? compressedTensors(t, scales, byName.get(parts.get(2)), byName.get(parts.get(3)), byName.get(parts.get(4)), metadata)
                         : gptqOrAwq(t, scales, byName.get(parts.get(2)), byName.get(parts.get(3)), metadata);
-                layers.add(new GemmLayer(prefix + ".weight", name, LayerKind.LINEAR, view.rows, view.cols, 1, view, 1, false, computeType(scales)));
+                layers.add(new GemmLayer(prefix + ".weight", name, LayerKind.LINEAR, view.rows, view.cols, 1, view, 1, false, EncodedWeights.sixteenBitType(scales)));
             } catch (IllegalArgumentException e) {
                 faults.add(prefix + ": " + e.getMessage());
             }
@@ -243,16 +243,6 @@ final class PackedIntMatrix extends DecodedMatrix implements EncodedWeights {
 
     /** The bit widths quantizers write (llm-compressor's W2/W3/W4/W8 presets); a width that packs as another is read as one of these. */
     private static final List<Integer> COMMON_BITS = List.of(2, 3, 4, 8);
-
-    /**
-     * The type these W4A16/W8A16 weights are multiplied in: their kernels (exllama, Marlin, AWQ's GEMM,
-     * vLLM's) dequantize the codes to the 16-bit type of the scales and the activations, so the stored
-     * dtype the commands price compute and activations in is that type (fp16 where the scales are fp32);
-     * the weight bytes come from {@link #storedBitsPerWeight}.
-     */
-    private static DType computeType(Tensor scales) {
-        return scales.dtype() == DType.BF16 ? DType.BF16 : DType.F16;
-    }
 
     private static PackedIntMatrix compressedTensors(Tensor packed, Tensor scale, Tensor zeros, Tensor gIdx, Tensor shape, Map<String, String> metadata) {
         long[] dims = shape == null ? null : shape.smallInts(8);
