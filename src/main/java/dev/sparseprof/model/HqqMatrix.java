@@ -148,17 +148,39 @@ final class HqqMatrix extends DecodedMatrix implements EncodedWeights {
         checkRow(row);
         long mask = (1L << packing.bits) - 1;
         long first = (long) row * cols;
+        // the row's elements walk the grouped matrix in order: column gc of grouped row gr, the next
+        // grouped row when gc wraps; its packed row and slot change only then
+        long gr = first / groupedCols;
+        long gc = first % groupedCols;
+        long rowStart = (gr % step) * groupedCols;
+        int shift = packing.shift((int) (gr / step));
+        float z = 0;
+        float sc = 0;
+        if (alongRows) {
+            z = zero.getFloat(gr);
+            sc = scale.getFloat(gr);
+        }
         for (int c = 0; c < cols; c++) {
-            long f = first + c;
-            long gr = f / groupedCols;
-            long gc = f % groupedCols;
-            long unit = (gr % step) * groupedCols + gc;
+            long unit = rowStart + gc;
             long word = packing.unitBytes() == 4 ? codes.data().getAtIndex(LittleEndian.I32, unit) & 0xffffffffL
                     : codes.data().get(ValueLayout.JAVA_BYTE, unit) & 0xff;
-            long q = (word >>> packing.shift((int) (gr / step))) & mask;
-            long g = alongRows ? gr : gc;
-            float v = (q - zero.getFloat(g)) * scale.getFloat(g);
+            long q = (word >>> shift) & mask;
+            if (!alongRows) {
+                z = zero.getFloat(gc);
+                sc = scale.getFloat(gc);
+            }
+            float v = (q - z) * sc;
             dst[offset + c] = v == 0 ? 0.0f : v;
+            if (++gc == groupedCols && c + 1 < cols) {
+                gc = 0;
+                gr++;
+                rowStart = (gr % step) * groupedCols;
+                shift = packing.shift((int) (gr / step));
+                if (alongRows) {
+                    z = zero.getFloat(gr);
+                    sc = scale.getFloat(gr);
+                }
+            }
         }
     }
 
