@@ -28,6 +28,7 @@ Each weight is packed the way its library's own code packs it, transcribed to nu
                    scale * the sum of its group's codewords; codeword 0 is zeros, named by half the groups).
   hqq4/            hqq's HQQLinear state as transformers saves it (4bit_u8, groups of 64 along rows of W.reshape(-1, 64),
   hqq3-axis0/      axis 1), and 3bit_32 with axis 0 (groups down the columns of W.reshape(64, -1), rows padded to ten);
+  hqq4-float-view/ the 4-bit form with view_as_float: the packed bytes stored viewed as fp16 (half as many columns);
                    (q - zero) * scale with fp16 scale and zero, the strings and flags as uint8 tensors.
   mlx4/, mlx3/     mlx-lm's affine form (MLX's CPU quantize, transcribed): weight uint32 [out, in*bits/32], each row a
                    little-endian bit stream (3-bit codes cross words), scales and biases fp16 [out, in/group]:
@@ -364,7 +365,7 @@ def aqlm(books, bits, out_group, in_group):
     return [("codes", stored.astype(dtype), label), ("codebooks", books_f, "F16"), ("scales", scales, "F16")], dense
 
 
-def hqq(bits, group, axis):
+def hqq(bits, group, axis, view_as_float=False):
     """hqq's HQQLinear state as transformers saves it (Quantizer.quantize with optimize off, round_zero off, then
     HQQLinear.state_dict through encode_safetensor_type): the weight grouped (axis 1: W.reshape(-1, group), a group a
     row; axis 0: W.reshape(group, -1), a group a column), per group scale = (2**bits - 1) / (max - min) and
@@ -398,6 +399,8 @@ def hqq(bits, group, axis):
             acc |= padded[k * step:(k + 1) * step] << (27 - 3 * k)
         packed, packing, label = acc.astype(np.int32), "3bit_32", "I32"
     dense = ((q.astype(np.float32) - zero16.astype(np.float32)) * inv.astype(np.float32)).reshape(OUT, IN)
+    if view_as_float:  # Quantizer.quantize(view_as_float=True): the packed codes stored viewed as the compute dtype
+        packed, label = packed.view(np.float16), "F16"
 
     def chars(text):
         return np.frombuffer(text.encode(), np.uint8).copy()
@@ -405,7 +408,7 @@ def hqq(bits, group, axis):
              ("nbits", np.array(bits, np.int32), "I32"), ("group_size", np.array(group, np.int32), "I32"),
              ("shape", np.array([OUT, IN], np.int64), "I64"), ("axis", np.array(axis, np.int32), "I32"),
              ("packing", chars(packing), "U8"), ("unpack_view_dtype", chars("torch.uint8" if bits == 4 else "torch.int32"), "U8"),
-             ("view_as_float", np.array(0, np.uint8), "U8"), ("compute_dtype", chars("torch.float16"), "U8"),
+             ("view_as_float", np.array(int(view_as_float), np.uint8), "U8"), ("compute_dtype", chars("torch.float16"), "U8"),
              ("channel_wise", np.array(1, np.uint8), "U8"), ("optimize", np.array(0, np.uint8), "U8"),
              ("round_zero", np.array(0, np.uint8), "U8"), ("encoded_state_dict", np.array(1, np.uint8), "U8"),
              ("stores_quant_config", np.array(1, np.uint8), "U8")]
@@ -441,6 +444,7 @@ CASES = {
                                                     "nbits_per_codebook": 12})),
     "hqq4": (lambda: hqq(4, 64, 1), config({"quant_method": "hqq", "quant_config": {"weight_quant_params": {"nbits": 4, "group_size": 64, "axis": 1}}})),
     "hqq3-axis0": (lambda: hqq(3, 64, 0), None),
+    "hqq4-float-view": (lambda: hqq(4, 64, 1, True), None),
 }
 
 expected = {}

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * NVFP4), bitsandbytes' NF4 (plain and nested) and LLM.int8 ones ({@link BnbMatrix}) and MLX's affine ones
  * ({@link MlxMatrix}, 4 bits and 3 bits whose codes cross words) and AQLM's codebook codes ({@link AqlmMatrix}: two 8-bit
  * codebooks of 1 x 8 codewords with signed int8 codes, one 12-bit codebook of 2 x 4) and HQQ's packed codes ({@link HqqMatrix}: 4 bits
- * in groups along rows, 3 bits in groups down columns), written by src/test/resources/packed/generate.py
+ * in groups along rows, also stored viewed as fp16, 3 bits in groups down columns), written by src/test/resources/packed/generate.py
  * the way each library's own packing code
  * writes them (transcribed to numpy: AutoGPTQ's {@code QuantLinear.pack}, AutoAWQ's
  * {@code WQLinear_GEMM.from_linear}, compressed-tensors' {@code pack_to_int32} and
@@ -46,7 +46,8 @@ class PackedIntCheckpointTest {
     void eachFormReadsAsItsLibraryDequantizesIt() throws IOException {
         Map<String, Object> expected = Json.parseObject(Files.readString(FOLDER.resolve("expected.json")));
         assertEquals(Set.of("gptq-act-order", "gptq8", "awq", "ct-sym", "ct-asym8", "nvfp4", "mxfp4", "nvfp4-modelopt", "bnb-nf4", "bnb-nf4-nested",
-                "bnb-int8", "mlx4", "mlx3", "aqlm-2x8", "aqlm-1x12", "hqq4", "hqq3-axis0"),
+                "bnb-int8", "mlx4", "mlx3", "aqlm-2x8", "aqlm-1x12", "hqq4", "hqq3-axis0",
+                "hqq4-float-view"),
                 expected.keySet());
         Map<String, Double> bits = Map.ofEntries(
                 Map.entry("gptq-act-order", 4 + 16.0 / 32 + 4.0 / 32),  // codes, an fp16 scale and a 4-bit zero per 32
@@ -68,7 +69,8 @@ class PackedIntCheckpointTest {
                 Map.entry("aqlm-1x12", 8.0 * (32 * 32 * 2 + 4096 * 8 * 2 + 32 * 2) / 8192),
                 Map.entry("hqq4", 4 + 32.0 / 64),                         // an fp16 scale and zero per 64
                 // 64 grouped rows padded to 70, ten 3-bit codes an int32, an fp16 scale and zero per column group
-                Map.entry("hqq3-axis0", 8.0 * (7 * 128 * 4 + 128 * 2 * 2) / 8192));
+                Map.entry("hqq3-axis0", 8.0 * (7 * 128 * 4 + 128 * 2 * 2) / 8192),
+                Map.entry("hqq4-float-view", 4 + 32.0 / 64));              // the same bytes, viewed as fp16
         for (var e : expected.entrySet()) {
             String form = e.getKey();
             @SuppressWarnings("unchecked")
