@@ -39,7 +39,8 @@ public final class MeasuredValidation {
             }
             int[] best = PredictionErrors.bestFormatCounts(predictions, training, true);
             groups.add(new ValidationGroup(group, PredictionErrors.count(predictions, training),
-                    PredictionErrors.mape(predictions, training, true), best[0], best[1], "spec " + spec.source() + spread(predictions, training),
+                    PredictionErrors.mape(predictions, training, true), best[0], best[1], "spec " + spec.source() + spread(predictions, training)
+                    + ties(predictions, training, best),
                     PredictionErrors.relativeToDenseMape(predictions, training, true)));
             for (int threads : threadCounts(predictions)) {
                 List<CasePrediction> only = new ArrayList<>();
@@ -47,7 +48,7 @@ public final class MeasuredValidation {
                 int[] b = PredictionErrors.bestFormatCounts(only, training, true);
                 groups.add(new ValidationGroup(group + " " + threads + "T", PredictionErrors.count(only, training),
                         PredictionErrors.mape(only, training, true), b[0], b[1], "runs on " + threads + (threads == 1 ? " thread" : " threads")
-                        + spread(only, training), PredictionErrors.relativeToDenseMape(only, training, true)));
+                        + spread(only, training) + ties(only, training, b), PredictionErrors.relativeToDenseMape(only, training, true)));
             }
         }
     }
@@ -62,6 +63,16 @@ public final class MeasuredValidation {
         if (s.isEmpty()) return "";
         s.sort(null);
         return String.format(Locale.ROOT, "; measured IQR/median %.1f%% (median run)", s.get(s.size() / 2));
+    }
+
+    /**
+     * {@code ; K of the M misses within the runs' spread} ({@link PredictionErrors#bestFormatTies}): the
+     * fastest-format misses the measurements themselves cannot settle; empty where nothing is missed.
+     */
+    static String ties(List<CasePrediction> predictions, boolean training, int[] best) {
+        int misses = best[1] - best[0];
+        if (misses == 0) return "";
+        return String.format(Locale.ROOT, "; %d of the %d misses within the runs' spread", PredictionErrors.bestFormatTies(predictions, training, true), misses);
     }
 
     private static List<Integer> threadCounts(List<CasePrediction> predictions) {

@@ -1,5 +1,6 @@
 package dev.sparseprof.calibrate;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,35 @@ public final class PredictionErrors {
 
     /** As above; {@code bySparsity} false groups by (layer, batch, threads) only (formats pruned each their own way). */
     public static int[] bestFormatCounts(List<CasePrediction> predictions, boolean training, boolean after, boolean bySparsity) {
+        List<CasePrediction[]> best = bestPerGroup(predictions, training, after, bySparsity);
+        int correct = 0;
+        for (CasePrediction[] b : best) if (b[0].c().run().format().equals(b[1].c().run().format())) correct++;
+        return new int[] {correct, best.size()};
+    }
+
+    /**
+     * Of the groups whose measured fastest format the model does not name ({@link #bestFormatCounts}),
+     * how many are ties the runs cannot settle: the named format's measured median lies within the
+     * larger of the two runs' spread (IQR over median) of the fastest one's. A run without a known
+     * spread settles nothing: such a miss is not counted.
+     */
+    public static int bestFormatTies(List<CasePrediction> predictions, boolean training, boolean after) {
+        int ties = 0;
+        for (CasePrediction[] b : bestPerGroup(predictions, training, after, true)) {
+            MeasuredRun fastest = b[0].c().run();
+            MeasuredRun named = b[1].c().run();
+            if (fastest.format().equals(named.format())) continue;
+            double spread = Math.max(fastest.spreadPercent(), named.spreadPercent()) / 100;
+            if (named.medianSeconds() <= fastest.medianSeconds() * (1 + spread)) ties++;
+        }
+        return ties;
+    }
+
+    /**
+     * Per (layer, batch, threads[, sparsity, pruning]) group of two or more formats in the half: its
+     * measured fastest case and its predicted fastest case.
+     */
+    private static List<CasePrediction[]> bestPerGroup(List<CasePrediction> predictions, boolean training, boolean after, boolean bySparsity) {
         Map<String, CasePrediction[]> best = new HashMap<>(); // [measured fastest, predicted fastest]
         Map<String, Integer> sizes = new HashMap<>();
         for (CasePrediction p : predictions) {
@@ -47,14 +77,9 @@ public final class PredictionErrors {
             if (b[0] == null || p.measuredSeconds() < b[0].measuredSeconds()) b[0] = p;
             if (b[1] == null || p.predictedSeconds(after) < b[1].predictedSeconds(after)) b[1] = p;
         }
-        int correct = 0;
-        int groups = 0;
-        for (Map.Entry<String, CasePrediction[]> e : best.entrySet()) {
-            if (sizes.get(e.getKey()) < 2) continue;
-            groups++;
-            if (e.getValue()[0].c().run().format().equals(e.getValue()[1].c().run().format())) correct++;
-        }
-        return new int[] {correct, groups};
+        List<CasePrediction[]> out = new ArrayList<>();
+        for (Map.Entry<String, CasePrediction[]> e : best.entrySet()) if (sizes.get(e.getKey()) >= 2) out.add(e.getValue());
+        return out;
     }
 
     /**

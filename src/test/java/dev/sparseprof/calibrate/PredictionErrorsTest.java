@@ -30,4 +30,27 @@ class PredictionErrorsTest {
         assertTrue(Double.isNaN(PredictionErrors.relativeToDenseMape(List.of(p("v", "csr", 10, 10)), false, true)));
         assertTrue(Double.isNaN(PredictionErrors.relativeToDenseMape(off, true, true)), "the training half is empty");
     }
+
+    private static CasePrediction spread(String layer, String format, double measured, double predicted, double spreadPercent) {
+        MeasuredRun r = new MeasuredRun(layer, format, 128, 1, 384, 384, 44_000, 0.7, measured, spreadPercent, 1);
+        Workload w = Workload.uniformSparse(layer, 384, 384, 128, DType.F32, 0.3, false);
+        return new CasePrediction(new CalibrationCase(r, w, FormatModels.byName(format), false, "magnitude"), predicted, predicted);
+    }
+
+    /**
+     * A fastest-format miss is a tie the runs cannot settle when the named format measured within the
+     * larger of the two runs' spread of the fastest; a wider gap, or a run without a spread, is a miss.
+     */
+    @Test
+    void missesWithinTheRunsSpreadAreCountedAsTies() {
+        List<CasePrediction> runs = List.of(
+                spread("q", "dense", 100, 90, 3), spread("q", "csr", 104, 85, 5),   // csr named, 4 % slower, spread 5 %: a tie
+                spread("k", "dense", 100, 90, 3), spread("k", "csr", 110, 85, 5),   // 10 % slower: a miss
+                spread("v", "dense", 100, 85, 3), spread("v", "csr", 120, 90, 3),   // dense named, and fastest
+                spread("o", "dense", 100, 90, Double.NaN), spread("o", "csr", 101, 85, Double.NaN)); // no spread known: a miss
+        assertEquals(List.of(1, 4), List.of(PredictionErrors.bestFormatCounts(runs, false, true)[0], PredictionErrors.bestFormatCounts(runs, false, true)[1]));
+        assertEquals(1, PredictionErrors.bestFormatTies(runs, false, true));
+        assertEquals("; 1 of the 3 misses within the runs' spread", MeasuredValidation.ties(runs, false, PredictionErrors.bestFormatCounts(runs, false, true)));
+        assertEquals("", MeasuredValidation.ties(runs.subList(4, 6), false, PredictionErrors.bestFormatCounts(runs.subList(4, 6), false, true)));
+    }
 }
