@@ -10,6 +10,7 @@ import dev.sparseprof.calibrate.ImbalanceFit;
 import dev.sparseprof.calibrate.MeasuredRuns;
 import dev.sparseprof.calibrate.ProbeMedian;
 import dev.sparseprof.calibrate.ProbeOverlay;
+import dev.sparseprof.calibrate.ProbePreset;
 import dev.sparseprof.calibrate.QuickCampaign;
 import dev.sparseprof.calibrate.SpecOverlay;
 import dev.sparseprof.hw.CpuSpec;
@@ -31,16 +32,20 @@ import dev.sparseprof.measure.probe.FlopsPoint;
 import dev.sparseprof.measure.probe.KernelRateProbe;
 import dev.sparseprof.measure.probe.KernelRates;
 import dev.sparseprof.measure.probe.MachineProbe;
+import dev.sparseprof.measure.probe.MemoryLevel;
 import dev.sparseprof.measure.probe.ProbeResult;
 import dev.sparseprof.measure.probe.ProbeSettings;
+import dev.sparseprof.measure.probe.StreamKernel;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
 import dev.sparseprof.report.TextTable;
 import dev.sparseprof.util.AtomicFiles;
+import dev.sparseprof.util.CpuName;
 import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.TerminalProgressBar;
 import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.Units;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,7 +82,8 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--probe", description = "Measure this machine's limits instead of fitting measurements (about 30 s on a 2-vCPU VM).")
     boolean probe;
 
-    @Option(names = "--preset", defaultValue = "epyc-zen5-2c", description = "The CPU preset the probe overlay overrides (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--preset", defaultValue = "auto", description = "The CPU preset (name or file) the probe overlay overrides;"
+            + " auto (the default): the bundled preset of this CPU's kind (Zen 5, Zen 4 or Intel; else epyc-zen5-2c), named in the output.")
     String preset;
 
     @Option(names = "--quick", description = "Run a small measurement campaign on this machine (about 2 minutes) and fit it; --hw is this machine's probed spec.")
@@ -206,7 +212,7 @@ final class CalibrateCommand implements Callable<Integer> {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).strip().split("\\s+");
             return f[0] + " " + f[1] + " " + f[2];
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return "n/a";
         }
     }
@@ -327,6 +333,11 @@ final class CalibrateCommand implements Callable<Integer> {
     }
 
     private int probe(PrintWriter w) {
+        if ("auto".equals(preset)) {
+            ProbePreset.Choice choice = ProbePreset.forCpu(CpuName.ofThisMachine());
+            preset = choice.preset();
+            w.printf(Locale.ROOT, "calibrate: preset %s: %s; --preset NAME|FILE chooses another%n", preset, choice.why());
+        }
         HardwareSpec base = HardwareSpecs.load(preset);
         if (!(base instanceof CpuSpec cpu)) throw new SparseprofException("--preset " + preset + ": not a CPU spec");
         CacheSizes sizes = CacheSizes.read(cacheSysfs, presetSizes(cpu));
@@ -336,7 +347,7 @@ final class CalibrateCommand implements Callable<Integer> {
                     + Units.formatBytes(sizes.l2Bytes()) + ", L3 " + Units.formatBytes(sizes.l3Bytes()) + ")");
         }
         ProbeResult r = new MachineProbe(ProbeSettings.DEFAULT, sizes).run();
-        double l2Read = r.bandwidth(dev.sparseprof.measure.probe.MemoryLevel.L2, dev.sparseprof.measure.probe.StreamKernel.READ, 1)
+        double l2Read = r.bandwidth(MemoryLevel.L2, StreamKernel.READ, 1)
                 .orElseThrow().bestBytesPerSecond();
         // the CPUs' speeds: a first take now, and where it reads them unequal, more after the kernel rates'
         // rounds (some seconds later: a tenant's burst on one vCPU lasts seconds), before the gathers that use them
