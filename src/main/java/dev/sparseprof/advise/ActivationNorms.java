@@ -4,8 +4,10 @@ import dev.sparseprof.sparse.prune.LayerWeights;
 import dev.sparseprof.sparse.prune.PruneResult;
 import dev.sparseprof.sparse.prune.PruneSpec;
 import dev.sparseprof.sparse.prune.Pruner;
+import dev.sparseprof.util.Json;
 import dev.sparseprof.util.SparseprofException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -88,7 +90,7 @@ public final class ActivationNorms {
         crc.update(bytes);
         Object root;
         try {
-            root = dev.sparseprof.util.Json.parse(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+            root = Json.parse(new String(bytes, StandardCharsets.UTF_8));
         } catch (SparseprofException e) {
             throw new SparseprofException(name + ": " + e.getMessage(), e);
         }

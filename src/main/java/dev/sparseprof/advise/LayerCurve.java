@@ -12,6 +12,7 @@ import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A layer's speedup curves on one machine at one token count: one {@link Point} per candidate
@@ -110,7 +111,7 @@ public record LayerCurve(LayerCandidates layer, List<Point> points) {
         Workload w = workload(p.candidate(), layer, tokens, dtype);
         LayerEstimate e = model.estimate(w, FormatModels.byName(p.sparseFormat()));
         String as = p.sparseFormat().equals(p.candidate().patternLabel()) ? "" : " as " + p.sparseFormat();
-        String best = String.format(java.util.Locale.ROOT, "best %s %s%s: %.2fx", p.candidate().patternLabel(),
+        String best = String.format(Locale.ROOT, "best %s %s%s: %.2fx", p.candidate().patternLabel(),
                 Plan.pct(p.candidate().sparsity()), as, e.speedup());
         Prediction pr = e.predicted();
         if (pr.overheadSeconds() >= e.denseSeconds()) return "too small, fixed costs > dense time; " + best;

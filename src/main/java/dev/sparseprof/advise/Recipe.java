@@ -8,6 +8,7 @@ import dev.sparseprof.sparse.prune.PruneResult;
 import dev.sparseprof.sparse.prune.PruneSpec;
 import dev.sparseprof.util.SparseprofException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -121,8 +122,8 @@ public record Recipe(String file, Map<String, Step> steps, ActivationNorms norms
         if (criterion.equals("wanda")) {
             String named = root.string("activationNorms");
             Path at = Path.of(named);
-            if (!java.nio.file.Files.exists(at) && !at.isAbsolute() && file.getParent() != null) at = file.getParent().resolve(named);
-            if (!java.nio.file.Files.exists(at)) throw root.error("activationNorms", "file '" + named + "' not found (as given or beside the recipe)");
+            if (!Files.exists(at) && !at.isAbsolute() && file.getParent() != null) at = file.getParent().resolve(named);
+            if (!Files.exists(at)) throw root.error("activationNorms", "file '" + named + "' not found (as given or beside the recipe)");
             norms = ActivationNorms.read(at);
             long crc = root.count("activationNormsCrc32");
             if (crc != norms.crc32()) {

@@ -5,6 +5,7 @@ import dev.sparseprof.config.ConfigSource;
 import dev.sparseprof.config.SafeYaml;
 import dev.sparseprof.util.Median;
 import dev.sparseprof.util.SparseprofException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -146,7 +148,7 @@ public final class ProbeMedian {
      * Keys that say which machine, width and geometry a probe is of, not what it measured: they must
      * be the same in every probe (by the key's last part).
      */
-    private static final java.util.Set<String> IDENTITY = java.util.Set.of("simdWidth", "vectorBits", "model", "cores", "size", "ways", "line",
+    private static final Set<String> IDENTITY = Set.of("simdWidth", "vectorBits", "model", "cores", "size", "ways", "line",
             "latency", "shared", "name", "gatherThreads", "fmaPorts", "l1Reuse");
 
     /** The same string in every probe, else (a measured number) the median of numbers of one unit. */
@@ -188,7 +190,7 @@ public final class ProbeMedian {
 
     /** Four significant digits, no trailing zeros ({@code 6.5}, {@code 113.2}). */
     private static String compact(double x) {
-        return new java.math.BigDecimal(String.format(Locale.ROOT, "%.4g", x)).stripTrailingZeros().toPlainString();
+        return new BigDecimal(String.format(Locale.ROOT, "%.4g", x)).stripTrailingZeros().toPlainString();
     }
 
     /** 0 a mapping, 1 a list, 2 a scalar. */

@@ -15,8 +15,10 @@ import dev.sparseprof.util.SparseprofException;
 import dev.sparseprof.util.Units;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,7 +48,7 @@ final class FormatsCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the byte counts as JSON ('-': standard output, alone).")
     String json;
 
-    private static final java.util.Set<DType> VALUE_TYPES = java.util.EnumSet.of(DType.F32, DType.F16, DType.BF16, DType.I8, DType.U8,
+    private static final Set<DType> VALUE_TYPES = EnumSet.of(DType.F32, DType.F16, DType.BF16, DType.I8, DType.U8,
             DType.F8_E4M3, DType.F8_E5M2);
 
     /** One layer in one format: its cost, or null when the format cannot hold the layer. */

@@ -1,6 +1,7 @@
 package dev.sparseprof.cli;
 
 import dev.sparseprof.model.ReadOptions;
+import dev.sparseprof.util.SparseprofException;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -18,7 +19,7 @@ final class ModelShapeOptions {
 
     ReadOptions readOptions() {
         long[] size = inputSize == null ? null : ReadOptions.parseDims(inputSize, "--input-size");
-        if (size != null && size.length != 2) throw new dev.sparseprof.util.SparseprofException("--input-size '" + inputSize + "': expected HxW, e.g. 416x416");
+        if (size != null && size.length != 2) throw new SparseprofException("--input-size '" + inputSize + "': expected HxW, e.g. 416x416");
         return new ReadOptions(ReadOptions.parseInputShapes(inputShapes), size);
     }
 }

@@ -2,6 +2,7 @@ package dev.sparseprof.cli;
 
 import dev.sparseprof.model.Model;
 import dev.sparseprof.util.DType;
+import java.io.PrintWriter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -20,7 +21,7 @@ final class PredictionInputs {
 
     /** The value type a command runs with, and why: printed once the run has succeeded, so errors stay one line. */
     record DTypeChoice(DType dtype, String why) {
-        void announce(String command, java.io.PrintWriter err) {
+        void announce(String command, PrintWriter err) {
             if (why != null) err.println(command + ": value type " + why);
         }
     }

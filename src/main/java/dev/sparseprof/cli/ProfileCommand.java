@@ -29,10 +29,12 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -132,7 +134,7 @@ final class ProfileCommand implements RunsDirect {
         /** One density per layer; a file naming a layer the model does not have is an error. */
         double[] forLayers(List<GemmLayer> layers) {
             double[] out = new double[layers.size()];
-            java.util.Set<String> names = new java.util.HashSet<>();
+            Set<String> names = new HashSet<>();
             for (int i = 0; i < out.length; i++) {
                 names.add(layers.get(i).name());
                 out[i] = perLayer.getOrDefault(layers.get(i).name(), global);

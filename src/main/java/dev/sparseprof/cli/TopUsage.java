@@ -1,5 +1,6 @@
 package dev.sparseprof.cli;
 
+import java.io.Console;
 import picocli.CommandLine.Command;
 
 /**
@@ -16,7 +17,7 @@ final class TopUsage {
 
     /** True when picocli's ANSI "auto" mode would print no styles: no terminal and no forced colour. */
     static boolean plain() {
-        java.io.Console c = System.console();
+        Console c = System.console();
         return (c == null || !c.isTerminal()) && System.getProperty("picocli.ansi") == null && System.getenv("CLICOLOR_FORCE") == null;
     }
 

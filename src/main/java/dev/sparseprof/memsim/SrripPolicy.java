@@ -1,5 +1,7 @@
 package dev.sparseprof.memsim;
 
+import java.util.Arrays;
+
 /**
  * Static re-reference interval prediction (Jaleel et al., ISCA 2010) with 2-bit RRPVs: fills
  * insert at "long" (2), hits promote to "near" (0), the victim is the first way at "distant" (3),
@@ -14,7 +16,7 @@ public final class SrripPolicy implements ReplacementPolicy {
     public SrripPolicy(int sets, int ways, long seed) {
         this.ways = ways;
         this.rrpv = new byte[sets * ways];
-        java.util.Arrays.fill(rrpv, DISTANT);
+        Arrays.fill(rrpv, DISTANT);
     }
 
     /** A fill inserts at 2 and the first hit promotes to 0: repeated touches are not idempotent. */

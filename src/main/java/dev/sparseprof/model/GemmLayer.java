@@ -2,6 +2,7 @@ package dev.sparseprof.model;
 
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
+import java.lang.foreign.MemorySegment;
 
 /**
  * One weight seen as the sparse operand A ({@code rows x cols}, M x K) of {@code Y = A·B}, where
@@ -121,7 +122,7 @@ public record GemmLayer(String name, String tensorName, LayerKind kind, int rows
      * {@code pruned}, A row-major after pruning, holds 0.0f; see {@link TensorMatrix#writeZeros}.
      * Only layers read from a file's tensor can be written back.
      */
-    public long writeZeros(float[] pruned, java.lang.foreign.MemorySegment target) {
+    public long writeZeros(float[] pruned, MemorySegment target) {
         if (!(matrix instanceof TensorMatrix t)) throw new IllegalStateException("layer '" + name + "' is not a view of a stored tensor");
         return t.writeZeros(pruned, target);
     }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -419,7 +420,7 @@ final class GgufReader implements ModelReader {
                     long min = elementSize(elementType, key);
                     checkCount(count, min, key + " array elements");
                     if (elementType == 8 || elementType == 9) {
-                        for (long i = 0; i < count; i++) value(elementType, key, new java.util.HashMap<>(), depth + 1);
+                        for (long i = 0; i < count; i++) value(elementType, key, new HashMap<>(), depth + 1);
                     } else {
                         pos += count * min;
                     }

@@ -10,6 +10,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -196,7 +197,7 @@ final class HfCheckpointReader implements ModelReader {
     }
 
     /** Name order that compares digit runs by value: {@code layers.2} before {@code layers.10}. */
-    enum NaturalOrder implements java.util.Comparator<String> {
+    enum NaturalOrder implements Comparator<String> {
         INSTANCE;
 
         @Override

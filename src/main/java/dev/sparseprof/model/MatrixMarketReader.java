@@ -3,6 +3,7 @@ package dev.sparseprof.model;
 import dev.sparseprof.util.MatrixView;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ final class MatrixMarketReader implements ModelReader {
             String name = file.getFileName().toString().replaceFirst("(?i)\\.mtx$", "");
             GemmLayer layer = new GemmLayer(name, name, LayerKind.LINEAR, view.rows(), view.cols(), 1, view);
             return new Model(source, "mtx", List.of(), List.of(layer), Map.of("format", "mtx", "mtx_header", p.banner), null);
-        } catch (java.nio.charset.MalformedInputException e) {
+        } catch (MalformedInputException e) {
             throw ModelFormatException.in(source, "not ASCII text");
         } catch (IOException e) {
             throw ModelFormatException.in(source, "cannot read (" + e.getMessage() + ")");

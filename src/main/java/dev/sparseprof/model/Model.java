@@ -4,9 +4,11 @@ import dev.sparseprof.util.DType;
 import java.lang.foreign.Arena;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A loaded model: every tensor the file holds, the weights that act as GEMMs (or gathers), and
@@ -42,7 +44,7 @@ public record Model(String source, String format, List<Tensor> tensors, List<Gem
         return best != null && NARROW.contains(best) ? best : null;
     }
 
-    private static final java.util.Set<DType> NARROW = java.util.EnumSet.of(DType.I8, DType.U8, DType.F16, DType.BF16, DType.F8_E4M3, DType.F8_E5M2);
+    private static final Set<DType> NARROW = EnumSet.of(DType.I8, DType.U8, DType.F16, DType.BF16, DType.F8_E4M3, DType.F8_E5M2);
 
     @Override
     public void close() {

@@ -9,6 +9,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * File access shared by the readers: whole-file memory maps through an {@link Arena} (one segment,
@@ -22,7 +24,7 @@ final class ModelFiles {
      * Runs a reader's body with a fresh shared arena that the returned model owns; when the body
      * fails, the arena (and every mapping made in it) is closed before the error goes on.
      */
-    static Model inArena(java.util.function.Function<Arena, Model> body) {
+    static Model inArena(Function<Arena, Model> body) {
         Arena arena = Arena.ofShared();
         try {
             return body.apply(arena);
@@ -34,7 +36,7 @@ final class ModelFiles {
 
     /** True when the file's name ends with {@code suffix}, ignoring case. */
     static boolean nameEndsWith(Path file, String suffix) {
-        return file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(suffix);
+        return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(suffix);
     }
 
     /** Maps {@code file} read-only; its lifetime is the arena's. An empty file is an empty segment. */

@@ -3,6 +3,7 @@ package dev.sparseprof.model;
 import dev.sparseprof.util.GrowLongArray;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ record OnnxGraph(List<OnnxNode> nodes, List<OnnxTensorProto> initializers, List<
      * with its shape, its integer type and the node's scale and zero point.
      */
     Map<String, Tensor> dequantized(Map<String, Tensor> tensors) {
-        Map<String, Tensor> out = new java.util.HashMap<>();
+        Map<String, Tensor> out = new HashMap<>();
         for (OnnxNode n : nodes) {
             Tensor q = n.opType().equals("DequantizeLinear") && !n.outputs().isEmpty() ? tensors.get(n.input(0)) : null;
             if (q != null) out.putIfAbsent(n.outputs().get(0), q);

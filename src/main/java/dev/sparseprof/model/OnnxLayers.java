@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.IntUnaryOperator;
+import java.util.regex.Pattern;
 
 /**
  * Finds the GEMM layers of an ONNX graph from the nodes that consume weights:
@@ -368,7 +370,7 @@ final class OnnxLayers {
     }
 
     private static String dimsText(long[] dims) {
-        return java.util.Arrays.toString(dims).replace(" ", "");
+        return Arrays.toString(dims).replace(" ", "");
     }
 
     /**
@@ -446,7 +448,7 @@ final class OnnxLayers {
      * {@code channels} entries and row r of A belongs to channel {@code channelOf(r)} (a ConvTranspose's
      * rows are (c_out, kernel position), its channels c_out).
      */
-    private TensorMatrix quantized(OnnxNode node, Tensor w, TensorMatrix view, int zeroPointInput, int channels, java.util.function.IntUnaryOperator channelOf) {
+    private TensorMatrix quantized(OnnxNode node, Tensor w, TensorMatrix view, int zeroPointInput, int channels, IntUnaryOperator channelOf) {
         if (w.dtype().isFloatingPoint()) return view;
         String scaleName = null;
         String zeroName = null;
@@ -509,7 +511,7 @@ final class OnnxLayers {
     }
 
     /** torch.onnx's dynamo exporter names the values it makes, folded constants among them, {@code val_N}. */
-    private static final java.util.regex.Pattern DYNAMO_VALUE = java.util.regex.Pattern.compile("val_[0-9]+");
+    private static final Pattern DYNAMO_VALUE = Pattern.compile("val_[0-9]+");
 
     private static int dim(Tensor t, int i) {
         return (int) t.dim(i);

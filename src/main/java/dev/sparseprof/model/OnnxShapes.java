@@ -1,8 +1,10 @@
 package dev.sparseprof.model;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -167,7 +169,7 @@ final class OnnxShapes {
             marked[(int) at] = true;
         }
         if (!unsqueeze && axes.length == 0) for (int i = 0; i < in.length; i++) marked[i] = in[i] == 1;
-        java.util.List<Long> out = new java.util.ArrayList<>();
+        List<Long> out = new ArrayList<>();
         for (int i = 0, j = 0; i < rank; i++) {
             if (unsqueeze) out.add(marked[i] ? 1L : in[j++]);
             else if (!marked[i]) out.add(in[i]);

@@ -1,10 +1,13 @@
 package dev.sparseprof.model;
 
 import dev.sparseprof.util.AtomicFiles;
+import dev.sparseprof.util.DType;
 import dev.sparseprof.util.Json;
 import dev.sparseprof.util.JsonWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -13,9 +16,12 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -175,7 +181,7 @@ public final class PrunedWriter {
                 if (p == null || t == null) throw ModelFormatException.in(m.source(), "tensor '" + name + "' is not an initializer or Constant of the graph; cannot rewrite it");
                 if (!p.external() && p.rawStart() >= 0 && p.rawLength() == t.sizeBytes()) {
                     regions.put(p.rawStart(), new Region(t, 0));
-                } else if (!p.external() && p.floatsStart() >= 0 && t.dtype() == dev.sparseprof.util.DType.F32) {
+                } else if (!p.external() && p.floatsStart() >= 0 && t.dtype() == DType.F32) {
                     regions.put(p.floatsStart(), new Region(t, p.floatsStride() == 4 ? 0 : p.floatsStride()));
                 } else {
                     throw ModelFormatException.in(m.source(), "tensor '" + name + "' is not stored in place in the file ("
@@ -217,11 +223,11 @@ public final class PrunedWriter {
 
     /** {@code ModelProto.metadata_props} (field 14) entries {@code StringStringEntryProto{key=1, value=2}}. */
     static byte[] metadataProps(Map<String, String> metadata) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (Map.Entry<String, String> e : metadata.entrySet()) {
             byte[] key = e.getKey().getBytes(StandardCharsets.UTF_8);
             byte[] value = e.getValue().getBytes(StandardCharsets.UTF_8);
-            java.io.ByteArrayOutputStream entry = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream entry = new ByteArrayOutputStream();
             entry.write(0x0a);
             varint(entry, key.length);
             entry.writeBytes(key);
@@ -235,7 +241,7 @@ public final class PrunedWriter {
         return out.toByteArray();
     }
 
-    private static void varint(java.io.ByteArrayOutputStream out, long v) {
+    private static void varint(ByteArrayOutputStream out, long v) {
         while ((v & ~0x7fL) != 0) {
             out.write((int) ((v & 0x7f) | 0x80));
             v >>>= 7;
@@ -375,7 +381,7 @@ public final class PrunedWriter {
             Files.createDirectories(tmp);
             body.writeInto(tmp);
             if (Files.isDirectory(done)) Files.delete(done); // check() made sure it is empty
-            Files.move(tmp, done, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, done, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new ModelFormatException("--out " + out + ": cannot write the folder (" + e.getMessage() + ")");
         } finally {
@@ -416,10 +422,10 @@ public final class PrunedWriter {
     }
 
     private static void deleteTree(Path dir) {
-        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) return;
         try (var files = Files.walk(dir)) {
-            for (Path f : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) Files.deleteIfExists(f);
-        } catch (IOException | java.io.UncheckedIOException ignored) {
+            for (Path f : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(f);
+        } catch (IOException | UncheckedIOException ignored) {
             // best-effort cleanup of our own temporary folder; the error that matters is already thrown
         }
     }
@@ -446,7 +452,7 @@ public final class PrunedWriter {
                 boolean side = (n.endsWith(".json") || n.endsWith(".txt") || n.endsWith(".model") || n.endsWith(".md")) && !n.endsWith(".index.json")
                         && !n.equals(indexName.toLowerCase(Locale.ROOT));
                 // a regular file, or a hub cache snapshot's link to its blob (ModelFiles.inHubCacheBlobs)
-                boolean file = Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                boolean file = Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
                         || Files.isSymbolicLink(f) && Files.isRegularFile(f) && ModelFiles.inHubCacheBlobs(from.toRealPath(), f.toRealPath());
                 if (side && file && Files.size(f) <= 64L << 20) {
                     Files.copy(f, to.resolve(f.getFileName()));

@@ -8,8 +8,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The weights of a PT2 archive, as {@code torch.export.save} writes it ({@code *.pt2}): the same kind of
@@ -73,9 +75,9 @@ final class Pt2Archive {
      * {@code buffer} entries), prefixed as {@link #tensors} prefixes names; none for a model whose
      * program is missing.
      */
-    static java.util.Set<String> buffers(String source, String top, StoredZip.Listing zip) {
+    static Set<String> buffers(String source, String top, StoredZip.Listing zip) {
         List<String> models = models(top, zip);
-        java.util.Set<String> buffers = new java.util.LinkedHashSet<>();
+        Set<String> buffers = new LinkedHashSet<>();
         for (String model : models) {
             String entry = top + "/models/" + model + ".json";
             MemorySegment program = zip.stored(source, entry);

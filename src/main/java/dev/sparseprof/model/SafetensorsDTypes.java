@@ -2,6 +2,8 @@ package dev.sparseprof.model;
 
 import dev.sparseprof.util.DType;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** The safetensors dtype spellings, shared by the reader and the writer. */
 final class SafetensorsDTypes {
@@ -39,7 +41,7 @@ final class SafetensorsDTypes {
     }
 
     static String known() {
-        java.util.Set<String> all = new java.util.TreeSet<>(BY_NAME.keySet());
+        Set<String> all = new TreeSet<>(BY_NAME.keySet());
         all.addAll(OPAQUE_BITS.keySet());
         return String.join(" ", all);
     }

@@ -2,6 +2,7 @@ package dev.sparseprof.model;
 
 import dev.sparseprof.util.AtomicFiles;
 import dev.sparseprof.util.JsonWriter;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -63,7 +64,7 @@ public final class SafetensorsWriter {
         return out;
     }
 
-    private static void copy(MemorySegment data, byte[] chunk, OutputStream out) throws java.io.IOException {
+    private static void copy(MemorySegment data, byte[] chunk, OutputStream out) throws IOException {
         long size = data.byteSize();
         for (long done = 0; done < size; ) {
             int n = (int) Math.min(chunk.length, size - done);

@@ -1,6 +1,7 @@
 package dev.sparseprof.model;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -98,7 +99,7 @@ final class StoredZip {
             int commentLength = u16(zip, p + 32);
             long local = u32(zip, p + 42);
             if (p + 46 + nameLength + extraLength + commentLength > end) throw ModelFormatException.in(source, "zip entry " + i + " runs past its directory");
-            String name = new String(zip.asSlice(p + 46, nameLength).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+            String name = new String(zip.asSlice(p + 46, nameLength).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
             long[] z64 = {uncompressed, compressed, local};
             zip64(zip, p + 46 + nameLength, extraLength, z64);
             uncompressed = z64[0];

@@ -3,6 +3,7 @@ package dev.sparseprof.model;
 import dev.sparseprof.util.DType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * A tensor (or a part of one) seen as the GEMM matrix A ({@code rows x cols}) whatever its storage
@@ -202,7 +203,7 @@ final class TensorMatrix extends DecodedMatrix {
         for (int r = 0; r < rows; r++) {
             long zeroCode = floating ? 0 : (rowQuantization != null ? rowQuantization.zeroPoint(r) : tensor.zeroPoint()) & codeMask;
             long index = rowBase(r);
-            java.util.Arrays.fill(digit, 0);
+            Arrays.fill(digit, 0);
             int at = r * cols;
             for (int c = 0; c < cols; c++) {
                 if (pruned[at + c] == 0.0f) {

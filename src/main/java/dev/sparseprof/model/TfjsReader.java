@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -103,14 +104,14 @@ final class TfjsReader implements ModelReader {
             }
             Path folder = file.toAbsolutePath().getParent();
             List<Tensor> tensors = new ArrayList<>();
-            Map<String, DType> stored = new java.util.HashMap<>();
+            Map<String, DType> stored = new HashMap<>();
             for (Object group : groups(source, json)) readGroup(source, folder, group, arena, tensors, stored);
             Map<String, long[]> sizes = Map.of();
             boolean graphModel = TfjsGraph.isGraphModel(json);
             Map<String, TfjsGraph.Feed> uses = TfjsGraph.uses(json);
             Map<String, Long> graphPixels = Map.of();
             if (options.inputSize() != null && graphModel) {
-                Map<String, Tensor> byName = new java.util.HashMap<>();
+                Map<String, Tensor> byName = new HashMap<>();
                 for (Tensor t : tensors) byName.putIfAbsent(t.name(), t);
                 graphPixels = TfjsGraphShapes.convolutionPixels(json, uses, byName, options.inputSize()[0], options.inputSize()[1]);
             } else if (options.inputSize() != null) {

@@ -4,8 +4,10 @@ import dev.sparseprof.util.Json;
 import dev.sparseprof.util.JsonWriter;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -34,7 +36,7 @@ final class TfjsWriter {
         Path manifest = Path.of(source).toAbsolutePath();
         Path folder = manifest.getParent();
         byte[] text = Files.readAllBytes(manifest);
-        Object json = Json.parse(new String(text, java.nio.charset.StandardCharsets.UTF_8));
+        Object json = Json.parse(new String(text, StandardCharsets.UTF_8));
         Map<String, Tensor> byName = new HashMap<>();
         for (Tensor t : m.tensors()) byName.putIfAbsent(t.name(), t);
         Files.write(into.resolve(manifest.getFileName().toString()), text);
@@ -88,12 +90,12 @@ final class TfjsWriter {
                         + ", which give no code for 0: its pruned weights cannot be stored exactly (prune it to --out *.safetensors as float32 instead)");
             }
             switch (width) {
-                case 1 -> codes.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) zero);
+                case 1 -> codes.set(ValueLayout.JAVA_BYTE, i, (byte) zero);
                 case 2 -> codes.setAtIndex(LittleEndian.I16, i, (short) zero);
                 default -> codes.setAtIndex(LittleEndian.I32, i, (int) zero);
             }
         }
-        io(outs, starts, offset, codes.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), true);
+        io(outs, starts, offset, codes.toArray(ValueLayout.JAVA_BYTE), true);
     }
 
     /** Reads or writes {@code bytes} at {@code offset} of the group's concatenated shards (a weight may straddle two). */

@@ -3,13 +3,17 @@ package dev.sparseprof.model;
 import dev.sparseprof.util.DType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -201,7 +205,7 @@ final class TorchPickle {
                 case 'L' -> push(decimal(line().replace("L", "")));
                 case 'G' -> {
                     need(8);
-                    push(bytes.get(ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), pos));
+                    push(bytes.get(ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), pos));
                     pos += 8;
                 }
                 case 'F' -> {
@@ -389,8 +393,8 @@ final class TorchPickle {
      * A tensor view of {@code s}, checked: ranks agree (8 at most), nothing is negative, and every
      * element the view reaches lies inside the storage; else {@code fault} of what is wrong.
      */
-    static TensorRef view(Storage s, long offset, long[] size, long[] stride, java.util.function.Function<String, ModelFormatException> fault) {
-        if (size.length != stride.length) throw fault.apply("tensor size " + java.util.Arrays.toString(size) + " and stride of another rank");
+    static TensorRef view(Storage s, long offset, long[] size, long[] stride, Function<String, ModelFormatException> fault) {
+        if (size.length != stride.length) throw fault.apply("tensor size " + Arrays.toString(size) + " and stride of another rank");
         if (size.length > 8) throw fault.apply("tensor of rank " + size.length);
         if (offset < 0) throw fault.apply("negative storage offset " + offset);
         long last = offset;
@@ -405,7 +409,7 @@ final class TorchPickle {
                 last += (size[i] - 1) * stride[i];
             }
             if (last >= s.numel()) {
-                throw fault.apply("tensor view " + java.util.Arrays.toString(size) + " stride " + java.util.Arrays.toString(stride) + " at offset " + offset
+                throw fault.apply("tensor view " + Arrays.toString(size) + " stride " + Arrays.toString(stride) + " at offset " + offset
                         + " reaches element " + last + " of storage data/" + s.key() + " of " + s.numel());
             }
         }
@@ -447,7 +451,7 @@ final class TorchPickle {
         if (o instanceof TensorRef) return "a tensor";
         if (o instanceof ScriptObject so) return "an object of " + so.type();
         if (o instanceof Storage) return "a storage";
-        return o.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + " " + o;
+        return o.getClass().getSimpleName().toLowerCase(Locale.ROOT) + " " + o;
     }
 
     @SuppressWarnings("unchecked")

@@ -11,6 +11,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * PyTorch checkpoints as {@code torch.save} writes them since 1.6 ({@code pytorch_model.bin},
@@ -74,7 +75,7 @@ final class TorchZipReader implements ModelReader {
     }
 
     /** An archive's tensors and, of a torch.export archive, the names of its registered buffers ({@link Pt2Archive#buffers}). */
-    record Contents(List<Tensor> tensors, java.util.Set<String> buffers) {}
+    record Contents(List<Tensor> tensors, Set<String> buffers) {}
 
     static List<Tensor> read(String source, MemorySegment bytes, Arena arena, Map<String, String> metadata) {
         return contents(source, bytes, arena, metadata).tensors();
@@ -138,7 +139,7 @@ final class TorchZipReader implements ModelReader {
             if (name.isEmpty()) name = top; // torch.save(tensor): the one tensor takes the archive's name (the file's stem)
             tensors.add(tensor(source, name, e.getValue(), zip.stored(source, prefix + e.getValue().storage().key()), arena));
         }
-        return new Contents(tensors, java.util.Set.of());
+        return new Contents(tensors, Set.of());
     }
 
     /** The entries of a training checkpoint that hold the model's own weights, most common first. */
@@ -204,7 +205,7 @@ final class TorchZipReader implements ModelReader {
         }
     }
 
-    private static String commonPrefix(java.util.Set<String> names, String candidate) {
+    private static String commonPrefix(Set<String> names, String candidate) {
         for (String n : names) if (!n.startsWith(candidate)) return "";
         return candidate;
     }

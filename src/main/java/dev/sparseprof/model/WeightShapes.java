@@ -1,5 +1,7 @@
 package dev.sparseprof.model;
 
+import java.util.Locale;
+
 /**
  * The PyTorch-order shape of a layer's weight, {@code [out, in]} for linear layers and
  * {@code [out, in/groups, k...]} for convolutions, whose C-order elements are exactly the layer's
@@ -21,7 +23,7 @@ public final class WeightShapes {
         long[] s = t.shape();
         if (!model.format().equals("tfjs")) return s;
         boolean depthwise = layer.rows() == s[2] * s[3] && layer.cols() == s[0] * s[1] && layer.matrix() instanceof TensorMatrix m
-                && !m.isRowMajor() && layer.name().toLowerCase(java.util.Locale.ROOT).contains("depthwise");
+                && !m.isRowMajor() && layer.name().toLowerCase(Locale.ROOT).contains("depthwise");
         return depthwise ? new long[] {s[2] * s[3], 1, s[0], s[1]} : new long[] {s[3], s[2], s[0], s[1]};
     }
 }

@@ -5,9 +5,11 @@ import dev.sparseprof.perfmodel.LayerEstimate;
 import dev.sparseprof.util.JsonWriter;
 import dev.sparseprof.util.Units;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@code compare --html} page: speedup vs sparsity per format and spec (the crossover curves),
@@ -87,7 +89,7 @@ final class ComparisonPage {
     /** Per spec and format: (the sparsity the format's pruning reached, in %, model dense time / format time). */
     private static List<ChartData.Curve> curves(Comparison c) {
         Map<String, List<double[]>> byName = new LinkedHashMap<>();
-        java.util.Set<Long> batches = new java.util.HashSet<>();
+        Set<Long> batches = new HashSet<>();
         for (Comparison.Scenario s : c.scenarios()) batches.add(s.batch());
         for (Comparison.Scenario s : c.scenarios()) {
             for (String f : c.formats()) {

@@ -11,6 +11,7 @@ import dev.sparseprof.util.JsonWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -128,7 +129,7 @@ final class RooflineChart {
 
     /** {@code sparseTensor} reads as "sparse tensor". */
     static String unitWords(ComputeUnit u) {
-        return u.key().replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
+        return u.key().replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
     }
 
     static double decadeBelow(double v) {

@@ -1,6 +1,7 @@
 package dev.sparseprof.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -83,7 +84,7 @@ public final class TextTable {
             for (int i = 0; i < r.length; i++) width[i] = Math.max(width[i], r[i].length());
         }
         boolean[] shown = new boolean[header.length];
-        java.util.Arrays.fill(shown, true);
+        Arrays.fill(shown, true);
         List<String> hidden = new ArrayList<>();
         if (!wide) {
             for (int c = 0; c < header.length; c++) {

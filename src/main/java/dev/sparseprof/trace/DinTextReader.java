@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.function.LongSupplier;
 
 /**
@@ -26,7 +27,7 @@ public final class DinTextReader extends StreamTraceReader {
     private static final long HIGHS = 0x8080808080808080L;
 
     static {
-        java.util.Arrays.fill(HEX, (byte) -1);
+        Arrays.fill(HEX, (byte) -1);
         for (int i = 0; i < 10; i++) HEX['0' + i] = (byte) i;
         for (int i = 0; i < 6; i++) {
             HEX['a' + i] = (byte) (10 + i);

@@ -1,6 +1,7 @@
 package dev.sparseprof.trace;
 
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Writes accesses as Dinero text: classic din ({@code <label> <hex address>}; sizes and roles
@@ -9,7 +10,7 @@ import java.io.OutputStream;
  * the stream.
  */
 public final class DinTextWriter implements TraceSink {
-    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] EXTENDED_LABELS = {'r', 'w', 'i', 'm', 'c', 'v'};
 
     private final ByteOutput out;

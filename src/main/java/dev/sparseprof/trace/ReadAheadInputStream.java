@@ -2,6 +2,7 @@ package dev.sparseprof.trace;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
@@ -90,7 +91,7 @@ final class ReadAheadInputStream extends InputStream {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        Objects.checkFromIndexSize(off, len, b.length);
         if (len == 0) return 0;
         if (pos == limit && !next()) return -1;
         int n = Math.min(len, limit - pos);

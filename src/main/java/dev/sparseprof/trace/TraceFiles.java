@@ -4,6 +4,7 @@ import dev.sparseprof.util.AtomicFiles;
 import dev.sparseprof.util.SparseprofException;
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -115,7 +116,7 @@ public final class TraceFiles {
     }
 
     /** Lets a writer "close" the stream AtomicFiles owns. */
-    private static final class NonClosing extends java.io.FilterOutputStream {
+    private static final class NonClosing extends FilterOutputStream {
         NonClosing(OutputStream out) {
             super(out);
         }

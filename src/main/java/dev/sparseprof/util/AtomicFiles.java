@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
 
 /**
  * Output files are written whole or not at all: the bytes go to a temporary file beside the target,
@@ -98,7 +99,7 @@ public final class AtomicFiles {
             if (fse.getReason() != null) return fse.getReason();
             if (e instanceof AccessDeniedException) return "permission denied";
             if (e instanceof NoSuchFileException) return "no such file or folder";
-            return e.getClass().getSimpleName().replace("Exception", "").toLowerCase(java.util.Locale.ROOT);
+            return e.getClass().getSimpleName().replace("Exception", "").toLowerCase(Locale.ROOT);
         }
         return String.valueOf(e.getMessage());
     }

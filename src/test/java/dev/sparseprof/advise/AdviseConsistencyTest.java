@@ -15,6 +15,7 @@ import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.Workload;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.Progress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -50,7 +51,7 @@ class AdviseConsistencyTest {
         String[] specs = {"epyc-zen5-2c", "xeon-spr", "a100-80gb", "h100-sxm"};
         for (int trial = 0; trial < 6; trial++) {
             List<GemmLayer> model = randomModel(rnd);
-            List<LayerCandidates> candidates = Advice.candidates(model, PATTERNS, new double[] {0.5, 0.8, 0.95}, dev.sparseprof.util.Progress.NONE);
+            List<LayerCandidates> candidates = Advice.candidates(model, PATTERNS, new double[] {0.5, 0.8, 0.95}, Progress.NONE);
             String name = specs[trial % specs.length];
             HardwareSpec spec = HardwareSpecs.load(name);
             long tokens = 1L << rnd.nextInt(12);
@@ -91,7 +92,7 @@ class AdviseConsistencyTest {
     @Test
     void aTargetIsReachedWithNoMoreLossThanTheFastestPlanAndAnUnreachableOneSaysTheBest() {
         Random rnd = new Random(7);
-        List<LayerCandidates> candidates = Advice.candidates(randomModel(rnd), PATTERNS, new double[] {0.5, 0.9}, dev.sparseprof.util.Progress.NONE);
+        List<LayerCandidates> candidates = Advice.candidates(randomModel(rnd), PATTERNS, new double[] {0.5, 0.9}, Progress.NONE);
         HardwareSpec spec = HardwareSpecs.load("epyc-zen5-2c");
         Plan fastest = Advice.plan(spec, "epyc-zen5-2c", 64, candidates, Planner.Goal.budget(1.0));
         double half = 1 + (fastest.predictedSpeedup() - 1) / 2;

@@ -5,6 +5,7 @@ import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
 import dev.sparseprof.sparse.stats.MatrixScan;
 import dev.sparseprof.sparse.stats.ScanOptions;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -55,7 +56,7 @@ public final class ProfileScanBench {
         byte[] header = h.toString().getBytes(StandardCharsets.US_ASCII);
         SplittableRandom rnd = new SplittableRandom(42);
         ByteBuffer row = ByteBuffer.allocate(COLS * 4).order(ByteOrder.LITTLE_ENDIAN);
-        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 22)) {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 22)) {
             out.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(header.length).array());
             out.write(header);
             for (long r = 0; r < (long) layers * ROWS; r++) {

@@ -9,16 +9,20 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.measure.Timing;
 import dev.sparseprof.measure.gpu.GpuCase;
+import dev.sparseprof.measure.gpu.GpuCases;
 import dev.sparseprof.measure.gpu.GpuDevice;
 import dev.sparseprof.measure.gpu.GpuKernel;
 import dev.sparseprof.measure.gpu.GpuMeasurement;
 import dev.sparseprof.measure.gpu.GpuMeasurementsJson;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
 import dev.sparseprof.util.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -66,7 +70,7 @@ class CalibrateValidateCommandsTest {
     @Test
     void everyRunOfAnNmFileIsModelledOnThe24PrunedLayer() {
         MeasuredRuns runs = MeasuredRuns.read(Path.of("validation/measured/intel-r-xeon-r-processor-512bit/minilm-t1-nm24-n32.json"));
-        try (dev.sparseprof.model.Model m = dev.sparseprof.model.Models.openDefault()) {
+        try (Model m = Models.openDefault()) {
             List<CalibrationCase> cases = CalibrationCases.of(runs, m);
             assertEquals(runs.runs().size(), cases.size());
             for (CalibrationCase c : cases) {
@@ -145,7 +149,7 @@ class CalibrateValidateCommandsTest {
                 new GpuCase("minilm-gpu", "ffn.up", 1536, 384, 128, GpuKernel.CSR_ROWSPLIT, 0.9));
         long[] nnz = {1536L * 384, 1536L * 384 / 2, 58982};
         double[] seconds = {20e-6, 16e-6, 30e-6};
-        List<GpuMeasurement> results = new java.util.ArrayList<>();
+        List<GpuMeasurement> results = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             Timing t = new Timing(3, seconds[i], seconds[i], seconds[i], seconds[i], seconds[i], 1.0);
             results.add(new GpuMeasurement(cases.get(i).kernel().key(), "ffn.up", 1536, 384, nnz[i], 128, t, 1, 0, "NVIDIA H200"));
@@ -174,7 +178,7 @@ class CalibrateValidateCommandsTest {
     @SuppressWarnings("unchecked")
     void ncuReportsOfTheQuickCasesAreComparedWithTheModel(@TempDir Path dir) throws IOException {
         StringBuilder csv = new StringBuilder("==PROF== Connected to process 1\n\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n");
-        List<GpuCase> quick = dev.sparseprof.measure.gpu.GpuCases.validationSet(true);
+        List<GpuCase> quick = GpuCases.validationSet(true);
         for (int i = 0; i < quick.size(); i++) {
             String k = quick.get(i).kernel().entry();
             csv.append("\"").append(i).append("\",\"").append(k).append("\",\"l1tex__t_sector_hit_rate.pct\",\"%\",\"50\"\n");

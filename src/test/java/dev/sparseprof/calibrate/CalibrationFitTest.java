@@ -16,6 +16,7 @@ import dev.sparseprof.util.SparseprofException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -217,7 +218,7 @@ class CalibrationFitTest {
         CpuParameters truth = start.with(FitParameter.perNnzCycles("coo"), 12).with(FitParameter.perNnzCycles("csr"), 2)
                 .with(FitParameter.DENSE_EFFICIENCY, 0.6);
         List<CalibrationCase> cases = CalibrationCases.of(measured(model, truth, 0.01, List.of("dense", "csr", "coo")), model);
-        CalibrationResult r = CalibrationFit.fit(PRESET, cases, java.util.Set.of("csr", "coo"));
+        CalibrationResult r = CalibrationFit.fit(PRESET, cases, Set.of("csr", "coo"));
         assertEquals(12, r.after().get(FitParameter.perNnzCycles("coo")), 1.5);
         assertEquals(0.6, r.after().get(FitParameter.DENSE_EFFICIENCY), 0.03);
         assertTrue(r.mape(false, true) < 3, "held-out MAPE " + r.mape(false, true));

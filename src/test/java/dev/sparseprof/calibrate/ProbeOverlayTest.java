@@ -8,6 +8,7 @@ import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.measure.probe.BandwidthPoint;
 import dev.sparseprof.measure.probe.CacheSizes;
+import dev.sparseprof.measure.probe.CoreSpeeds;
 import dev.sparseprof.measure.probe.FlopsPoint;
 import dev.sparseprof.measure.probe.KernelRates;
 import dev.sparseprof.measure.probe.MemoryLevel;
@@ -92,7 +93,7 @@ class ProbeOverlayTest {
         assertFalse(spec.inCore().fullyAssociativeReuse(), "a probe solves its rates with the L1's sets and says so (l1Reuse)");
         assertEquals(0, spec.inCore().slowestCore()); // no per-CPU check: equal cores
         // unequal CPUs: the slowest over the first goes into the spec, each CPU's rate into the note
-        var speeds = new dev.sparseprof.measure.probe.CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 130e9});
+        var speeds = new CoreSpeeds(new int[] {0, 1}, new double[] {200e9, 130e9});
         SpecOverlay u = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"), speeds);
         CpuSpec unequal = (CpuSpec) u.check();
         assertEquals(0.65, unequal.inCore().slowestCore(), 1e-9);

@@ -11,6 +11,10 @@ import dev.sparseprof.measure.MeasurementsHeader;
 import dev.sparseprof.measure.NoiseCriteria;
 import dev.sparseprof.measure.Stability;
 import dev.sparseprof.measure.Timing;
+import dev.sparseprof.model.GemmLayer;
+import dev.sparseprof.model.LayerKind;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,11 +59,11 @@ class QuickAndMachineTest {
 
     @Test
     void theCampaignTakesGemmLayersOnly() {
-        dev.sparseprof.model.Model m = dev.sparseprof.model.Models.openDefault();
-        List<dev.sparseprof.model.GemmLayer> layers = QuickCampaign.layers(m);
+        Model m = Models.openDefault();
+        List<GemmLayer> layers = QuickCampaign.layers(m);
         assertFalse(layers.isEmpty());
-        for (dev.sparseprof.model.GemmLayer l : layers) {
-            assertTrue(l.kind() != dev.sparseprof.model.LayerKind.EMBEDDING_GATHER, l.name());
+        for (GemmLayer l : layers) {
+            assertTrue(l.kind() != LayerKind.EMBEDDING_GATHER, l.name());
             assertFalse(l.name().contains("embeddings"), l.name());
         }
     }

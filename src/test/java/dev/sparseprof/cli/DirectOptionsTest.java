@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,14 +89,14 @@ class DirectOptionsTest {
 
     @Test
     void faultsStillGetPicocliMessages() {
-        java.io.StringWriter err = new java.io.StringWriter();
-        int code = Main.run(new String[] {"cachesim", "--warmup", "ten"}, new java.io.PrintWriter(new java.io.StringWriter()),
-                new java.io.PrintWriter(err));
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"cachesim", "--warmup", "ten"}, new PrintWriter(new StringWriter()),
+                new PrintWriter(err));
         assertEquals(Main.EXIT_BAD_INPUT, code);
         assertTrue(err.toString().startsWith("sparseprof: Invalid value for option '--warmup'"), err.toString());
-        err = new java.io.StringWriter();
-        code = Main.run(new String[] {"cachesim", "--level", "L1:32k:8:64"}, new java.io.PrintWriter(new java.io.StringWriter()),
-                new java.io.PrintWriter(err));
+        err = new StringWriter();
+        code = Main.run(new String[] {"cachesim", "--level", "L1:32k:8:64"}, new PrintWriter(new StringWriter()),
+                new PrintWriter(err));
         assertEquals(Main.EXIT_BAD_INPUT, code);
         assertEquals("sparseprof: cachesim: --trace is required" + System.lineSeparator(), err.toString());
     }

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
@@ -250,7 +251,7 @@ class HostileInputTest {
         };
         for (String[] lie : lies) {
             assertTrue(valid.contains(lie[0]), lie[0]);
-            Files.writeString(dir.resolve("runs.json"), valid.replaceFirst(java.util.regex.Pattern.quote(lie[0]), lie[1]));
+            Files.writeString(dir.resolve("runs.json"), valid.replaceFirst(Pattern.quote(lie[0]), lie[1]));
             refused("runs.json", lie[2], "calibrate", "--hw", dir.resolve("probe.yaml").toString(), "--measurements", dir.resolve("runs.json").toString(),
                     "--out", "OUT/cal.yaml");
         }

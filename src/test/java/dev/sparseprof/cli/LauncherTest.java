@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,7 +69,7 @@ class LauncherTest {
         run("--version");
         assertEquals(1, builds(), "fresh: no build");
         for (String source : List.of("src/main/java/dev/A.java", "hardware-specs/x.yaml", "pom.xml")) {
-            Files.writeString(root.resolve(source), "\n", java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(root.resolve(source), "\n", StandardOpenOption.APPEND);
             later(root.resolve(source));
             int before = builds();
             run("--version");
@@ -110,12 +113,12 @@ class LauncherTest {
         Files.writeString(root.resolve("small.din"), "0 1000\n");
         Result small = run("cachesim", "--trace", "small.din", "--level", "L1:32k:8:64");
         assertTrue(small.out.contains("-XX:TieredStopAtLevel=1") && small.out.contains("cds/cachesim-short.aot"), small.out);
-        try (var f = new java.io.RandomAccessFile(root.resolve("long.din").toFile(), "rw")) {
+        try (var f = new RandomAccessFile(root.resolve("long.din").toFile(), "rw")) {
             f.setLength(40L << 20); // sparse: 40 MiB of din text is a long trace
         }
         Result big = run("cachesim", "--trace=long.din", "--level", "L1:32k:8:64");
         assertFalse(big.out.contains("TieredStopAtLevel"), big.out);
-        try (var f = new java.io.RandomAccessFile(root.resolve("long.din.gz").toFile(), "rw")) {
+        try (var f = new RandomAccessFile(root.resolve("long.din.gz").toFile(), "rw")) {
             f.setLength(12L << 20); // 12 MiB of gzip: about 36 MiB of text
         }
         assertFalse(run("cachesim", "--trace", "long.din.gz").out.contains("TieredStopAtLevel"));
@@ -197,7 +200,7 @@ class LauncherTest {
     }
 
     private Result run(List<String> env, String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of("env", "JAVA_HOME=" + root.resolve("stub-jdk"),
+        List<String> cmd = new ArrayList<>(List.of("env", "JAVA_HOME=" + root.resolve("stub-jdk"),
                 "PATH=" + bin + ":" + System.getenv("PATH")));
         cmd.addAll(env);
         cmd.add(root.resolve("sparseprof").toString());

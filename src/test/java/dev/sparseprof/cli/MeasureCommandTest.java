@@ -3,6 +3,7 @@ package dev.sparseprof.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.calibrate.MeasuredRuns;
 import dev.sparseprof.kernel.CsrSpmm;
 import dev.sparseprof.kernel.NnzBalancedPartition;
 import dev.sparseprof.kernel.TracedRun;
@@ -92,7 +93,7 @@ class MeasureCommandTest {
                 "--layers", "/encoder/layer.0/attention/self/query/MatMul", "--sparsity", "0.9", "--json", "-");
         org.junit.jupiter.api.Assumptions.assumeFalse(r.err().contains("no GPU"), "no GPU on this machine");
         assertEquals(0, r.code(), r.err());
-        dev.sparseprof.calibrate.MeasuredRuns m = dev.sparseprof.calibrate.MeasuredRuns.parse("stdout", r.out());
+        MeasuredRuns m = MeasuredRuns.parse("stdout", r.out());
         assertEquals("gpu", m.device());
         assertEquals(3, m.runs().size());
     }

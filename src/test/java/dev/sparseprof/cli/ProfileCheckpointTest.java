@@ -7,9 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.cli.ModelCommandsTest.Result;
+import dev.sparseprof.model.GgufFixtures;
 import dev.sparseprof.model.HfFixtures;
+import dev.sparseprof.model.Model;
+import dev.sparseprof.model.Models;
+import dev.sparseprof.model.SafetensorsWriter;
+import dev.sparseprof.model.Tensor;
+import dev.sparseprof.util.DType;
 import dev.sparseprof.util.Json;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,8 +62,8 @@ class ProfileCheckpointTest {
         Path out = dir.resolve("gpt2-24");
         Result r = run("prune", folder.toString(), "--nm", "2:4", "--out", out.toString());
         assertEquals(0, r.code(), r.err());
-        try (dev.sparseprof.model.Model m = dev.sparseprof.model.Models.open(out)) {
-            for (dev.sparseprof.model.Tensor t : m.tensors()) {
+        try (Model m = Models.open(out)) {
+            for (Tensor t : m.tensors()) {
                 if (!t.name().startsWith("transformer.h.")) continue;
                 long in = t.dim(0);
                 long outs = t.dim(1);
@@ -71,7 +81,7 @@ class ProfileCheckpointTest {
     @Test
     void routedExpertsShowTheirShareOfTheTokensInTheJson() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("moe"));
-        dev.sparseprof.model.SafetensorsWriter.write(folder.resolve("model.safetensors"), List.of(
+        SafetensorsWriter.write(folder.resolve("model.safetensors"), List.of(
                 HfFixtures.tensor("model.layers.0.mlp.experts.1.up_proj.weight", new long[] {HfFixtures.FFN, HfFixtures.HIDDEN}),
                 HfFixtures.tensor("model.layers.0.self_attn.q_proj.weight", new long[] {HfFixtures.HIDDEN, HfFixtures.HIDDEN})), Map.of());
         Files.writeString(folder.resolve("config.json"), "{\"model_type\": \"mixtral\", \"hidden_size\": " + HfFixtures.HIDDEN
@@ -97,7 +107,7 @@ class ProfileCheckpointTest {
     @Test
     void aGgufNamesTheTypesItLeftOutOfTheNumbers() throws IOException {
         Path file = dir.resolve("tiny.gguf");
-        Files.write(file, dev.sparseprof.model.GgufFixtures.llama());
+        Files.write(file, GgufFixtures.llama());
         Result r = run("profile", file.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("note: 1 tensor of a quantization type not decoded, left out of the layers: 1 x IQ2_XXS (first: blk.0.ffn_up.weight)"), r.out());
@@ -122,20 +132,20 @@ class ProfileCheckpointTest {
     void aGptqCheckpointIsDecodedAndAnUnknownIntegerWeightIsNamedAsLeftOut() {
         // AutoGPTQ's layout: int32 qweight [K/8, N] and qzeros, fp16 scales; the head stays fp16; an int8
         // weight of no known scheme beside them
-        java.lang.foreign.MemorySegment i32 = java.lang.foreign.MemorySegment.ofArray(new byte[8 * 64 * 4]);
-        List<dev.sparseprof.model.Tensor> tensors = List.of(
-                new dev.sparseprof.model.Tensor("model.layers.0.self_attn.q_proj.qweight", dev.sparseprof.util.DType.I32, new long[] {8, 64}, i32),
-                new dev.sparseprof.model.Tensor("model.layers.0.self_attn.q_proj.qzeros", dev.sparseprof.util.DType.I32, new long[] {1, 8},
-                        java.lang.foreign.MemorySegment.ofArray(new byte[32])),
-                dev.sparseprof.model.Tensor.ofFloats("model.layers.0.self_attn.q_proj.scales", new long[] {1, 64}, new float[64]),
-                new dev.sparseprof.model.Tensor("model.layers.0.mlp.up_proj.weight", dev.sparseprof.util.DType.I8, new long[] {4, 64},
-                        java.lang.foreign.MemorySegment.ofArray(new byte[256])),
+        MemorySegment i32 = MemorySegment.ofArray(new byte[8 * 64 * 4]);
+        List<Tensor> tensors = List.of(
+                new Tensor("model.layers.0.self_attn.q_proj.qweight", DType.I32, new long[] {8, 64}, i32),
+                new Tensor("model.layers.0.self_attn.q_proj.qzeros", DType.I32, new long[] {1, 8},
+                        MemorySegment.ofArray(new byte[32])),
+                Tensor.ofFloats("model.layers.0.self_attn.q_proj.scales", new long[] {1, 64}, new float[64]),
+                new Tensor("model.layers.0.mlp.up_proj.weight", DType.I8, new long[] {4, 64},
+                        MemorySegment.ofArray(new byte[256])),
                 // HQQ's packed codes: no "weight" in the name, still named as left out
-                new dev.sparseprof.model.Tensor("model.layers.0.mlp.down_proj.W_q", dev.sparseprof.util.DType.U8, new long[] {32, 64},
-                        java.lang.foreign.MemorySegment.ofArray(new byte[32 * 64])),
-                dev.sparseprof.model.Tensor.ofFloats("lm_head.weight", new long[] {4, 64}, new float[256]));
+                new Tensor("model.layers.0.mlp.down_proj.W_q", DType.U8, new long[] {32, 64},
+                        MemorySegment.ofArray(new byte[32 * 64])),
+                Tensor.ofFloats("lm_head.weight", new long[] {4, 64}, new float[256]));
         Path file = dir.resolve("gptq.safetensors");
-        dev.sparseprof.model.SafetensorsWriter.write(file, tensors, Map.of());
+        SafetensorsWriter.write(file, tensors, Map.of());
         Result r = run("profile", file.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("note: 2 integer weight tensors (packed or quantized codes without the scales a decoder needs: int8, uint32, MXFP4 _blocks) not decoded, "
@@ -150,10 +160,10 @@ class ProfileCheckpointTest {
                 .noneMatch(l -> String.valueOf(l.get("name")).endsWith(".scales")), "the fp16 scales are no layer");
         // DeepSeek-V3's block-wise FP8: an fp8 weight and its fp32 weight_scale_inv, one per 128x128 block
         Path fp8 = dir.resolve("fp8.safetensors");
-        dev.sparseprof.model.SafetensorsWriter.write(fp8, List.of(
-                new dev.sparseprof.model.Tensor("model.layers.0.mlp.up_proj.weight", dev.sparseprof.util.DType.F8_E4M3, new long[] {256, 256},
-                        java.lang.foreign.MemorySegment.ofArray(new byte[256 * 256])),
-                dev.sparseprof.model.Tensor.ofFloats("model.layers.0.mlp.up_proj.weight_scale_inv", new long[] {2, 2}, new float[] {1, 1, 1, 1})), Map.of());
+        SafetensorsWriter.write(fp8, List.of(
+                new Tensor("model.layers.0.mlp.up_proj.weight", DType.F8_E4M3, new long[] {256, 256},
+                        MemorySegment.ofArray(new byte[256 * 256])),
+                Tensor.ofFloats("model.layers.0.mlp.up_proj.weight_scale_inv", new long[] {2, 2}, new float[] {1, 1, 1, 1})), Map.of());
         assertEquals(List.of("model.layers.0.mlp.up_proj.weight"),
                 layers(Json.parseObject(run("profile", fp8.toString(), "--json", "-").out())).stream().map(l -> l.get("name")).toList());
     }
@@ -166,8 +176,8 @@ class ProfileCheckpointTest {
                 + "\"model.layers.0.mlp.up_proj.biases\":{\"dtype\":\"F16\",\"shape\":[8,1],\"data_offsets\":[272,288]},"
                 + "\"lm_head.weight\":{\"dtype\":\"F32\",\"shape\":[4,8],\"data_offsets\":[288,416]}}";
         Path file = dir.resolve("mlx.safetensors");
-        byte[] h = header.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 + h.length + 416).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        byte[] h = header.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocate(8 + h.length + 416).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(h.length).put(h);
         Files.write(file, b.array());
         Result r = run("profile", file.toString(), "--json", "-");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -96,7 +97,7 @@ class ProgressThroughLauncherTest {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/script")) || onPath("script"),
                 "no 'script' (util-linux) here: the pseudo-terminal test is skipped");
         List<String> cmd = new ArrayList<>(List.of("script", "-q", "-e", "-c", command, "/dev/null"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         for (String e : env) pb.environment().put(e.substring(0, e.indexOf('=')), e.substring(e.indexOf('=') + 1));
         Process p = pb.start();
         ByteArrayOutputStream all = new ByteArrayOutputStream();

@@ -24,19 +24,25 @@ import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.LayerKind;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
+import dev.sparseprof.model.OnnxFiles;
 import dev.sparseprof.model.ProtoWriter;
 import dev.sparseprof.model.SafetensorsWriter;
 import dev.sparseprof.model.Tensor;
+import dev.sparseprof.sparse.prune.LayerWeights;
+import dev.sparseprof.sparse.prune.PruneSpec;
+import dev.sparseprof.sparse.prune.Pruner;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.Json;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +50,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -332,7 +339,7 @@ class PruneWriteBackTest {
         long n = 1;
         for (long d : shape) n *= d;
         MemorySegment seg = MemorySegment.ofArray(new byte[(int) n * 2]);
-        for (long i = 0; i < n; i++) seg.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), i, Float.floatToFloat16((float) r.nextGaussian()));
+        for (long i = 0; i < n; i++) seg.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), i, Float.floatToFloat16((float) r.nextGaussian()));
         return new Tensor(name, DType.F16, shape, seg);
     }
 
@@ -368,11 +375,11 @@ class PruneWriteBackTest {
         Result p = run("prune", source.toString(), "--sparsity", "0.7", "--scope", "global", "--out", pruned.toString());
         assertEquals(0, p.code(), p.err());
         try (Model a = Models.open(source); Model b = Models.open(pruned)) {
-            List<dev.sparseprof.sparse.prune.LayerWeights> want = new java.util.ArrayList<>();
+            List<LayerWeights> want = new ArrayList<>();
             for (GemmLayer l : a.layers()) {
-                if (l.kind() != LayerKind.EMBEDDING_GATHER) want.add(new dev.sparseprof.sparse.prune.LayerWeights(l.name(), l.rows(), l.cols(), l.matrix().toDense()));
+                if (l.kind() != LayerKind.EMBEDDING_GATHER) want.add(new LayerWeights(l.name(), l.rows(), l.cols(), l.matrix().toDense()));
             }
-            dev.sparseprof.sparse.prune.Pruner.apply(dev.sparseprof.sparse.prune.PruneSpec.parse("--sparsity 0.7 --scope global"), want);
+            Pruner.apply(PruneSpec.parse("--sparsity 0.7 --scope global"), want);
             long params = 0;
             long kept = 0;
             int i = 0;
@@ -398,7 +405,7 @@ class PruneWriteBackTest {
             assertEquals(List.of("model.safetensors", "model.safetensors.index.json"), s.map(f -> f.getFileName().toString()).sorted().toList());
         }
         try (Stream<Path> s = Files.list(dir)) {
-            assertEquals(Set.of("ckpt.safetensors", "pruned-folder"), s.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet()),
+            assertEquals(Set.of("ckpt.safetensors", "pruned-folder"), s.map(f -> f.getFileName().toString()).collect(Collectors.toSet()),
                     "the folder was written aside and moved into place: no temporary folder left");
         }
         Map<String, Object> index = Json.parseObject(Files.readString(out.resolve("model.safetensors.index.json")));
@@ -422,7 +429,7 @@ class PruneWriteBackTest {
         Files.writeString(dir.resolve("full/keep.txt"), "x");
         assertBadInput(run("prune", source.toString(), "--nm", "2:4", "--out", dir.resolve("full").toString()), "folder is not empty");
         try (Stream<Path> s = Files.list(dir)) {
-            assertEquals(Set.of("ckpt.safetensors", "full"), s.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet()));
+            assertEquals(Set.of("ckpt.safetensors", "full"), s.map(f -> f.getFileName().toString()).collect(Collectors.toSet()));
         }
     }
 
@@ -434,7 +441,7 @@ class PruneWriteBackTest {
                 .message(5, rawTensor("W", FLOAT, ProtoWriter.floatsLE(new float[16]), 4, 1, 2, 2))
                 .message(1, node("up", "ConvTranspose", new String[] {"x", "W"}, new String[] {"y"}));
         Path bad = dir.resolve("bad-convtranspose.onnx");
-        Files.write(bad, dev.sparseprof.model.OnnxFiles.model(g));
+        Files.write(bad, OnnxFiles.model(g));
         assertBadInput(run("profile", bad.toString()), "bad-convtranspose.onnx: ConvTranspose 'up': weight [4,1,2,2]");
         assertBadInput(run("prune", bad.toString(), "--nm", "2:4", "--out", dir.resolve("o.onnx").toString()), "input channels");
         assertFalse(Files.exists(dir.resolve("o.onnx")));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.util.CoreAffinity;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 
@@ -71,16 +72,16 @@ class WorkerPoolTest {
 
     @Test
     void aPinnedPoolRunsPartTOnTheTthCpuAndGivesTheCallerItsMaskBack() throws Exception {
-        int[] allowed = dev.sparseprof.util.CoreAffinity.allowed();
-        org.junit.jupiter.api.Assumptions.assumeTrue(dev.sparseprof.util.CoreAffinity.available() && allowed.length > 1, "one CPU or no affinity");
+        int[] allowed = CoreAffinity.allowed();
+        org.junit.jupiter.api.Assumptions.assumeTrue(CoreAffinity.available() && allowed.length > 1, "one CPU or no affinity");
         Thread caller = new Thread(() -> {
             int[] cpus = new int[2];
             try (WorkerPool pool = WorkerPool.pinned(2)) {
                 assertArrayEquals(allowed, pool.cpus());
-                pool.runAll(t -> cpus[t] = dev.sparseprof.util.CoreAffinity.allowed().length == 1 ? dev.sparseprof.util.CoreAffinity.allowed()[0] : -1, new long[2]);
+                pool.runAll(t -> cpus[t] = CoreAffinity.allowed().length == 1 ? CoreAffinity.allowed()[0] : -1, new long[2]);
             }
             assertArrayEquals(new int[] {allowed[0], allowed[1]}, cpus);
-            assertArrayEquals(allowed, dev.sparseprof.util.CoreAffinity.allowed()); // the caller's own mask is back
+            assertArrayEquals(allowed, CoreAffinity.allowed()); // the caller's own mask is back
         });
         Throwable[] failure = new Throwable[1];
         caller.setUncaughtExceptionHandler((th, e) -> failure[0] = e);

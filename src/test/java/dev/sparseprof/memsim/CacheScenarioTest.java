@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sparseprof.trace.AccessKind;
 import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.util.SparseprofException;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** Hand-checkable scenarios (ChampSim style) for what Dinero does not have: a few accesses, a known outcome. */
@@ -74,7 +75,7 @@ class CacheScenarioTest {
     @Test
     void randomIsRepeatableForASeed() {
         long[] seq = new long[2000];
-        java.util.SplittableRandom r = new java.util.SplittableRandom(1);
+        SplittableRandom r = new SplittableRandom(1);
         for (int i = 0; i < seq.length; i++) seq[i] = r.nextInt(40);
         assertEquals(misses("random", 16, seq), misses("random", 16, seq));
         assertTrue(misses("random", 16, seq) < seq.length);

@@ -7,6 +7,7 @@ import dev.sparseprof.trace.ArrayRole;
 import dev.sparseprof.trace.BinaryTraceReader;
 import dev.sparseprof.trace.BinaryTraceWriter;
 import dev.sparseprof.trace.TraceReader;
+import dev.sparseprof.util.Progress;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
@@ -41,11 +42,11 @@ class MultiCoreTest {
         CacheConfig l3 = CacheConfig.of("L3", 2 * 64, 64, 2);
         // core 0 reads A B C at times 1 2 3, core 1 reads A D at 4 10 (A=0, B=1, C=2, D=3)
         Hierarchy byTime = new Hierarchy(HierarchyConfig.multiCore(List.of(l1, l3), 2));
-        MultiCoreReplay.byTimestamp(List.of(timed(0, 1, 1, 2, 2, 3), timed(0, 4, 3, 10)), byTime, dev.sparseprof.util.Progress.NONE, -1);
+        MultiCoreReplay.byTimestamp(List.of(timed(0, 1, 1, 2, 2, 3), timed(0, 4, 3, 10)), byTime, Progress.NONE, -1);
         // by time: A B C (C evicts A from the 2-line L3), then core 1's A misses (evicting B), D misses: 5
         assertEquals(5, byTime.snapshot().level("L3").misses().read());
         Hierarchy rr = new Hierarchy(HierarchyConfig.multiCore(List.of(l1, l3), 2));
-        MultiCoreReplay.roundRobin(List.of(timed(0, 1, 1, 2, 2, 3), timed(0, 4, 3, 10)), rr, 1, dev.sparseprof.util.Progress.NONE, -1);
+        MultiCoreReplay.roundRobin(List.of(timed(0, 1, 1, 2, 2, 3), timed(0, 4, 3, 10)), rr, 1, Progress.NONE, -1);
         // round-robin: A (miss) A (hit) B D C: 4
         assertEquals(4, rr.snapshot().level("L3").misses().read());
     }
@@ -55,7 +56,7 @@ class MultiCoreTest {
         // core 0: A at 5, A at 6; core 1: B at 5. Ties to core 0: A B A through one shared line, 3 misses
         // (core 1 first would give B A A, 2 misses)
         Hierarchy h = sharedOnly(1);
-        long n = MultiCoreReplay.byTimestamp(List.of(timed(0, 5, 0, 6), timed(1, 5)), h, dev.sparseprof.util.Progress.NONE, -1);
+        long n = MultiCoreReplay.byTimestamp(List.of(timed(0, 5, 0, 6), timed(1, 5)), h, Progress.NONE, -1);
         assertEquals(3, n);
         assertEquals(3, h.snapshot().level("L3").misses().read());
     }
@@ -74,10 +75,10 @@ class MultiCoreTest {
             late[2 * i + 1] = 2L * k + i;
         }
         Hierarchy alternating = sharedOnly(1);
-        MultiCoreReplay.byTimestamp(List.of(timed(even), timed(odd)), alternating, dev.sparseprof.util.Progress.NONE, -1);
+        MultiCoreReplay.byTimestamp(List.of(timed(even), timed(odd)), alternating, Progress.NONE, -1);
         assertEquals(2 * k, alternating.snapshot().level("L3").misses().read()); // every access evicts the other core's line
         Hierarchy sequential = sharedOnly(1);
-        MultiCoreReplay.byTimestamp(List.of(timed(late), timed(even)), sequential, dev.sparseprof.util.Progress.NONE, -1);
+        MultiCoreReplay.byTimestamp(List.of(timed(late), timed(even)), sequential, Progress.NONE, -1);
         assertEquals(2, sequential.snapshot().level("L3").misses().read()); // core 1's run, then core 0's
         assertEquals(2L * k, sequential.snapshot().accesses());
     }
@@ -88,7 +89,7 @@ class MultiCoreTest {
         CacheConfig l3 = CacheConfig.of("L3", 64 * 64, 64, 4);
         Hierarchy h = new Hierarchy(HierarchyConfig.multiCore(List.of(l1, l3), 2));
         // both cores read lines 0..3: each L1 misses 4 times; the shared L3 misses only on the first touch
-        long n = MultiCoreReplay.roundRobin(List.of(trace(0, 1, 2, 3), trace(0, 1, 2, 3, 9)), h, 1, dev.sparseprof.util.Progress.NONE, -1);
+        long n = MultiCoreReplay.roundRobin(List.of(trace(0, 1, 2, 3), trace(0, 1, 2, 3, 9)), h, 1, Progress.NONE, -1);
         h.close();
         assertEquals(9, n);
         HierarchyStats s = h.snapshot();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class RecencyListTest {
@@ -63,7 +64,7 @@ class RecencyListTest {
     }
 
     private static int[] byAge(long[] lastUse) {
-        return java.util.stream.IntStream.range(0, lastUse.length).filter(w -> lastUse[w] != 0).boxed()
+        return IntStream.range(0, lastUse.length).filter(w -> lastUse[w] != 0).boxed()
                 .sorted((a, b) -> Long.compare(lastUse[a], lastUse[b])).mapToInt(Integer::intValue).toArray();
     }
 

@@ -3,6 +3,8 @@ package dev.sparseprof.memsim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.trace.ArrayRole;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** LRU's share of a row sweep's reuse, against the uniform share, and against the simulator itself. */
@@ -28,7 +30,7 @@ class RowGatherReuseTest {
         // rows of random columns in ascending order over a B of 384 rows of 512 B, through a 48 KiB 12-way LRU L1
         for (int len : new int[] {24, 48, 192}) {
             Cache l1 = new Cache(CacheConfig.of("L1", 48 << 10, 64, 12), new Memory(null));
-            java.util.Random r = new java.util.Random(len);
+            Random r = new Random(len);
             LevelStats warm = null;
             for (int row = 0; row < 2000; row++) {
                 if (row == 100) warm = l1.snapshot();
@@ -39,7 +41,7 @@ class RowGatherReuseTest {
                 }
                 for (int c = 0; c < 384; c++) {
                     if (!take[c]) continue;
-                    for (int line = 0; line < 8; line++) l1.access(false, (long) c * 512 + line * 64L, 64, dev.sparseprof.trace.ArrayRole.B_GATHER);
+                    for (int line = 0; line < 8; line++) l1.access(false, (long) c * 512 + line * 64L, 64, ArrayRole.B_GATHER);
                 }
             }
             LevelStats end = l1.snapshot();
@@ -80,7 +82,7 @@ class RowGatherReuseTest {
     /** memsim's hit share of B's lines over 3000 rows after 200 of warm-up. */
     private static double simulatedShare(int k, int rowBytes, int len, long size, int ways) {
         Cache l1 = new Cache(CacheConfig.of("L1", size, 64, ways), new Memory(null));
-        java.util.Random r = new java.util.Random(len * 31L + k);
+        Random r = new Random(len * 31L + k);
         LevelStats warm = null;
         for (int row = 0; row < 3000; row++) {
             if (row == 200) warm = l1.snapshot();
@@ -91,7 +93,7 @@ class RowGatherReuseTest {
             }
             for (int col = 0; col < k; col++) {
                 if (!take[col]) continue;
-                for (int line = 0; line < rowBytes / 64; line++) l1.access(false, (long) col * rowBytes + line * 64L, 64, dev.sparseprof.trace.ArrayRole.B_GATHER);
+                for (int line = 0; line < rowBytes / 64; line++) l1.access(false, (long) col * rowBytes + line * 64L, 64, ArrayRole.B_GATHER);
             }
         }
         LevelStats end = l1.snapshot();

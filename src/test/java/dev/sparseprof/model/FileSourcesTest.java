@@ -20,6 +20,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -88,7 +89,7 @@ class FileSourcesTest {
     void aFileTruncatedAfterOpeningIsAShortReadNamingIt() throws IOException {
         Path file = checkpoint("t.safetensors");
         try (Model m = Models.open(file.toString())) {
-            Tensor last = m.tensors().stream().max(java.util.Comparator.comparingLong(t -> t.data().address())).orElseThrow();
+            Tensor last = m.tensors().stream().max(Comparator.comparingLong(t -> t.data().address())).orElseThrow();
             ByteSource source = FileSources.of(last.data());
             truncate(file, Files.size(file) - 10);
             MemorySegment target = Arena.ofAuto().allocate(source.byteSize());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.util.DType;
+import dev.sparseprof.util.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -204,8 +207,8 @@ class GgufTest {
     @Test
     void filesGgufPyQuantizedReadAsGgufPyDequantizesThem() throws IOException {
         Path folder = Path.of("src/test/resources/gguf");
-        Map<String, Object> expected = dev.sparseprof.util.Json.parseObject(Files.readString(folder.resolve("expected.json")));
-        assertEquals(java.util.Set.of("q4_0", "q4_1", "q5_0", "q5_1"), expected.keySet());
+        Map<String, Object> expected = Json.parseObject(Files.readString(folder.resolve("expected.json")));
+        assertEquals(Set.of("q4_0", "q4_1", "q5_0", "q5_1"), expected.keySet());
         for (var e : expected.entrySet()) {
             @SuppressWarnings("unchecked")
             Map<String, Object> want = (Map<String, Object>) e.getValue();
@@ -264,7 +267,7 @@ class GgufTest {
     void aSplitModelReadsAsOneFromAnyOfItsFiles() throws IOException {
         float[] embed = new float[4 * HIDDEN];
         Arrays.fill(embed, 0.5f);
-        java.util.function.IntFunction<GgufWriter> split = i -> new GgufWriter().string("general.architecture", "llama")
+        IntFunction<GgufWriter> split = i -> new GgufWriter().string("general.architecture", "llama")
                 .u32("llama.embedding_length", HIDDEN).u32("split.no", i).u32("split.count", 2).u32("split.tensors.count", 3);
         write("m-00001-of-00002.gguf", split.apply(0).tensor("token_embd.weight", new long[] {HIDDEN, 4}, 0, GgufWriter.f32(embed))
                 .tensor("blk.0.attn_q.weight", new long[] {HIDDEN, HIDDEN}, 0, GgufWriter.f32(new float[HIDDEN * HIDDEN])).bytes());

@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.util.DType;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,8 +42,8 @@ class HfCheckpointTest {
                 assertTrue(names.indexOf("model.layers.0.self_attn.q_proj.weight") < names.indexOf("model.layers.1.mlp.up_proj.weight"));
                 for (Tensor t : m.tensors()) {
                     Tensor want = HfFixtures.tensor(t.name(), HfFixtures.shapes().get(t.name()));
-                    assertArrayEquals(want.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
-                            t.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), t.name());
+                    assertArrayEquals(want.data().toArray(ValueLayout.JAVA_BYTE),
+                            t.data().toArray(ValueLayout.JAVA_BYTE), t.name());
                 }
             }
         }
@@ -181,8 +185,8 @@ class HfCheckpointTest {
         String stack = "model.layers.0.mlp.experts.gate_up_proj";
         List<Tensor> tensors = List.of(Tensor.ofFloats(stack, new long[] {experts, in, out}, v),
                 Tensor.ofFloats(stack + "_bias", new long[] {experts, out}, new float[experts * out]),
-                new Tensor("model.layers.0.mlp.experts.down_proj_blocks", dev.sparseprof.util.DType.U8, new long[] {experts, in, 1, 16},
-                        java.lang.foreign.MemorySegment.ofArray(new byte[experts * in * 16])));
+                new Tensor("model.layers.0.mlp.experts.down_proj_blocks", DType.U8, new long[] {experts, in, 1, 16},
+                        MemorySegment.ofArray(new byte[experts * in * 16])));
         for (String type : List.of("gpt_oss", "qwen3_moe")) {
             Path folder = Files.createDirectories(dir.resolve(type));
             SafetensorsWriter.write(folder.resolve("model.safetensors"), tensors, Map.of());
@@ -221,8 +225,8 @@ class HfCheckpointTest {
         String p = "model.layers.0.mlp.experts.gate_up_proj";
         Path folder = Files.createDirectories(dir.resolve("gpt-oss"));
         SafetensorsWriter.write(folder.resolve("model.safetensors"), List.of(
-                new Tensor(p + "_blocks", dev.sparseprof.util.DType.U8, new long[] {2, 3, 2, 16}, java.lang.foreign.MemorySegment.ofArray(blocks)),
-                new Tensor(p + "_scales", dev.sparseprof.util.DType.U8, new long[] {2, 3, 2}, java.lang.foreign.MemorySegment.ofArray(scales))), Map.of());
+                new Tensor(p + "_blocks", DType.U8, new long[] {2, 3, 2, 16}, MemorySegment.ofArray(blocks)),
+                new Tensor(p + "_scales", DType.U8, new long[] {2, 3, 2}, MemorySegment.ofArray(scales))), Map.of());
         Files.writeString(folder.resolve("config.json"), "{\"model_type\": \"gpt_oss\", \"hidden_size\": 64, \"num_hidden_layers\": 1}");
         try (Model m = Models.open(folder)) {
             assertEquals(1, m.layers().size(), m.layers().toString());
@@ -230,7 +234,7 @@ class HfCheckpointTest {
             assertEquals(p, l.name());
             assertEquals(6, l.rows());
             assertEquals(64, l.cols());
-            assertEquals(dev.sparseprof.util.DType.BF16, l.storedDType(), "multiplied in bf16, as gpt-oss's MoE kernels widen the codes");
+            assertEquals(DType.BF16, l.storedDType(), "multiplied in bf16, as gpt-oss's MoE kernels widen the codes");
             assertEquals(4.25, l.storedBitsPerWeight(), "MXFP4: 16 bytes of E2M1 pairs and a 1-byte E8M0 scale per 32 weights");
             float[] a = l.matrix().toDense();
             assertEquals(new Checksum(336, 1766.8564453125, 15690.9150390625), Checksum.of(a));
@@ -254,7 +258,7 @@ class HfCheckpointTest {
         Files.writeString(folder.resolve("config.json"), "{\"model_type\": \"qwen3_moe\", \"hidden_size\": " + HfFixtures.HIDDEN
                 + ", \"num_hidden_layers\": 1, \"num_experts\": 4, \"num_experts_per_tok\": 2}");
         try (Model m = Models.open(folder)) {
-            Map<String, Long> n = new java.util.LinkedHashMap<>();
+            Map<String, Long> n = new LinkedHashMap<>();
             for (GemmLayer l : m.layers()) n.put(l.name(), l.denseColumns(128));
             assertEquals(Map.of("model.layers.0.self_attn.q_proj.weight", 128L, "model.layers.0.mlp.gate.weight", 128L,
                     "model.layers.0.mlp.experts.3.up_proj.weight", 64L, "model.layers.0.mlp.shared_experts.up_proj.weight", 128L,
@@ -285,7 +289,7 @@ class HfCheckpointTest {
             long n = shapes[i][0] * shapes[i][1];
             p.str(names[i]).tensor("FloatStorage", Integer.toString(i), n, 0, shapes[i], new long[] {shapes[i][1], 1});
             float[] v = new float[(int) n];
-            java.util.Arrays.fill(v, 0.5f);
+            Arrays.fill(v, 0.5f);
             storages[i] = TorchFixtures.floats(v);
         }
         TorchFixtures.zip(folder.resolve("consolidated.00.pth"), TorchFixtures.archive("consolidated.00", p.endStateDict().bytes(), storages));
@@ -366,9 +370,9 @@ class HfCheckpointTest {
             Path folder = Files.createDirectories(dir.resolve(lie ? "lying" : "bitmask"));
             SafetensorsWriter.write(folder.resolve("model.safetensors"), List.of(
                     Tensor.ofFloats(p + ".compressed", new long[] {values.length}, values),
-                    new Tensor(p + ".bitmask", dev.sparseprof.util.DType.U8, new long[] {rows, rowBytes}, java.lang.foreign.MemorySegment.ofArray(mask)),
-                    new Tensor(p + ".row_offsets", dev.sparseprof.util.DType.I64, new long[] {rows}, java.lang.foreign.MemorySegment.ofArray(offs)),
-                    new Tensor(p + ".shape", dev.sparseprof.util.DType.I64, new long[] {2, 1}, java.lang.foreign.MemorySegment.ofArray(new long[] {rows, cols}))),
+                    new Tensor(p + ".bitmask", DType.U8, new long[] {rows, rowBytes}, MemorySegment.ofArray(mask)),
+                    new Tensor(p + ".row_offsets", DType.I64, new long[] {rows}, MemorySegment.ofArray(offs)),
+                    new Tensor(p + ".shape", DType.I64, new long[] {2, 1}, MemorySegment.ofArray(new long[] {rows, cols}))),
                     Map.of());
             try (Model m = Models.open(folder)) {
                 if (lie) {
@@ -425,8 +429,8 @@ class HfCheckpointTest {
             Path folder = Files.createDirectories(dir.resolve("two-four-" + lie.replace(' ', '-')));
             SafetensorsWriter.write(folder.resolve("model.safetensors"), List.of(
                     Tensor.ofFloats(p + ".compressed", valueShape, values),
-                    new Tensor(p + ".bitmask", dev.sparseprof.util.DType.U8, new long[] {rows, rowBytes}, java.lang.foreign.MemorySegment.ofArray(m)),
-                    new Tensor(p + ".shape", dev.sparseprof.util.DType.I64, new long[] {2, 1}, java.lang.foreign.MemorySegment.ofArray(new long[] {rows, cols}))),
+                    new Tensor(p + ".bitmask", DType.U8, new long[] {rows, rowBytes}, MemorySegment.ofArray(m)),
+                    new Tensor(p + ".shape", DType.I64, new long[] {2, 1}, MemorySegment.ofArray(new long[] {rows, cols}))),
                     Map.of());
             try (Model model = Models.open(folder)) {
                 if (!lie.equals("none")) {

@@ -88,7 +88,7 @@ public final class HfFixtures {
 
     /** GPT-2's projection shapes at {@link #HIDDEN}, one block, as transformers' Conv1D stores them: {@code [in, out]}. */
     public static Map<String, long[]> gpt2Shapes() {
-        Map<String, long[]> m = new java.util.LinkedHashMap<>();
+        Map<String, long[]> m = new LinkedHashMap<>();
         m.put("transformer.wte.weight", new long[] {VOCAB, HIDDEN});
         m.put("transformer.wpe.weight", new long[] {16, HIDDEN});
         m.put("transformer.h.0.attn.c_attn.weight", new long[] {HIDDEN, 3 * HIDDEN});

@@ -19,8 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.util.DType;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -81,7 +84,7 @@ class OnnxOpsTest {
                     }
                 }
             }
-            assertArrayEquals(java.util.Arrays.copyOfRange(a, 24, 48), l.group(1).matrix().toDense());
+            assertArrayEquals(Arrays.copyOfRange(a, 24, 48), l.group(1).matrix().toDense());
         }
     }
 
@@ -157,10 +160,10 @@ class OnnxOpsTest {
             assertEquals(h, wf.rows());
             assertEquals(in, wf.cols());
             assertEquals(6, wf.columnsPerSample(), "sequence length");
-            assertArrayEquals(java.util.Arrays.copyOfRange(w, 2 * h * in, 3 * h * in), wf.matrix().toDense());
+            assertArrayEquals(Arrays.copyOfRange(w, 2 * h * in, 3 * h * in), wf.matrix().toDense());
             GemmLayer rc = m.layers().get(15);
             assertEquals("lstm.R.reverse.c", rc.name());
-            assertArrayEquals(java.util.Arrays.copyOfRange(r, 7 * h * h, 8 * h * h), rc.matrix().toDense());
+            assertArrayEquals(Arrays.copyOfRange(r, 7 * h * h, 8 * h * h), rc.matrix().toDense());
         }
         ProtoWriter gru = new ProtoWriter().message(5, init("gru.W", randomWeights(3 * 4 * 5, 9, 0), 1, 12, 5))
                 .message(1, node("gru", "GRU", a("x", "gru.W"), a("y"), intAttribute("hidden_size", 4)));
@@ -187,7 +190,7 @@ class OnnxOpsTest {
 
     /** An int64 initializer (Slice bounds, Unsqueeze axes). */
     private static ProtoWriter int64s(String name, long... values) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * values.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.allocate(8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
         for (long v : values) b.putLong(v);
         return rawTensor(name, 7, b.array(), values.length);
     }
@@ -225,7 +228,7 @@ class OnnxOpsTest {
                 GemmLayer l = m.layers().get(g);
                 assertEquals("rnn.weight_ih", l.tensorName());
                 assertEquals(5, l.columnsPerSample(), "sequence length");
-                assertArrayEquals(java.util.Arrays.copyOfRange(w, storedGate[g] * h * in, (storedGate[g] + 1) * h * in), l.matrix().toDense());
+                assertArrayEquals(Arrays.copyOfRange(w, storedGate[g] * h * in, (storedGate[g] + 1) * h * in), l.matrix().toDense());
             }
         }
         // a reorder that splits a gate over two stored runs has no one view per gate: not read, never misread
@@ -235,7 +238,7 @@ class OnnxOpsTest {
         // negative bounds and an end past the axis clamp as ONNX says: [-H, MAX) is the last gate
         try (Model m = open(reorderedLstm(w, h, in, new long[][] {{0, 3 * h}, {-h, Long.MAX_VALUE}}), Map.of())) {
             assertEquals(4, m.layers().size());
-            assertArrayEquals(java.util.Arrays.copyOfRange(w, 3 * h * in, 4 * h * in), m.layers().get(3).matrix().toDense());
+            assertArrayEquals(Arrays.copyOfRange(w, 3 * h * in, 4 * h * in), m.layers().get(3).matrix().toDense());
         }
     }
 

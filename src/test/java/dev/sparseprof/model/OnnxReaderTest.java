@@ -13,10 +13,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.util.SparseprofException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -205,14 +210,14 @@ class OnnxReaderTest {
         ProtoWriter half = new ProtoWriter().packedVarints(1, 2).varint(2, 10).string(8, "h");
         half.varint(5, Float.floatToFloat16(1.5f) & 0xffff).varint(5, Float.floatToFloat16(-2f) & 0xffff); // int32_data, unpacked
         ProtoWriter longs = new ProtoWriter().packedVarints(1, 3).varint(2, 7).string(8, "i").packedVarints(7, 1, -1, 1L << 40);
-        java.nio.ByteBuffer d = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN).putDouble(0.25).putDouble(-8);
+        ByteBuffer d = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putDouble(0.25).putDouble(-8);
         ProtoWriter doubles = new ProtoWriter().packedVarints(1, 2).varint(2, 11).string(8, "d").bytes(10, d.array());
         ProtoWriter bf16 = new ProtoWriter().packedVarints(1, 1).varint(2, 16).string(8, "b").packedVarints(5, Float.floatToIntBits(3.0f) >>> 16);
         g.message(5, half).message(5, longs).message(5, doubles).message(5, bf16);
         Path file = dir.resolve("typed.onnx");
         Files.write(file, OnnxFiles.model(g));
         try (Model m = Models.open(file)) {
-            java.util.Map<String, Tensor> t = new java.util.HashMap<>();
+            Map<String, Tensor> t = new HashMap<>();
             for (Tensor x : m.tensors()) t.put(x.name(), x);
             assertEquals(1.5f, t.get("h").getFloat(0));
             assertEquals(-2f, t.get("h").getFloat(1));
@@ -231,7 +236,7 @@ class OnnxReaderTest {
     }
 
     static void assertFaultOf(org.junit.jupiter.api.function.Executable run, String fragment) {
-        dev.sparseprof.util.SparseprofException e = assertThrows(dev.sparseprof.util.SparseprofException.class, run);
+        SparseprofException e = assertThrows(SparseprofException.class, run);
         assertTrue(e.getMessage().contains(fragment), e.getMessage());
     }
 

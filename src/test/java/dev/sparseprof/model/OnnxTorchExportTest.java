@@ -13,6 +13,7 @@ import dev.sparseprof.util.DType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,7 @@ class OnnxTorchExportTest {
     @Test
     void quantizedExportsInBothOnnxruntimeFormatsDequantizeToTheirFloatWeights() throws IOException {
         try (Model f = Models.open(DIR.resolve("mlp-float.onnx"))) {
-            Map<String, GemmLayer> reference = new java.util.HashMap<>();
+            Map<String, GemmLayer> reference = new HashMap<>();
             for (GemmLayer l : f.layers()) reference.put(l.tensorName(), l);
             for (String q : List.of("mlp-qdq.onnx", "mlp-qop.onnx")) {
                 try (Model m = Models.open(DIR.resolve(q))) {
@@ -114,7 +115,7 @@ class OnnxTorchExportTest {
     @Test
     void aFloat16ConversionWithBlockedGemmsKeepsTheWeightsItCastsBack() throws IOException {
         try (Model f = Models.open(DIR.resolve("mlp-float.onnx")); Model m = Models.open(DIR.resolve("mlp-fp16-blocked.onnx"))) {
-            Map<String, GemmLayer> reference = new java.util.HashMap<>();
+            Map<String, GemmLayer> reference = new HashMap<>();
             for (GemmLayer l : f.layers()) reference.put(l.tensorName(), l);
             assertEquals(4, m.layers().size(), m.layers().toString());
             for (GemmLayer l : m.layers()) {

@@ -8,8 +8,12 @@ import dev.sparseprof.util.DType;
 import dev.sparseprof.util.Json;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -111,7 +115,7 @@ class PackedIntCheckpointTest {
         int rows = 8;
         int cols = 96;
         int[] words = new int[cols * rows / 8];
-        java.util.Arrays.fill(words, 0x99999999); // every 4-bit code 9: symmetric zero 8, so each element is its group's scale
+        Arrays.fill(words, 0x99999999); // every 4-bit code 9: symmetric zero 8, so each element is its group's scale
         Tensor codes = new Tensor("p.qweight", DType.I32, new long[] {cols, rows / 8}, MemorySegment.ofArray(words));
         float[] s = new float[2 * rows];
         for (int r = 0; r < rows; r++) {
@@ -141,15 +145,15 @@ class PackedIntCheckpointTest {
         float[] map = new float[16];
         for (int k = 0; k < 16; k++) map[k] = k - 7; // code 7 is the exact zero, as NF4's
         float[] absmax = {1, 2, 3, 4};
-        byte[] state = "{\"quant_type\": \"nf4\", \"blocksize\": 32, \"dtype\": \"float16\", \"shape\": [3, 40]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] state = "{\"quant_type\": \"nf4\", \"blocksize\": 32, \"dtype\": \"float16\", \"shape\": [3, 40]}".getBytes(StandardCharsets.UTF_8);
         String w = "m.weight";
         List<Tensor> tensors = List.of(new Tensor(w, DType.U8, new long[] {n / 2, 1}, MemorySegment.ofArray(packed)),
                 Tensor.ofFloats(w + ".quant_map", new long[] {16}, map), Tensor.ofFloats(w + ".absmax", new long[] {4}, absmax),
                 new Tensor(w + ".quant_state.bitsandbytes__nf4", DType.U8, new long[] {state.length}, MemorySegment.ofArray(state)));
-        Map<String, Tensor> byName = new java.util.HashMap<>();
+        Map<String, Tensor> byName = new HashMap<>();
         for (Tensor t : tensors) byName.put(t.name(), t);
-        List<String> faults = new java.util.ArrayList<>();
-        List<GemmLayer> layers = BnbMatrix.layers(tensors, byName, faults, new java.util.ArrayList<>());
+        List<String> faults = new ArrayList<>();
+        List<GemmLayer> layers = BnbMatrix.layers(tensors, byName, faults, new ArrayList<>());
         assertTrue(faults.isEmpty(), faults.toString());
         float[] dense = layers.get(0).matrix().toDense();
         for (int i = 0; i < n; i++) assertEquals(map[(i * 7) % 16] * absmax[i / 32], dense[i], 0f, "element " + i);
@@ -245,12 +249,12 @@ class PackedIntCheckpointTest {
 
     /** {@code bytes} with the first occurrence of {@code from} (ASCII) replaced by {@code to}, of the same length. */
     private static byte[] replace(byte[] bytes, String from, String to) {
-        byte[] f = from.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] f = from.getBytes(StandardCharsets.US_ASCII);
         outer:
         for (int i = 0; i + f.length <= bytes.length; i++) {
             for (int j = 0; j < f.length; j++) if (bytes[i + j] != f[j]) continue outer;
             byte[] out = bytes.clone();
-            System.arraycopy(to.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, out, i, f.length);
+            System.arraycopy(to.getBytes(StandardCharsets.US_ASCII), 0, out, i, f.length);
             return out;
         }
         throw new AssertionError(from + " not found");

@@ -8,12 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.util.DType;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,7 @@ class SafetensorsTest {
 
     @Test
     void metadataKeepsTheFilesOrderSoARewriteIsByteIdentical() throws IOException {
-        Map<String, String> ordered = new java.util.LinkedHashMap<>();
+        Map<String, String> ordered = new LinkedHashMap<>();
         for (int i = 0; i < 24; i++) ordered.put("key" + (i * 7919 % 24), "v" + i);
         Path file = dir.resolve("order.safetensors");
         SafetensorsWriter.write(file, List.of(Tensor.ofFloats("w", new long[] {2, 2}, new float[4])), ordered);
@@ -78,7 +80,7 @@ class SafetensorsTest {
                 + "\"w\":{\"dtype\":\"F32\",\"shape\":[2,2],\"data_offsets\":[" + offset + "," + (offset + 16) + "]}}";
         byte[] h = header.getBytes(StandardCharsets.US_ASCII);
         Path file = dir.resolve("big.safetensors");
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
             f.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(h.length).array());
             f.write(h);
             f.seek(8 + h.length + offset);

@@ -10,6 +10,7 @@ import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Progress;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,7 @@ class StoredBitsTest {
             float[] row = new float[cols];
             long[] words = new long[(cols + 63) / 64 + 1];
             for (int i = 0; i < rows; i++) {
-                java.util.Arrays.fill(words, -1L);
+                Arrays.fill(words, -1L);
                 int n = view.nonZeroBits(i, words);
                 view.copyRow(i, row, 0);
                 int want = 0;
@@ -82,12 +83,12 @@ class StoredBitsTest {
                 long[] swar = new long[64];
                 StoredBits.halves(seg, 0, cols, vector);
                 assertEquals(cols, StoredBits.halvesSwar(seg, 0, 0, cols, swar));
-                assertEquals(java.util.Arrays.toString(vector), java.util.Arrays.toString(swar), "fp16/bf16, trial " + trial);
+                assertEquals(Arrays.toString(vector), Arrays.toString(swar), "fp16/bf16, trial " + trial);
                 vector = new long[64];
                 swar = new long[64];
                 StoredBits.singles(seg, 0, cols, vector);
                 assertEquals(cols, StoredBits.singlesSwar(seg, 0, 0, cols, swar));
-                assertEquals(java.util.Arrays.toString(vector), java.util.Arrays.toString(swar), "fp32, trial " + trial);
+                assertEquals(Arrays.toString(vector), Arrays.toString(swar), "fp32, trial " + trial);
             }
         }
     }

@@ -6,10 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.sparseprof.util.DType;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,8 +48,8 @@ class TfjsTest {
         try (Model tiny = Models.open(FACE_API.resolve("tiny_face_detector_model-weights_manifest.json"))) {
             GemmLayer conv0 = tiny.layers().get(0);
             assertEquals("conv0/filters", conv0.name());
-            assertEquals(dev.sparseprof.util.DType.U8, conv0.storedDType(), "uint8-quantized in the file");
-            assertEquals(dev.sparseprof.util.DType.U8, tiny.storedWeightDType());
+            assertEquals(DType.U8, conv0.storedDType(), "uint8-quantized in the file");
+            assertEquals(DType.U8, tiny.storedWeightDType());
             GemmLayer dw = tiny.layers().get(1);
             assertTrue(dw.depthwise(), dw.name());
             assertEquals(16, dw.groups());
@@ -59,9 +65,9 @@ class TfjsTest {
         try (Model tiny = Models.open(FACE_API.resolve("tiny_face_detector_model-weights_manifest.json"))) {
             assertArrayEquals(new long[] {16, 3, 3, 3}, WeightShapes.pytorchOrder(tiny, tiny.layers().get(0)));
             assertArrayEquals(new long[] {16, 1, 3, 3}, WeightShapes.pytorchOrder(tiny, tiny.layers().get(1)), "depthwise");
-            List<Tensor> tensors = new java.util.ArrayList<>();
+            List<Tensor> tensors = new ArrayList<>();
             for (GemmLayer l : tiny.layers()) tensors.add(Tensor.ofFloats(l.name(), WeightShapes.pytorchOrder(tiny, l), l.matrix().toDense()));
-            SafetensorsWriter.write(copy, tensors, java.util.Map.of());
+            SafetensorsWriter.write(copy, tensors, Map.of());
             try (Model back = Models.open(copy)) {
                 assertEquals(tiny.layers().size(), back.layers().size());
                 for (int i = 0; i < back.layers().size(); i++) {
@@ -93,7 +99,7 @@ class TfjsTest {
                 + "{\"name\":\"c1/kernel\",\"shape\":[1,1,4,8],\"dtype\":\"float32\"}]}]}";
         Path file = dir.resolve("model.json");
         Files.writeString(file, json);
-        try (Model m = Models.open(file, new ReadOptions(java.util.Map.of(), new long[] {16, 16}))) {
+        try (Model m = Models.open(file, new ReadOptions(Map.of(), new long[] {16, 16}))) {
             assertEquals(List.of(64L, 36L, 9L), m.layers().stream().map(GemmLayer::columnsPerSample).toList());
             assertTrue(m.layers().get(1).depthwise());
         }
@@ -103,7 +109,7 @@ class TfjsTest {
         Path manifest = dir.resolve("bare-weights_manifest.json");
         Files.writeString(manifest, json.substring(json.indexOf("\"weightsManifest\":") + "\"weightsManifest\":".length(), json.length() - 1));
         ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(ModelFormatException.class,
-                () -> Models.open(manifest, new ReadOptions(java.util.Map.of(), new long[] {416, 416})).close());
+                () -> Models.open(manifest, new ReadOptions(Map.of(), new long[] {416, 416})).close());
         assertTrue(e.getMessage().contains("--input-size needs the model's graph, and a bare weights manifest has none"), e.getMessage());
     }
 
@@ -230,9 +236,9 @@ class TfjsTest {
     @Test
     void inputSizeGivesAGraphModelsConvsTheirOutputPixels() throws IOException {
         float[] filters = new float[3 * 3 * 3 * 4 + 3 * 3 * 4 * 1 + 4 * 2];
-        java.util.Arrays.fill(filters, 1f);
+        Arrays.fill(filters, 1f);
         int[] ints = {0, 0, 1, 1, 1, 1, 0, 0, 1, 3, 1, 2};
-        java.nio.ByteBuffer bin = java.nio.ByteBuffer.allocate(4 * (filters.length + ints.length)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer bin = ByteBuffer.allocate(4 * (filters.length + ints.length)).order(ByteOrder.LITTLE_ENDIAN);
         for (float f : filters) bin.putFloat(f);
         for (int v : ints) bin.putInt(v);
         Files.write(dir.resolve("cnn.bin"), bin.array());
@@ -264,7 +270,7 @@ class TfjsTest {
                 + "{\"name\":\"up/factor\",\"shape\":[1],\"dtype\":\"int32\"}]}]}";
         Path file = dir.resolve("cnn.json");
         Files.writeString(file, json);
-        try (Model m = Models.open(file, new ReadOptions(java.util.Map.of(), new long[] {16, 16}))) {
+        try (Model m = Models.open(file, new ReadOptions(Map.of(), new long[] {16, 16}))) {
             assertEquals(List.of("c0/w", "dw/w", "c1/w"), m.layers().stream().map(GemmLayer::name).toList());
             assertEquals(List.of(64L, 64L, 64L), m.layers().stream().map(GemmLayer::columnsPerSample).toList());
         }

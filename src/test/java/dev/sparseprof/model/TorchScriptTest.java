@@ -8,6 +8,7 @@ import dev.sparseprof.model.TorchFixtures.Pickle;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.Json;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -119,8 +120,8 @@ class TorchScriptTest {
                 "view", "weight 'w': tensor view [30, 4]", "dtype", "weight 'w': dtype code 10 is not one sparseprof reads");
         for (Map.Entry<String, String> lie : lies.entrySet()) {
             Map<String, byte[]> m = new LinkedHashMap<>();
-            m.put("a/archive_format", "pt2".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            m.put("a/data/weights/model_weights_config.json", ("{\"config\": " + lie.getValue() + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            m.put("a/archive_format", "pt2".getBytes(StandardCharsets.US_ASCII));
+            m.put("a/data/weights/model_weights_config.json", ("{\"config\": " + lie.getValue() + "}").getBytes(StandardCharsets.UTF_8));
             m.put("a/data/weights/weight_0", TorchFixtures.floats(S0));
             assertFault(write(lie.getKey() + ".pt2", m), want.get(lie.getKey()));
         }

@@ -10,10 +10,13 @@ import dev.sparseprof.util.DType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,7 +61,7 @@ class TorchZipTest {
             float[] t = m.layers().get(1).matrix().toDense();
             assertEquals(4, m.layers().get(1).rows());
             for (int r = 0; r < 4; r++) for (int c = 0; c < 3; c++) assertEquals(S0[c * 4 + r], t[r * 3 + c], "transposed view");
-            assertArrayEquals(java.util.Arrays.copyOfRange(S0, 4, 12), m.layers().get(2).matrix().toDense(), "offset view");
+            assertArrayEquals(Arrays.copyOfRange(S0, 4, 12), m.layers().get(2).matrix().toDense(), "offset view");
             assertEquals(LayerKind.EMBEDDING_GATHER, m.layers().get(3).kind());
             assertEquals(DType.F16, m.tensors().get(3).dtype());
             assertArrayEquals(new float[] {0, 1, 0, 2, 0, 3, 0, 4, 0, 5}, m.layers().get(3).matrix().toDense());
@@ -226,11 +229,11 @@ class TorchZipTest {
         assertFault(legacy, "legacy (pre-1.6, not zip) torch.save format");
         byte[] good = Files.readAllBytes(write("good.pt", TorchFixtures.archive("archive", stateDict(), storages())));
         Path cut = dir.resolve("cut.pt");
-        Files.write(cut, java.util.Arrays.copyOf(good, good.length - 30));
+        Files.write(cut, Arrays.copyOf(good, good.length - 30));
         assertFault(cut, "cut.pt: ");
         Path compressed = dir.resolve("deflated.pt");
-        try (var z = new java.util.zip.ZipOutputStream(Files.newOutputStream(compressed))) {
-            z.putNextEntry(new java.util.zip.ZipEntry("archive/data.pkl"));
+        try (var z = new ZipOutputStream(Files.newOutputStream(compressed))) {
+            z.putNextEntry(new ZipEntry("archive/data.pkl"));
             z.write(stateDict());
             z.closeEntry();
         }

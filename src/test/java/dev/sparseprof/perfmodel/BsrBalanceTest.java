@@ -3,6 +3,7 @@ package dev.sparseprof.perfmodel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.sparse.stats.BlockDensity;
@@ -49,6 +50,6 @@ class BsrBalanceTest {
         assertEquals(null, w.blocks(BlockShape.B4X4), "no other shape counted");
         // On the A100 spec, 32 x 32 blocks run on the tensor cores, 4 x 4 ones on CUDA cores.
         HardwareSpec a100 = HardwareSpecs.load("a100-80gb");
-        assertEquals(dev.sparseprof.hw.ComputeUnit.TENSOR, FormatModels.byName("bsr32x32").plan(w, a100).unit());
+        assertEquals(ComputeUnit.TENSOR, FormatModels.byName("bsr32x32").plan(w, a100).unit());
     }
 }

@@ -5,6 +5,7 @@ import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.sparse.stats.MatrixScan;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -19,10 +20,10 @@ public final class DenseCheckSweep {
         long[] ns = {1, 16, 128, 512, 2048};
         long[] budgets = {50_000, 100_000, 300_000, 1_000_000, 3_000_000};
         boolean alternate = args.length > 1 && args[1].equals("alternate");
-        if (args.length > 0) budgets = java.util.Arrays.stream(args[0].split(",")).mapToLong(Long::parseLong).toArray();
+        if (args.length > 0) budgets = Arrays.stream(args[0].split(",")).mapToLong(Long::parseLong).toArray();
         for (int[] s : shapes) {
             float[] a = new float[s[0] * s[1]];
-            java.util.Arrays.fill(a, 1f);
+            Arrays.fill(a, 1f);
             MatrixView view = MatrixView.of(s[0], s[1], a);
             Workload base = new Workload("w", MatrixScan.of(view), 1, DType.F16, view);
             for (String spec : specs) {

@@ -3,9 +3,11 @@ package dev.sparseprof.perfmodel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.util.DType;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,9 +34,9 @@ class GpuL1FillTest {
 
     @Test
     void storesAndBypassingStreamsFillNothing() {
-        Traffic t = new Traffic(java.util.List.of("L1", "L2", "DRAM"), new double[] {300, 250, 100}, new double[3], "analytical", 0);
-        KernelPlan plan = new KernelPlan("x", "x", dev.sparseprof.hw.ComputeUnit.VECTOR, DType.F32, 1,
-                java.util.List.of(DataStream.streamed("A", 100, false), new DataStream("atomics", 100, 100, 100, false, false, true),
+        Traffic t = new Traffic(List.of("L1", "L2", "DRAM"), new double[] {300, 250, 100}, new double[3], "analytical", 0);
+        KernelPlan plan = new KernelPlan("x", "x", ComputeUnit.VECTOR, DType.F32, 1,
+                List.of(DataStream.streamed("A", 100, false), new DataStream("atomics", 100, 100, 100, false, false, true),
                         DataStream.written("C", 50)),
                 Balance.of("one", 1, 1), 0, 1, 0);
         assertEquals(100, Roofline.gpuL1FillBytes(plan, t, Features.ALL), 1e-12, "250 passed on, less 100 bypassing and 50 written");

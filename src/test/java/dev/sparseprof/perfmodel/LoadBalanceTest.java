@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.sparse.stats.Lengths;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** Hand-checked load-balance scenarios. */
@@ -40,15 +41,15 @@ class LoadBalanceTest {
     @Test
     void gpuRowSplitSeesTheTailAndLongRows() {
         int[] even = new int[108 * 4];
-        java.util.Arrays.fill(even, 31);
+        Arrays.fill(even, 31);
         assertEquals(1.0, LoadBalance.gpuRowSplit(Lengths.of(even), 1, 108).factor(), 1e-12);
         // One more block than SMs: the busiest SM has two blocks, the mean is (109/108) blocks.
         int[] tail = new int[109 * 4];
-        java.util.Arrays.fill(tail, 31);
+        Arrays.fill(tail, 31);
         assertEquals(2 * 108 / 109.0, LoadBalance.gpuRowSplit(Lengths.of(tail), 1, 108).factor(), 1e-12);
         // A single long row among short ones dominates its SM.
         int[] skew = new int[108 * 4];
-        java.util.Arrays.fill(skew, 9);
+        Arrays.fill(skew, 9);
         skew[0] = 9 + 4000;
         Balance b = LoadBalance.gpuRowSplit(Lengths.of(skew), 1, 108);
         assertEquals((4000 + 40.0) / ((4000 + 40.0 * 108) / 108), b.factor(), 1e-9);

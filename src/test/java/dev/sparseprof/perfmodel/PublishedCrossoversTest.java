@@ -11,6 +11,7 @@ import dev.sparseprof.util.DType;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -74,6 +75,6 @@ class PublishedCrossoversTest {
     }
 
     private static String pts(double x) {
-        return String.format(java.util.Locale.ROOT, "%.1f%%", 100 * x);
+        return String.format(Locale.ROOT, "%.1f%%", 100 * x);
     }
 }

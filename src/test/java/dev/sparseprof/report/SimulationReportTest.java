@@ -12,6 +12,7 @@ import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.Workload;
 import dev.sparseprof.perfmodel.Workloads;
 import dev.sparseprof.util.DType;
+import dev.sparseprof.util.Units;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -52,11 +53,11 @@ class SimulationReportTest {
 
     @Test
     void gapPartsAreShortPlainWords() {
-        assertEquals("1.83 us", dev.sparseprof.util.Units.formatSeconds(1.83e-6));
-        assertEquals("16.9 us", dev.sparseprof.util.Units.formatSeconds(16.92e-6));
-        assertEquals("1.20 ms", dev.sparseprof.util.Units.formatSeconds(1.2e-3));
-        assertEquals("439 us", dev.sparseprof.util.Units.formatSeconds(0.439e-3));
-        assertEquals("1.00 ms", dev.sparseprof.util.Units.formatSeconds(0.99996e-3));
-        assertEquals("12.3 s", dev.sparseprof.util.Units.formatSeconds(12.34));
+        assertEquals("1.83 us", Units.formatSeconds(1.83e-6));
+        assertEquals("16.9 us", Units.formatSeconds(16.92e-6));
+        assertEquals("1.20 ms", Units.formatSeconds(1.2e-3));
+        assertEquals("439 us", Units.formatSeconds(0.439e-3));
+        assertEquals("1.00 ms", Units.formatSeconds(0.99996e-3));
+        assertEquals("12.3 s", Units.formatSeconds(12.34));
     }
 }

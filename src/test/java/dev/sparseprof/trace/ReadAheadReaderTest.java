@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.util.Progress;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class ReadAheadReaderTest {
             seen[0]++;
         };
         long[] progressCalls = {0};
-        dev.sparseprof.util.Progress progress = new dev.sparseprof.util.Progress() {
+        Progress progress = new Progress() {
             @Override
             public void update(long done, long total) {
                 progressCalls[0]++;

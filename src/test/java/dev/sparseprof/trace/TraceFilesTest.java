@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.memsim.DineroOracle;
+import dev.sparseprof.util.SparseprofException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,8 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,8 +132,8 @@ class TraceFilesTest {
         c.add(AccessKind.WRITE, 3, 8, ArrayRole.UNKNOWN, 9);
         c.appendRun(4, 4, ArrayRole.UNKNOWN); // entries 2 and 3 as a din reader's run sets them
         c.add(AccessKind.READ, 5, 4, ArrayRole.UNKNOWN);
-        assertEquals(List.of(0L, 9L, 0L, 0L, 0L), java.util.stream.IntStream.range(0, 5).mapToObj(c::timestamp).toList());
-        assertEquals(List.of(4, 8, 4, 4, 4), java.util.stream.IntStream.range(0, 5).mapToObj(c::sizeBytes).toList());
+        assertEquals(List.of(0L, 9L, 0L, 0L, 0L), IntStream.range(0, 5).mapToObj(c::timestamp).toList());
+        assertEquals(List.of(4, 8, 4, 4, 4), IntStream.range(0, 5).mapToObj(c::sizeBytes).toList());
         TraceChunk copy = new TraceChunk(8);
         copy.copyFrom(c);
         assertEquals(9L, copy.timestamp(1));
@@ -208,7 +212,7 @@ class TraceFilesTest {
         TraceFiles.write(p, s -> push(randomTrace(100, 6), s));
         byte[] all = Files.readAllBytes(p);
         Path cut = dir.resolve("cut.sptr");
-        Files.write(cut, java.util.Arrays.copyOf(all, all.length - 3));
+        Files.write(cut, Arrays.copyOf(all, all.length - 3));
         var e = assertThrows(TraceFormatException.class, () -> read(cut));
         assertTrue(e.getMessage().startsWith(cut + ": byte "), e.getMessage());
         byte[] v2 = all.clone();
@@ -240,7 +244,7 @@ class TraceFilesTest {
 
     @Test
     void oracleTraceReadsWithExpectedCounts() {
-        Path oracle = dev.sparseprof.memsim.DineroOracle.dir();
+        Path oracle = DineroOracle.dir();
         CountingSink c = new CountingSink();
         try (TraceReader r = TraceFiles.open(oracle.resolve("shared_csr_256.din.gz"))) {
             r.pushAll(c);
@@ -252,7 +256,7 @@ class TraceFilesTest {
 
     @Test
     void missingFileIsOneLine() {
-        var e = assertThrows(dev.sparseprof.util.SparseprofException.class, () -> read(dir.resolve("nope.din")));
+        var e = assertThrows(SparseprofException.class, () -> read(dir.resolve("nope.din")));
         assertTrue(e.getMessage().endsWith("nope.din: no such file"));
     }
 }

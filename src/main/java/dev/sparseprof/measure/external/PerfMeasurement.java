@@ -1,5 +1,6 @@
 package dev.sparseprof.measure.external;
 
+import java.util.Objects;
 import java.util.OptionalDouble;
 
 /**
@@ -16,12 +17,12 @@ import java.util.OptionalDouble;
 public record PerfMeasurement(OptionalDouble cycles, OptionalDouble instructions, OptionalDouble l1dLoadMisses,
                               OptionalDouble llcLoadMisses, OptionalDouble cacheMisses, OptionalDouble taskClockSeconds) {
     public PerfMeasurement {
-        java.util.Objects.requireNonNull(cycles);
-        java.util.Objects.requireNonNull(instructions);
-        java.util.Objects.requireNonNull(l1dLoadMisses);
-        java.util.Objects.requireNonNull(llcLoadMisses);
-        java.util.Objects.requireNonNull(cacheMisses);
-        java.util.Objects.requireNonNull(taskClockSeconds);
+        Objects.requireNonNull(cycles);
+        Objects.requireNonNull(instructions);
+        Objects.requireNonNull(l1dLoadMisses);
+        Objects.requireNonNull(llcLoadMisses);
+        Objects.requireNonNull(cacheMisses);
+        Objects.requireNonNull(taskClockSeconds);
     }
 
     /** Instructions per cycle, empty unless both were counted and cycles is positive. */

@@ -11,6 +11,7 @@ import dev.sparseprof.util.MatrixView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * Runs {@link GpuCase}s on a {@link GpuSpmmRunner}: builds each case's synthetic weight (normal,
@@ -23,7 +24,7 @@ public final class GpuCaseRunner {
 
     private GpuCaseRunner() {}
 
-    public static List<GpuMeasurement> run(GpuSpmmRunner runner, List<GpuCase> cases, java.util.function.Consumer<String> progress) {
+    public static List<GpuMeasurement> run(GpuSpmmRunner runner, List<GpuCase> cases, Consumer<String> progress) {
         List<GpuMeasurement> out = new ArrayList<>(cases.size());
         for (GpuCase c : cases) {
             progress.accept(c.name());

@@ -1,5 +1,7 @@
 package dev.sparseprof.measure.probe;
 
+import java.util.Locale;
+
 /**
  * The two bandwidth loops of the probe. {@code READ} sums one array (8 bytes per element moved);
  * {@code TRIAD} is STREAM's {@code a[i] = b[i] + s * c[i]} (24 bytes per element counted, the STREAM
@@ -26,6 +28,6 @@ public enum StreamKernel {
     }
 
     public String key() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -5,6 +5,7 @@ import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.perfmodel.Balance;
 import dev.sparseprof.sparse.stats.Lengths;
 import dev.sparseprof.util.DType;
+import java.util.Locale;
 
 /**
  * Block-sparse (BSR, {@code R x C} blocks) times dense as PyTorch 2.1's Triton {@code bsr_dense_mm}
@@ -179,7 +180,7 @@ public final class BlockTensorSpmm {
             // An empty block row's program reads its two row pointers and returns (`if row_nnz == 0: return`).
             schedule.deal(blocks == 0 ? load / resident : (fill + drain) / resident + blocks * step);
         }
-        Balance balance = schedule.balance(r + "x" + c + " blocks, " + r + "x" + tile + " programs (" + dot.name().toLowerCase(java.util.Locale.ROOT)
+        Balance balance = schedule.balance(r + "x" + c + " blocks, " + r + "x" + tile + " programs (" + dot.name().toLowerCase(Locale.ROOT)
                 + " dot), " + resident + "/SM over " + g.sms() + " SMs", 0);
         double max = schedule.busiest();
         // A program's own pace among its residents (Little's law: residents / throughput), never under its pace alone.

@@ -2,6 +2,7 @@ package dev.sparseprof.sparse.prune;
 
 import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.util.Checks;
+import java.util.Arrays;
 
 /**
  * Structured pruning by L2 norm: RxC tiles of A (partial edge tiles over their real elements), or
@@ -38,7 +39,7 @@ final class BlockPruning {
             int base = (r / shape.rows()) * blockCols;
             for (int b = 0; b < blockCols; b++) {
                 if (kept[base + b]) continue;
-                java.util.Arrays.fill(a, r * cols + b * shape.cols(), r * cols + Math.min(cols, (b + 1) * shape.cols()), 0.0f);
+                Arrays.fill(a, r * cols + b * shape.cols(), r * cols + Math.min(cols, (b + 1) * shape.cols()), 0.0f);
             }
         }
     }

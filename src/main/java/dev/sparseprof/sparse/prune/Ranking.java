@@ -59,7 +59,7 @@ final class Ranking {
             for (int b = 0; b < high.length; b++) {
                 high[b] += (long) h[b << 2] + h[(b << 2) + 1] + h[(b << 2) + 2] + h[(b << 2) + 3];
             }
-            java.util.Arrays.fill(h, 0);
+            Arrays.fill(h, 0);
         }
         return high;
     }

@@ -1,5 +1,6 @@
 package dev.sparseprof.sparse.prune;
 
+import dev.sparseprof.sparse.stats.BlockShape;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -40,7 +41,7 @@ public final class StoredPruner {
             case PruneSpec.Magnitude m -> StoredMagnitude.prune(layer, m.sparsity(), chunks, sink);
             case PruneSpec.Nm nm -> StoredNm.prune(layer, nm.pattern(), chunks, sink);
             case PruneSpec.Block b -> StoredBlocks.prune(layer, b.shape(), b.sparsity(), chunks, sink);
-            case PruneSpec.Rows r -> StoredBlocks.prune(layer, new dev.sparseprof.sparse.stats.BlockShape(1, layer.cols()), r.sparsity(), chunks, sink);
+            case PruneSpec.Rows r -> StoredBlocks.prune(layer, new BlockShape(1, layer.cols()), r.sparsity(), chunks, sink);
         };
     }
 

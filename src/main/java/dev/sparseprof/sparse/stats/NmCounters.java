@@ -1,5 +1,8 @@
 package dev.sparseprof.sparse.stats;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The N:M counters of one scan, fed row bitmaps. Patterns with M = 2, 4 and 8 (one of each at most;
  * the default 1:2, 2:4 and 4:8) are counted in one loop over the words: the SWAR popcount tree of a
@@ -20,10 +23,10 @@ final class NmCounters {
     private long sharedRows;
     private int cols = -1;
 
-    NmCounters(java.util.List<NmPattern> patterns) {
+    NmCounters(List<NmPattern> patterns) {
         all = new NmCounter[patterns.size()];
         NmCounter[] byLevel = new NmCounter[9];
-        java.util.List<NmCounter> rest = new java.util.ArrayList<>();
+        List<NmCounter> rest = new ArrayList<>();
         for (int i = 0; i < all.length; i++) {
             NmCounter c = new NmCounter(patterns.get(i));
             all[i] = c;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.util.CoreAffinity;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -69,7 +70,7 @@ class CoreSpeedsTest {
     void aMeasurementCoversEveryAllowedCpuOrNone() {
         CoreSpeeds s = CoreSpeeds.measure(0.002);
         if (s == null) return; // one CPU, or no affinity on this OS
-        assertArrayEquals(dev.sparseprof.util.CoreAffinity.allowed(), s.cpus());
+        assertArrayEquals(CoreAffinity.allowed(), s.cpus());
         for (double f : s.flopsPerSecond()) assertTrue(f > 0, "rate " + f); // unwarmed and short: any positive rate
     }
 }

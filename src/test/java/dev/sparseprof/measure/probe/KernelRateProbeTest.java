@@ -5,9 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sparseprof.hw.GatherRates;
+import dev.sparseprof.hw.SpecException;
+import dev.sparseprof.kernel.DenseGemm;
 import dev.sparseprof.kernel.DenseTiling;
+import dev.sparseprof.util.MatrixView;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,12 +42,12 @@ class KernelRateProbeTest {
     @Test
     void theDenseMatricesHoldWholeRegisterTiles() {
         // rows past the last whole tile run one-row kernels: both matrices of a difference hold whole tiles
-        for (int tileRows : new int[] {4, 6, dev.sparseprof.kernel.DenseGemm.wideTileRows()}) {
+        for (int tileRows : new int[] {4, 6, DenseGemm.wideTileRows()}) {
             int big = KernelRateProbe.DENSE_TILES * tileRows;
             assertEquals(0, big % tileRows);
             assertEquals(0, (big / 2) % tileRows, tileRows + "-row tiles");
         }
-        int narrow = dev.sparseprof.kernel.DenseTiling.NARROW_ROWS;
+        int narrow = DenseTiling.NARROW_ROWS;
         assertEquals(0, KernelRateProbe.DENSE_NARROW_ROWS % narrow);
         assertEquals(0, (KernelRateProbe.DENSE_NARROW_ROWS / 2) % narrow);
     }
@@ -62,7 +67,7 @@ class KernelRateProbeTest {
         assertEquals(KernelRateProbe.entries(tall, 0, 32) + KernelRateProbe.entries(tall, 32, 64), e);
     }
 
-    private static long nonZeros(dev.sparseprof.util.MatrixView m) {
+    private static long nonZeros(MatrixView m) {
         float[] row = new float[m.cols()];
         long n = 0;
         for (int r = 0; r < m.rows(); r++) {
@@ -107,14 +112,14 @@ class KernelRateProbeTest {
 
     @Test
     void gatherRatesPerCoreFollowTheThreadsRunning() {
-        var g = new dev.sparseprof.hw.GatherRates(100e9, 150e9, 2);
+        var g = new GatherRates(100e9, 150e9, 2);
         assertEquals(100e9, g.perCoreBytesPerSecond(1));
         assertEquals(75e9, g.perCoreBytesPerSecond(2)); // two threads drew 150 GB/s in all
         assertEquals(75e9, g.perCoreBytesPerSecond(4));
-        assertEquals(100e9, new dev.sparseprof.hw.GatherRates(100e9, 300e9, 2).perCoreBytesPerSecond(2)); // never above one core's alone
-        assertFalse(dev.sparseprof.hw.GatherRates.NONE.present());
-        assertEquals(0, dev.sparseprof.hw.GatherRates.NONE.perCoreBytesPerSecond(2));
-        assertThrows(dev.sparseprof.hw.SpecException.class, () -> new dev.sparseprof.hw.GatherRates(1e9, 2e9, 0));
+        assertEquals(100e9, new GatherRates(100e9, 300e9, 2).perCoreBytesPerSecond(2)); // never above one core's alone
+        assertFalse(GatherRates.NONE.present());
+        assertEquals(0, GatherRates.NONE.perCoreBytesPerSecond(2));
+        assertThrows(SpecException.class, () -> new GatherRates(1e9, 2e9, 0));
     }
 
     @Test
@@ -159,7 +164,7 @@ class KernelRateProbeTest {
         // case met a slow draw of B's pages (5.2 ns), another's in-L1 case a slow moment (3.4 ns, and its L2 case a fast one)
         double transfer = 3.0e-9;
         double[][] coreMeasured = {{2.8e-9, 4.1e-9}, {2.8e-9, 5.2e-9}, {3.4e-9, 3.3e-9}, {2.7e-9, 4.0e-9}, {2.9e-9, 4.2e-9}};
-        List<KernelRates.Transfer> rounds = new java.util.ArrayList<>();
+        List<KernelRates.Transfer> rounds = new ArrayList<>();
         for (double[] cm : coreMeasured) rounds.add(KernelRateProbe.solve(cm[0], transfer, cm[1]));
         assertEquals((2.8 + 3.0 - 4.1) / 2.8, rounds.get(0).overlap(), 1e-9, "a round solves from its own times");
         assertEquals((2.8 + 3.0 - 5.2) / 2.8, rounds.get(1).overlap(), 1e-9);

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.kernel.CoreCaches;
+import dev.sparseprof.util.SysfsCacheEntries;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,8 +40,8 @@ class MachineProbeTest {
 
     @Test
     void kernelsComputeWhatTheySay() {
-        java.lang.foreign.MemorySegment a = StreamLoops.alignedDoubles(147, 0);
-        for (int i = 0; i < 147; i++) a.setAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, i, i + 1);
+        MemorySegment a = StreamLoops.alignedDoubles(147, 0);
+        for (int i = 0; i < 147; i++) a.setAtIndex(ValueLayout.JAVA_DOUBLE, i, i + 1);
         assertEquals(0, a.address() % StreamLoops.ALIGNMENT_BYTES, "the read stream is line-aligned");
         assertEquals(147 * 148 / 2, StreamLoops.read(a, 1), "vector body (8 accumulators) and scalar tail");
         assertEquals(3 * 147 * 148 / 2, StreamLoops.read(a, 3), "every pass, one reduction");
@@ -66,7 +69,7 @@ class MachineProbeTest {
         assertEquals(List.of(12, 16, 16), c.ways());
         assertEquals(64, c.lineBytes());
         assertEquals(false, c.fromSysfs());
-        assertEquals(480L << 20, dev.sparseprof.util.SysfsCacheEntries.sizeBytes("491520K"));
+        assertEquals(480L << 20, SysfsCacheEntries.sizeBytes("491520K"));
     }
 
     private static void write(Path d, String level, String type, String size) throws IOException {

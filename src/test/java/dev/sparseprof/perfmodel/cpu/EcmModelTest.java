@@ -11,8 +11,10 @@ import dev.sparseprof.perfmodel.Features;
 import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.perfmodel.PerfModel;
 import dev.sparseprof.perfmodel.Prediction;
+import dev.sparseprof.perfmodel.SimulatedTraffic;
 import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.Workload;
+import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.SparseprofException;
 import org.junit.jupiter.api.Test;
@@ -77,7 +79,7 @@ class EcmModelTest {
         assertEquals(10, nm16.nmRows());
         assertEquals(10, nm16.rowBlocks());
         // BSR N = 80 at 16 lanes: one wide strip (64 columns) and one narrow
-        LoopCounts bsr = LoopNests.bsr(dev.sparseprof.sparse.stats.BlockShape.B4X4, 8, 5, 80, 16);
+        LoopCounts bsr = LoopNests.bsr(BlockShape.B4X4, 8, 5, 80, 16);
         assertEquals(5, bsr.bsrWide());
         assertEquals(5, bsr.bsrNarrow());
         assertThrows(SparseprofException.class, () -> LoopNests.of("ell", 4, 4, 16, 4, null, 0, 16));
@@ -89,7 +91,7 @@ class EcmModelTest {
         CpuSpec old = cpu(512, "0.5");
         assertTrue(!old.inCore().fixedPartsApart() && old.inCore().split2Cycles() == 0);
         assertEquals(old.inCore().block2Cycles(), old.inCore().generalBlock2Cycles());
-        LoopCounts bsr = LoopNests.bsr(dev.sparseprof.sparse.stats.BlockShape.B4X4, 8, 5, 80, 16);
+        LoopCounts bsr = LoopNests.bsr(BlockShape.B4X4, 8, 5, 80, 16);
         assertEquals(5 * 60 + 5 * 20, bsr.cycles(old.inCore()), 1e-9); // no tile part beyond the blocks'
         // this probe's: the fixed parts apart, the general path's blocks their own rates
         String withSlopes = spec(512, "0.5").replace("    nmSlot: 3cycles\n",
@@ -211,7 +213,7 @@ class EcmModelTest {
             assertEquals(s.seconds(), g.seconds(), 1e-15, f);
         }
         // the simulated traffic carries the analytical shares
-        Prediction simulated = new PerfModel(probed, new dev.sparseprof.perfmodel.SimulatedTraffic(10_000_000)).predict(w, FormatModels.byName("csr"), Features.ALL);
+        Prediction simulated = new PerfModel(probed, new SimulatedTraffic(10_000_000)).predict(w, FormatModels.byName("csr"), Features.ALL);
         assertEquals(after.traffic().gatherShares()[1], simulated.traffic().gatherShares()[1], 1e-12);
         // a file with the bandwidths but no 1-thread figure is refused by name
         String partial = spec(512, "0").replace("    overlap: 0\n", "    overlap: 0\n    l2GatherAll: 30GB/s\n");

@@ -7,6 +7,12 @@ import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.GpuSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.hw.Runtimes;
+import dev.sparseprof.perfmodel.FormatModels;
+import dev.sparseprof.perfmodel.LayerEstimate;
+import dev.sparseprof.perfmodel.PerfModel;
+import dev.sparseprof.perfmodel.SimulatedTraffic;
+import dev.sparseprof.perfmodel.TrafficModel;
+import dev.sparseprof.perfmodel.Workload;
 import dev.sparseprof.util.DType;
 import org.junit.jupiter.api.Test;
 
@@ -134,11 +140,11 @@ class GpuGemmTest {
     void theDenseBaselineIsTheTileScheduleWhateverTheTrafficModel() {
         // Through the whole model: the h100-sxm decode GEMM is DRAM-bound at ~7.5 us plus one launch,
         // with the simulated traffic model asked for (the GEMM keeps its tile-schedule traffic).
-        dev.sparseprof.perfmodel.Workload w = dev.sparseprof.perfmodel.Workload.dense("decode", 5632, 2048, 128, DType.F16);
-        for (dev.sparseprof.perfmodel.TrafficModel t : new dev.sparseprof.perfmodel.TrafficModel[] {
-            dev.sparseprof.perfmodel.TrafficModel.ANALYTICAL, new dev.sparseprof.perfmodel.SimulatedTraffic(40_000)}) {
-            dev.sparseprof.perfmodel.LayerEstimate e = new dev.sparseprof.perfmodel.PerfModel(H100, t)
-                    .estimate(w, dev.sparseprof.perfmodel.FormatModels.byName("dense"));
+        Workload w = Workload.dense("decode", 5632, 2048, 128, DType.F16);
+        for (TrafficModel t : new TrafficModel[] {
+            TrafficModel.ANALYTICAL, new SimulatedTraffic(40_000)}) {
+            LayerEstimate e = new PerfModel(H100, t)
+                    .estimate(w, FormatModels.byName("dense"));
             assertEquals("DRAM", e.predicted().bottleneck(), e.predicted().plan().balance().schedule());
             assertTrue(e.predictedSeconds() > 7e-6 && e.predictedSeconds() < 12e-6, "" + e.predictedSeconds());
             assertTrue(!e.predicted().traffic().simulated(), e.predicted().traffic().source());

@@ -3,10 +3,12 @@ package dev.sparseprof.sparse.prune;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sparseprof.util.Progress;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,9 +100,9 @@ class StoredPrunerTest {
         // mixed widths with shared magnitudes, so ties at the threshold fall across layers of different widths
         StoredLayer.Width[] widths = {StoredLayer.Width.BF16, StoredLayer.Width.F16, StoredLayer.Width.F32, StoredLayer.Width.BF16};
         int[][] shapes = {{131, 1009}, {40, 77}, {129, 200}, {7, 4096}};
-        List<StoredLayer> layers = new java.util.ArrayList<>();
-        List<MemorySegment> stored = new java.util.ArrayList<>();
-        List<LayerWeights> floats = new java.util.ArrayList<>();
+        List<StoredLayer> layers = new ArrayList<>();
+        List<MemorySegment> stored = new ArrayList<>();
+        List<LayerWeights> floats = new ArrayList<>();
         for (int k = 0; k < widths.length; k++) {
             int rows = shapes[k][0];
             int cols = shapes[k][1];
@@ -112,7 +114,7 @@ class StoredPrunerTest {
             floats.add(new LayerWeights("w" + k, rows, cols, values));
         }
         List<PruneResult> want = Pruner.apply(PruneSpec.parse("--sparsity " + sparsity + " --scope global"), floats);
-        List<StoredGlobalMagnitude.Cut> cuts = StoredGlobalMagnitude.plan(layers, sparsity, dev.sparseprof.util.Progress.NONE);
+        List<StoredGlobalMagnitude.Cut> cuts = StoredGlobalMagnitude.plan(layers, sparsity, Progress.NONE);
         for (int k = cuts.size() - 1; k >= 0; k--) { // any order
             StoredLayer layer = layers.get(k);
             byte[] streamed = new byte[(int) layer.bytes().byteSize()];
@@ -138,16 +140,16 @@ class StoredPrunerTest {
     void globalCutsDoNotDependOnTheCountingThreads(double sparsity) {
         // more layers than threads, mixed widths: each thread counts a different set of layers
         StoredLayer.Width[] widths = StoredLayer.Width.values();
-        List<StoredLayer> layers = new java.util.ArrayList<>();
+        List<StoredLayer> layers = new ArrayList<>();
         for (int k = 0; k < 11; k++) {
             int rows = 3 + 17 * k;
             int cols = 64 + 5 * k;
             StoredLayer.Width w = widths[k % widths.length];
             layers.add(new StoredLayer("w" + k, rows, cols, w, weights(w, rows * cols, 100 + k)));
         }
-        List<StoredGlobalMagnitude.Cut> one = StoredGlobalMagnitude.plan(layers, sparsity, 1, dev.sparseprof.util.Progress.NONE);
+        List<StoredGlobalMagnitude.Cut> one = StoredGlobalMagnitude.plan(layers, sparsity, 1, Progress.NONE);
         for (int threads : new int[] {2, 3, 5}) {
-            assertEquals(one, StoredGlobalMagnitude.plan(layers, sparsity, threads, dev.sparseprof.util.Progress.NONE), threads + " threads at " + sparsity);
+            assertEquals(one, StoredGlobalMagnitude.plan(layers, sparsity, threads, Progress.NONE), threads + " threads at " + sparsity);
         }
     }
 }

@@ -3,6 +3,8 @@ package dev.sparseprof.sparse.stats;
 import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Progress;
 import dev.sparseprof.util.SparseprofException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -116,8 +118,8 @@ class MatrixScanTest {
     @Test
     void oneTeamOverManyMatricesGivesEachItsOwnStatistics() {
         int[][] shapes = {{301, 97}, {0, 5}, {1, 200}, {64, 64}, {5, 0}, {1000, 3}, {130, 130}, {17, 65}};
-        List<MatrixView> views = new java.util.ArrayList<>();
-        List<MatrixStats> alone = new java.util.ArrayList<>();
+        List<MatrixView> views = new ArrayList<>();
+        List<MatrixStats> alone = new ArrayList<>();
         for (int i = 0; i < shapes.length; i++) {
             int rows = shapes[i][0];
             int cols = shapes[i][1];
@@ -155,7 +157,7 @@ class MatrixScanTest {
             @Override public int cols() { return cols; }
             @Override public void copyRow(int row, float[] dst, int offset) { plain.copyRow(row, dst, offset); }
             @Override public int nonZeroBits(int row, long[] words) {
-                java.util.Arrays.fill(words, 0, RowBits.wordsFor(cols), 0L);
+                Arrays.fill(words, 0, RowBits.wordsFor(cols), 0L);
                 int n = 0;
                 for (int c = 0; c < cols; c++) {
                     if (a[row * cols + c] != 0f) { words[c >>> 6] |= 1L << c; n++; }
