@@ -33,21 +33,28 @@ import java.util.List;
  *       - file: ../gpu/out/gpu-measurements.json
  * </pre>
  *
+ * A set kept as a record of an older build or probe whose figures no longer describe the model
+ * carries {@code stale: "why"}: validate still reports it, labelled {@code (stale)}.
+ *
  * @param model        {@code null} for the bundled default model, else a model path
  * @param device       {@code cpu} or {@code gpu}
  * @param uncalibrated the spec before calibration (a file for CPU sets; for GPU sets the {@code spec:} file or preset)
  * @param machine      the kind of machine the set was measured on (its folder; empty when the set does not say)
+ * @param stale        why the set no longer describes the model (empty for a current set)
  */
 public record MeasuredSet(String name, String device, String model, List<Path> measurements, String uncalibrated, Path calibrated,
-                          String machine) {
+                          String machine, String stale) {
     public MeasuredSet {
         measurements = List.copyOf(measurements);
         if (measurements.isEmpty()) throw new SparseprofException("measured set " + name + ": no measurements files");
     }
 
-    /** The set's name in reports: {@code <machine>/<name>}, or the name alone when the set names no machine. */
+    /**
+     * The set's name in reports: {@code <machine>/<name>}, or the name alone when the set names no
+     * machine; {@code (stale)} after it for a set kept as a record.
+     */
     public String label() {
-        return machine.isEmpty() ? name : machine + "/" + name;
+        return (machine.isEmpty() ? name : machine + "/" + name) + (stale.isEmpty() ? "" : " (stale)");
     }
 
     public static List<MeasuredSet> read(Path setsFile) {
@@ -59,7 +66,7 @@ public record MeasuredSet(String name, String device, String model, List<Path> m
             Path dir = setsFile.toAbsolutePath().getParent();
             List<MeasuredSet> out = new ArrayList<>();
             for (ConfigMap s : root.list("sets")) {
-                s.allow("name", "machine", "device", "spec", "model", "uncalibrated", "calibrated", "measurements");
+                s.allow("name", "machine", "device", "spec", "model", "uncalibrated", "calibrated", "measurements", "stale");
                 List<Path> files = new ArrayList<>();
                 for (ConfigMap m : s.list("measurements")) files.add(existing(dir.resolve(m.allow("file").string("file")), m, "file"));
                 String model = s.string("model", "default");
@@ -70,7 +77,7 @@ public record MeasuredSet(String name, String device, String model, List<Path> m
                         : existing(dir.resolve(s.string("uncalibrated")), s, "uncalibrated").toString();
                 out.add(new MeasuredSet(s.string("name"), device, model.equals("default") ? null : dir.resolve(model).toString(), files,
                         spec, s.has("calibrated") && Files.isRegularFile(dir.resolve(s.string("calibrated"))) ? dir.resolve(s.string("calibrated")) : null,
-                        s.string("machine", "")));
+                        s.string("machine", ""), s.string("stale", "")));
             }
             return out;
         } catch (ConfigException e) {
