@@ -2,6 +2,7 @@ package dev.sparseprof.measure;
 
 import dev.sparseprof.kernel.SpmmPlan;
 import dev.sparseprof.kernel.WorkerPool;
+import dev.sparseprof.util.Median;
 import java.util.Arrays;
 
 /**
@@ -58,7 +59,7 @@ public final class TimingHarness {
                 round[count++] = System.nanoTime() - start;
             }
             runs += count;
-            double median = median(round, count);
+            double median = Median.of(Arrays.copyOf(round, count));
             best = Math.min(best, median);
             boolean stable = median <= best * (1 + STABLE_TOLERANCE) && previous <= best * (1 + STABLE_TOLERANCE);
             previous = median;
@@ -66,12 +67,6 @@ public final class TimingHarness {
             if (runs >= config.warmupRuns() && elapsed >= minWarmupNanos && stable) return new WarmUp(runs, true);
             if (elapsed >= maxWarmupNanos) return new WarmUp(runs, false);
         }
-    }
-
-    private static double median(double[] values, int count) {
-        double[] s = Arrays.copyOf(values, count);
-        Arrays.sort(s);
-        return quantile(s, 0.5);
     }
 
     /**
@@ -126,7 +121,7 @@ public final class TimingHarness {
         public double drift() {
             if (count < 6) return 1;
             int third = count / 3;
-            return median(seconds, third) / median(Arrays.copyOfRange(seconds, count - third, count), third);
+            return Median.of(Arrays.copyOf(seconds, third)) / Median.of(Arrays.copyOfRange(seconds, count - third, count));
         }
 
         /** Median, extremes and quartiles of the runs taken, and the median imbalance. */

@@ -13,6 +13,7 @@ import dev.sparseprof.perfmodel.Workload;
 import dev.sparseprof.perfmodel.Workloads;
 import dev.sparseprof.util.DType;
 import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.Median;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -132,16 +132,11 @@ public final class LlamaScaleBench {
                     first[r] = (t2 - t1) / 1e6;
                     warm[r] = (t4 - t3) / 1e6;
                 }
-                double total = median(scan) + median(warm);
-                System.out.printf(Locale.ROOT, "%-12s %6d %10.1f %14.1f %14.1f %12.2f%n", s[0] + "x" + s[1], n, median(scan), median(first),
-                        median(warm), total / (s[0] * (double) s[1] / 1e6));
+                double total = Median.of(scan) + Median.of(warm);
+                System.out.printf(Locale.ROOT, "%-12s %6d %10.1f %14.1f %14.1f %12.2f%n", s[0] + "x" + s[1], n, Median.of(scan), Median.of(first),
+                        Median.of(warm), total / (s[0] * (double) s[1] / 1e6));
             }
         }
     }
 
-    private static double median(double[] x) {
-        double[] c = x.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
-    }
 }

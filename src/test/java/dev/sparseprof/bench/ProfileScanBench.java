@@ -5,6 +5,7 @@ import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
 import dev.sparseprof.sparse.stats.MatrixScan;
 import dev.sparseprof.sparse.stats.ScanOptions;
+import dev.sparseprof.util.Median;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -86,8 +87,8 @@ public final class ProfileScanBench {
             }
             scanSeconds[i] = (System.nanoTime() - t0) / 1e9;
         }
-        double read = size / median(readSeconds) / 1e9;
-        double scanned = size / median(scanSeconds) / 1e9;
+        double read = size / Median.of(readSeconds) / 1e9;
+        double scanned = size / Median.of(scanSeconds) / 1e9;
         System.out.printf(Locale.ROOT, "in-JVM plain read: %.2f GB/s (median of %d: %s s)%n", read, repeats, Arrays.toString(round(readSeconds)));
         System.out.printf(Locale.ROOT, "profile scan:      %.2f GB/s (median of %d: %s s), nnz %d, %d threads%n",
                 scanned, repeats, Arrays.toString(round(scanSeconds)), nnz, options.threads());
@@ -102,11 +103,6 @@ public final class ProfileScanBench {
         }
     }
 
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-    }
 
     private static double[] round(double[] v) {
         double[] r = new double[v.length];

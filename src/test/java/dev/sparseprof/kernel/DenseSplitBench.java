@@ -1,6 +1,7 @@
 package dev.sparseprof.kernel;
 
 import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.Median;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -71,7 +72,7 @@ public final class DenseSplitBench {
         System.out.println("dense " + DenseGemm.tiling());
         for (int i = 0; i < count; i++) {
             System.out.printf(Locale.ROOT, "K=%d N=%d M=%d T=%d wall %.1f us  thread slowest %.1f fastest %.1f%n", k, n, rows[i], threads[i],
-                    median(wall[i]), median(slowest[i]), median(fastest[i]));
+                    Median.of(wall[i]), Median.of(slowest[i]), Median.of(fastest[i]));
         }
     }
 
@@ -97,15 +98,10 @@ public final class DenseSplitBench {
             }
             long copies = 0;
             for (int j0 = 0; j0 < n; j0 += DenseGemm.NC) copies += (long) k * DenseGemm.panelCount(Math.min(DenseGemm.NC, n - j0));
-            double us = median(t) / 1e3;
+            double us = Median.of(t) / 1e3;
             System.out.printf(Locale.ROOT, "K=%d N=%d pack median %.2f us: %d copies, %.2f ns per copy, %d bytes of B%n", k, n, us, copies,
                     us * 1e3 / copies, (long) k * n * Float.BYTES);
         }
     }
 
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
-    }
 }
