@@ -3,15 +3,15 @@
 # model's in-core rates and bandwidths) over the machine's base spec, then MiniLM blocks 0 and 3 at
 # 0.5-0.95 magnitude sparsity and 2:4, N = 16-128, 1 and 2 threads, formats against dense. Nothing of
 # these runs is fitted: `sparseprof validate --hw DIR/probe-check.yaml` predicts them with the probe alone.
-#   scripts/measure-probe-check.sh DIR BASE_SPEC
+#   scripts/measure-probe-check.sh DIR [BASE_SPEC]
 # DIR is the machine's folder, validation/measured/<MachineIdentity.folderName()>; BASE_SPEC the spec
-# the probe overlays (the machine's own preset). Run from the repository root. SPARSEPROF names the
+# the probe overlays (default auto: calibrate --probe's choice of the bundled preset of this CPU's kind). Run from the repository root. SPARSEPROF names the
 # launcher (a frozen copy of the build, so edits meanwhile do not rebuild it); SPARSEPROF_JAVA_OPTS
 # passes JVM options (-XX:UseAVX=2 holds the Vector API to 256 bits). PARTS (default "probe t1 t2")
 # runs only those parts, so each fits a quiet hold of < 7 min.
 set -euo pipefail
-d="${1:?usage: measure-probe-check.sh DIR BASE_SPEC}"
-base="${2:?usage: measure-probe-check.sh DIR BASE_SPEC}"
+d="${1:?usage: measure-probe-check.sh DIR [BASE_SPEC]}"
+base="${2:-auto}"
 parts=" ${PARTS:-probe t1 t2} "
 sp="${SPARSEPROF:-./sparseprof}"
 mkdir -p "$d"
