@@ -23,11 +23,6 @@ import java.util.List;
 public final class AnalyticalTraffic {
     private AnalyticalTraffic() {}
 
-    /** A cache level's sets per instance. */
-    static int sets(CacheLevel c) {
-        return (int) Math.max(1, c.sizeBytes() / ((long) c.lineBytes() * c.ways()));
-    }
-
     public static Traffic estimate(List<DataStream> streams, HardwareSpec spec, Features features) {
         List<CacheLevel> caches = spec.cacheLevels();
         // a probed spec whose rates were solved with a fully associative L1 keeps that rule (InCoreRates)
@@ -59,7 +54,7 @@ public final class AnalyticalTraffic {
                 double given = Math.min(ws, left);
                 // B rows gathered at random places fill the sets at random (RowGatherReuse); a block swept in order fills them evenly
                 if (ws <= 0) hit[s] = 1;
-                else if (d.rowGather() && setAssociative) hit[s] = RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare(), c.lineBytes(), sets(c));
+                else if (d.rowGather() && setAssociative) hit[s] = RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare(), c.lineBytes(), (int) c.sets());
                 else hit[s] = RowGatherReuse.hitShare(given, ws, d.sweepBytes(), d.touchShare());
                 left -= given;
             }
