@@ -21,12 +21,17 @@ final class RandomMatrices {
 
     /** {@code a} with each group of 4 along a row cut to its first 2 non-zeros: a 2:4 matrix. */
     static float[] twoFour(float[] a, int m, int k) {
+        return nm(a, m, k, 2, 4);
+    }
+
+    /** {@code a} with each group of {@code groupSize} along a row cut to its first {@code kept} non-zeros: an N:M matrix. */
+    static float[] nm(float[] a, int m, int k, int kept, int groupSize) {
         float[] out = a.clone();
         for (int i = 0; i < m; i++) {
-            for (int g = 0; g < k; g += 4) {
-                int kept = 0;
-                for (int p = g; p < Math.min(k, g + 4); p++) {
-                    if (out[i * k + p] != 0f && ++kept > 2) out[i * k + p] = 0f;
+            for (int g = 0; g < k; g += groupSize) {
+                int seen = 0;
+                for (int p = g; p < Math.min(k, g + groupSize); p++) {
+                    if (out[i * k + p] != 0f && ++seen > kept) out[i * k + p] = 0f;
                 }
             }
         }
