@@ -13,6 +13,15 @@ import java.lang.foreign.MemorySegment;
 public final class Workspace {
     /** Cache-line alignment of the off-heap scratch. */
     public static final long ALIGNMENT_BYTES = 64;
+    /**
+     * Bytes allocated last, after the workspace's own arrays, so that the next thread's workspace
+     * (allocated right after this one by {@link SpmmPlan}) does not start on cache lines next to
+     * this one's. Without it the 2:4 kernel (the row slice and decoded columns written every row)
+     * ran 1.65-1.75x faster on 2 threads than on 1 where csr ran 2x, with a thread imbalance of
+     * 1.04-1.14; with it 1.94-2.09x and 1.002-1.01 (MiniLM layer.0, N = 64, Zen 4 VM, 7 Dec 2026;
+     * docs/calibration.md, "The N:M decode"). Which line the threads shared was not found.
+     */
+    static final int SEPARATION_BYTES = 512;
 
     private final float[] scratch;
     private final MemorySegment alignedScratch;
@@ -20,6 +29,9 @@ public final class Workspace {
     private final int[] indexScratch;
     private final BroadcastRows.Slice rowSlice = new BroadcastRows.Slice();
     private int carryRow = -1;
+    /** Allocated last: see {@link #SEPARATION_BYTES}. */
+    @SuppressWarnings("unused")
+    private final byte[] separation;
 
     public Workspace(int scratchFloats, long alignedScratchFloats, int indexScratchInts, int n) {
         this.scratch = new float[scratchFloats];
@@ -27,6 +39,7 @@ public final class Workspace {
         this.alignedScratch = alignedScratchFloats == 0 ? MemorySegment.NULL
                 : Arena.ofAuto().allocate(alignedScratchFloats * Float.BYTES, ALIGNMENT_BYTES);
         this.carry = new float[n];
+        this.separation = new byte[SEPARATION_BYTES];
     }
 
     public float[] scratch() { return scratch; }
