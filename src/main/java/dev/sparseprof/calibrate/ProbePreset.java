@@ -15,8 +15,12 @@ import java.util.regex.Pattern;
  *
  * <ul>
  * <li>AMD family 26 (Zen 5): {@code epyc-zen5-2c}.</li>
- * <li>AMD family 25 (Zen 3 and Zen 4; 0x19's models 0x10-0x1f, 0x60-0x7f and 0xa0-0xaf are Zen 4):
- *     {@code epyc-zen4-2c}, the nearest bundled kind for a Zen 3 too (said so).</li>
+ * <li>AMD family 25, Zen 4 (0x19's models 0x10-0x1f, 0x60-0x7f and 0xa0-0xaf): {@code epyc-zen4-2c}.</li>
+ * <li>AMD family 25, Zen 3 (its other models): {@code epyc-zen5-2c}, said so. No Zen 3 preset is
+ *     bundled, and what the probe keeps of a preset decides the nearest: a Zen 3 has two 256-bit FMA
+ *     pipes and AVX2 only, so at its 256-bit width it issues two FMAs a clock, as the Zen 5 preset's
+ *     {@code fmaPorts: 2} says; the Zen 4 preset's one port is its 512-bit FMA, split over the same
+ *     two pipes, and would put a Zen 3's effective clock at twice its real one.</li>
  * <li>Intel: {@code xeon-spr}.</li>
  * <li>Any other CPU, or a name without its family: {@code epyc-zen5-2c}, said so.</li>
  * </ul>
@@ -48,8 +52,9 @@ public final class ProbePreset {
             if (family == 26) return new Choice("epyc-zen5-2c", "AMD family 26, Zen 5 (" + name + ")");
             if (family == 25) {
                 boolean zen4 = (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) || (model >= 0xa0 && model <= 0xaf);
-                return new Choice("epyc-zen4-2c", zen4 ? "AMD family 25 model " + model + ", Zen 4 (" + name + ")"
-                        : "AMD family 25 model " + model + ", Zen 3: the nearest bundled kind is Zen 4 (" + name + ")");
+                return zen4 ? new Choice("epyc-zen4-2c", "AMD family 25 model " + model + ", Zen 4 (" + name + ")")
+                        : new Choice("epyc-zen5-2c", "AMD family 25 model " + model + ", Zen 3: no Zen 3 preset; the nearest is Zen 5's,"
+                                + " whose two FMA ports a Zen 3 has at its 256-bit width (" + name + ")");
             }
         }
         return new Choice(FALLBACK, "no bundled preset for " + (name.isEmpty() ? "this CPU" : name) + ", so " + FALLBACK);

@@ -23,11 +23,11 @@ class ProbePresetTest {
         assertEquals("xeon-spr", preset("model name\t: Intel(R) Xeon(R) Processor"));
     }
 
-    /** A Zen 3 (family 25, model 1) takes the nearest bundled kind and says so; a CPU no rule places takes the fallback and says so. */
+    /** A Zen 3 (family 25, model 1) takes the nearest bundled kind by its FMA ports and says so; a CPU no rule places takes the fallback and says so. */
     @Test
     void aCpuWithoutItsOwnPresetIsToldWhichItGot() {
         ProbePreset.Choice zen3 = ProbePreset.forCpu("AMD EPYC (family 25 model 1)");
-        assertEquals("epyc-zen4-2c", zen3.preset());
+        assertEquals("epyc-zen5-2c", zen3.preset(), "a Zen 3's two 256-bit FMA pipes are Zen 5's two ports, not Zen 4's one 512-bit one");
         assertTrue(zen3.why().contains("Zen 3"), zen3.why());
         ProbePreset.Choice arm = ProbePreset.forCpu("aarch64");
         assertEquals(ProbePreset.FALLBACK, arm.preset());
