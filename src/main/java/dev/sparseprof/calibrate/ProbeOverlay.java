@@ -55,6 +55,21 @@ public final class ProbeOverlay {
         return new Clock(clock, from);
     }
 
+    /**
+     * {@code ; all N threads at once: fp32 X GFLOP/s, R of N x one}: the FMA throughput of every
+     * thread at once against one thread's, a record, not a model input. Near 1 where each thread has
+     * a core of its own; about 0.5 where two vCPUs are SMT siblings of one core, which the CPUs'
+     * one-at-a-time speeds ({@code slowestCore}) do not see. Empty with one thread or no such point.
+     */
+    static String concurrentFmaNote(ProbeResult probe, int threads) {
+        if (threads < 2) return "";
+        FlopsPoint one = probe.flops(32, 1).orElse(null);
+        FlopsPoint all = probe.flops(32, threads).orElse(null);
+        if (one == null || all == null || !(one.bestFlopsPerSecond() > 0)) return "";
+        return String.format(Locale.ROOT, "; all %d threads at once: fp32 %s, %.3f of %d x one", threads, Quantities.gflops(all.bestFlopsPerSecond()),
+                all.bestFlopsPerSecond() / (threads * one.bestFlopsPerSecond()), threads);
+    }
+
     public static SpecOverlay of(ProbeResult probe, CpuSpec base, String preset, List<String> provenance) {
         return of(probe, base, preset, provenance, null);
     }
@@ -75,7 +90,7 @@ public final class ProbeOverlay {
         double clock = effective.hz();
         String from = effective.from();
         cpu.put("clock", Quantities.gigahertz(clock));
-        notes.put("cpu.clock", "effective FMA clock: measured " + from);
+        notes.put("cpu.clock", "effective FMA clock: measured " + from + concurrentFmaNote(probe, all));
         cpu.put("simdWidth", simdBits + "bits");
         notes.put("cpu.simdWidth", "the Vector API's preferred width on this JVM and CPU");
 

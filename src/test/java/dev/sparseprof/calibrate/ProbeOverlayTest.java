@@ -52,6 +52,16 @@ class ProbeOverlayTest {
         assertEquals(2.0e9, spec.clockHertz(), 1e6);
         assertEquals(base.caches().get(0).latencyCycles(), spec.caches().get(0).latencyCycles(), 1e-9, "latency kept");
         assertTrue(yaml.contains("name: \"Test CPU: model 1, 2 cores (probed)\""), yaml);
+        assertTrue(yaml.contains("; all 2 threads at once: fp32 256.0 GFLOP/s, 1.000 of 2 x one"), yaml);
+    }
+
+    /** Two vCPUs that share one core read about half of twice one thread's FMA throughput: the clock's note says so. */
+    @Test
+    void theClocksNoteRecordsTheFmaThroughputOfAllThreadsAtOnce() {
+        ProbeResult smt = new ProbeResult("Test CPU: model 1", 2, probe().caches(), 512, probe().bandwidth(),
+                List.of(new FlopsPoint(64, 1, 60e9, 64e9), new FlopsPoint(32, 1, 120e9, 128e9), new FlopsPoint(32, 2, 130e9, 134.4e9)), 1.0);
+        assertEquals("; all 2 threads at once: fp32 134.4 GFLOP/s, 0.525 of 2 x one", ProbeOverlay.concurrentFmaNote(smt, 2));
+        assertEquals("", ProbeOverlay.concurrentFmaNote(smt, 1));
     }
 
     @Test
