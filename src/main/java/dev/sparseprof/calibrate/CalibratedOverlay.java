@@ -82,6 +82,7 @@ public final class CalibratedOverlay {
                 inCore.put("bsrTile", Quantities.cycles(k.bsrTileCycles()));
                 inCore.put("nmRow", Quantities.cycles(k.nmRowCycles()));
             }
+            if (k.nmDecodeSerial()) inCore.put("nmDecode", "serial");
             if (k.split2Cycles() > 0) inCore.put("split2", Quantities.cycles(k.split2Cycles()));
             if (k.split1Cycles() > 0) inCore.put("split1", Quantities.cycles(k.split1Cycles()));
             if (k.l3CoreBytesPerSecond() > 0) inCore.put("l3PerCore", Quantities.gigabytesPerSecond(k.l3CoreBytesPerSecond()));

@@ -167,6 +167,7 @@ public final class ProbeOverlay {
         m.put("nmSlot", Quantities.cycles(k.nmSlotSeconds() * clockHertz));
         m.put("bsrTile", Quantities.cycles(k.bsrTileSeconds() * clockHertz));
         m.put("nmRow", Quantities.cycles(k.nmRowSeconds() * clockHertz));
+        m.put("nmDecode", "serial"); // nmSlot and nmRow: the decode pass alone, measured at 4 vectors (KernelRateProbe)
         m.put("split2", Quantities.cycles(k.split2Seconds() * clockHertz));
         m.put("split1", Quantities.cycles(k.split1Seconds() * clockHertz));
         m.put("l2PerCore", Quantities.gigabytesPerSecond(l2CoreBytesPerSecond));

@@ -26,6 +26,12 @@ package dev.sparseprof.hw;
  *     strip's set-up);
  * <li>{@code nmSlotCycles}: the N:M kernel's decode per kept slot (once per row), {@code nmRowCycles}
  *     the decode's fixed work per row;
+ * <li>{@code nmDecodeSerial} (spec key {@code nmDecode: serial}): the decode was measured where csr
+ *     and 2:4 run the same general-path block (4 vectors), so it is the decode pass alone, and it
+ *     runs in series with the body: a loop of its own before the row's FMAs, with no B traffic for
+ *     the body's transfers to hide behind. Probes before 7 Dec 2026 measured it at 2 vectors (their
+ *     {@code nmSlot} holds the general path's penalty over csr's tight loop too) and the model
+ *     composes it with the body, as before;
  * <li>{@code split2Cycles}, {@code split1Cycles}: per entry of the general path's 2- and 1-vector
  *     column blocks (coo and N:M at N of 1 or 2 vectors, and every N's tail), which run other code
  *     than csr's tight loops ({@code block2Cycles}, {@code oneVectorCycles}); 0: not probed (probes
@@ -78,11 +84,11 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
                           double block2Cycles, double oneVectorCycles, double rowBlockCycles, double wholeRowCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
                           double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap,
                           double bsrTileCycles, double nmRowCycles, boolean fixedPartsApart, double split2Cycles, double split1Cycles,
-                          GatherRates l2Gather, double slowestCore, double denseOverlap, boolean fullyAssociativeReuse) {
+                          GatherRates l2Gather, double slowestCore, double denseOverlap, boolean fullyAssociativeReuse, boolean nmDecodeSerial) {
     /** A {@code denseOverlap} the probe did not measure: the shared {@code overlap} stands in. */
     public static final double NOT_PROBED = Double.NaN;
     public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, GatherRates.NONE, 0, NOT_PROBED,
-            false);
+            false, false);
 
     public InCoreRates {
         if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);

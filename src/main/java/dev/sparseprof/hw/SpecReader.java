@@ -25,7 +25,7 @@ final class SpecReader {
     private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "block8", "block4", "block2", "oneVector", "rowBlock", "wholeRow", "cooEntry", "cooRow",
         "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap", "denseOverlap",
         "l2GatherPerCore", "l2GatherAll", "gatherThreads", "l2GatherWidePerCore", "l2GatherWideAll", "gatherOverlap", "gatherWideOverlap",
-        "slowestCore", "l1Reuse"};
+        "slowestCore", "l1Reuse", "nmDecode"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -125,7 +125,7 @@ final class SpecReader {
                     apart ? SpecValues.cycles(m, "bsrTile") : 0, apart ? SpecValues.cycles(m, "nmRow") : 0, apart,
                     m.has("split2") ? SpecValues.cycles(m, "split2") : 0, m.has("split1") ? SpecValues.cycles(m, "split1") : 0,
                     gather(m), m.has("slowestCore") ? m.number("slowestCore") : 0,
-                    m.has("denseOverlap") ? m.number("denseOverlap") : InCoreRates.NOT_PROBED, fullyAssociativeReuse(m));
+                    m.has("denseOverlap") ? m.number("denseOverlap") : InCoreRates.NOT_PROBED, fullyAssociativeReuse(m), nmDecodeSerial(m));
         } catch (SpecException e) {
             throw m.error(e.getMessage());
         }
@@ -142,6 +142,14 @@ final class SpecReader {
         if (rule.equals("setAssociative")) return false;
         if (rule.equals("fullyAssociative")) return true;
         throw m.error("l1Reuse", "must be setAssociative or fullyAssociative, got '" + rule + "'");
+    }
+
+    /** Whether the N:M decode is the pass alone, in series with the body ({@link InCoreRates}; {@code nmDecode: serial}). */
+    private static boolean nmDecodeSerial(ConfigMap m) {
+        if (!m.has("nmDecode")) return false;
+        String how = m.string("nmDecode");
+        if (how.equals("serial")) return true;
+        throw m.error("nmDecode", "must be serial (or absent: a probe before 7 Dec 2026), got '" + how + "'");
     }
 
     /** The probed row-gather bandwidths ({@link GatherRates}); none in files written before 4 Dec 2026, no wide ones and no overlaps before 7 Dec. */

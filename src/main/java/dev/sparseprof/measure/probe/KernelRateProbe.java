@@ -112,6 +112,12 @@ public final class KernelRateProbe {
     static final int NM_K_LONG = 96;
     static final int NM_K_SHORT = 32;
     static final int NM_ROWS = 32;
+    /**
+     * Vectors of N at which the N:M decode is measured (2:4 less csr on the same slots): 4, a block
+     * of the general path for both kernels (csr's tight loops take 1 and 2). Before 7 Dec 2026 it was
+     * 2, and the difference held the general path's penalty over csr's tight loop besides the decode.
+     */
+    static final int NM_DECODE_VECTORS = 4;
     private final int trials;
     private final double minTrialSeconds;
     private final int l1dLineBytes;
@@ -263,12 +269,15 @@ public final class KernelRateProbe {
         RowRates csrOfCoo = slopes(t, "csr", cooLong, cooShort, lanes, one);
         double cooEntry = Math.max(0, coo.perEntry() - csrOfCoo.perEntry());
         double cooRow = Math.max(0, coo.perRow() - csrOfCoo.perRow());
-        // 2:4: 2 kept of every 4 columns, rows of 48 and 16 slots, less the CSR body over as many entries
-        int n2 = 2 * lanes;
-        double nmLong = perRowOf(t, "2:4", twoFour(NM_ROWS, NM_K_LONG), twoFour(NM_ROWS / 2, NM_K_LONG), NM_ROWS / 2, n2, one)
-                - perRowOf(t, "csr", twoFour(NM_ROWS, NM_K_LONG), twoFour(NM_ROWS / 2, NM_K_LONG), NM_ROWS / 2, n2, one);
-        double nmShort = perRowOf(t, "2:4", twoFour(NM_ROWS, NM_K_SHORT), twoFour(NM_ROWS / 2, NM_K_SHORT), NM_ROWS / 2, n2, one)
-                - perRowOf(t, "csr", twoFour(NM_ROWS, NM_K_SHORT), twoFour(NM_ROWS / 2, NM_K_SHORT), NM_ROWS / 2, n2, one);
+        // 2:4: 2 kept of every 4 columns, rows of 48 and 16 slots, less the CSR body over as many entries,
+        // at N = NM_DECODE_VECTORS, where both run the general path's block: the difference is the decode
+        // pass alone (at 1 or 2 vectors csr would run its tight loop and the difference would hold the
+        // general path's penalty too, which split1 / split2 count)
+        int nDecode = NM_DECODE_VECTORS * lanes;
+        double nmLong = perRowOf(t, "2:4", twoFour(NM_ROWS, NM_K_LONG), twoFour(NM_ROWS / 2, NM_K_LONG), NM_ROWS / 2, nDecode, one)
+                - perRowOf(t, "csr", twoFour(NM_ROWS, NM_K_LONG), twoFour(NM_ROWS / 2, NM_K_LONG), NM_ROWS / 2, nDecode, one);
+        double nmShort = perRowOf(t, "2:4", twoFour(NM_ROWS, NM_K_SHORT), twoFour(NM_ROWS / 2, NM_K_SHORT), NM_ROWS / 2, nDecode, one)
+                - perRowOf(t, "csr", twoFour(NM_ROWS, NM_K_SHORT), twoFour(NM_ROWS / 2, NM_K_SHORT), NM_ROWS / 2, nDecode, one);
         int slotsLong = NM_K_LONG / 2;
         int slotsShort = NM_K_SHORT / 2;
         double nmSlot = Math.max(0, (nmLong - nmShort) / (slotsLong - slotsShort));

@@ -65,7 +65,9 @@ public final class EcmModel {
         long l2Bytes = spec.caches().size() > 1 ? spec.caches().get(1).sizeBytes() : Long.MAX_VALUE;
         LoopCounts counts = LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
                 plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
-        double core = counts.cycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance * rates.coreStretch(spec.cores());
+        double perCycle = 1 / (spec.cores() * spec.clockHertz()) * imbalance * rates.coreStretch(spec.cores());
+        double core = counts.cycles(rates) * perCycle;
+        double inSeries = counts.serialCycles(rates) * perCycle; // the N:M decode pass, where measured alone
         List<CacheLevel> caches = spec.caches();
         int deepest = deepestLevel(footprint(w, plan, spec).plus(interleaved), spec);
         double[] levelSeconds = new double[traffic.levels().size()];
@@ -101,10 +103,11 @@ public final class EcmModel {
             }
         }
         double serialTime = core + serial;
-        double time = serialTime - overlap(rates, plan.format(), traffic, blocksPerRow(counts, w.rows())) * (serialTime - Math.max(core, slowest));
+        double time = serialTime - overlap(rates, plan.format(), traffic, blocksPerRow(counts, w.rows())) * (serialTime - Math.max(core, slowest))
+                + inSeries;
         double overhead = features.overheads() ? spec.overheads().launchSeconds(spec.cores()) + bCopySeconds(spec, w, plan.format()) : 0;
         if (overhead > time) bottleneck = "overhead";
-        return new Prediction(plan, traffic, time + overhead, core, levelSeconds, 0, overhead, imbalance, bottleneck);
+        return new Prediction(plan, traffic, time + overhead, core + inSeries, levelSeconds, 0, overhead, imbalance, bottleneck);
     }
 
     /**

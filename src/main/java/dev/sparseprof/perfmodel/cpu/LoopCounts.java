@@ -24,15 +24,29 @@ public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8
     /**
      * T_core in cycles: every count at its probed rate; the BSR tiles and N:M rows only where the
      * probe measured their fixed parts apart ({@link InCoreRates#fixedPartsApart}; an older probe's
-     * per-block and per-slot rates carry them).
+     * per-block and per-slot rates carry them). Where the N:M decode runs in series with the body
+     * ({@link InCoreRates#nmDecodeSerial}) it is not here but in {@link #serialCycles}.
      */
     public double cycles(InCoreRates r) {
         return denseFmas * r.denseFmaCycles() + denseNarrowFmas * r.denseNarrowFmaCycles() + block8Entries * r.block8Cycles()
                 + block4Entries * r.block4Cycles() + block2Entries * r.block2Cycles() + oneVectorEntries * r.oneVectorCycles()
                 + rowBlocks * r.rowBlockCycles() + wholeRows * r.wholeRowCycles() + cooEntries * r.cooEntryCycles()
-                + cooRows * r.cooRowCycles() + bsrWide * r.bsrWideCycles() + bsrNarrow * r.bsrNarrowCycles() + nmSlots * r.nmSlotCycles()
+                + cooRows * r.cooRowCycles() + bsrWide * r.bsrWideCycles() + bsrNarrow * r.bsrNarrowCycles()
                 + split2Entries * r.generalBlock2Cycles() + split1Entries * r.generalBlock1Cycles()
-                + (r.fixedPartsApart() ? bsrTiles * r.bsrTileCycles() + nmRows * r.nmRowCycles() : 0);
+                + (r.fixedPartsApart() ? bsrTiles * r.bsrTileCycles() : 0)
+                + (r.nmDecodeSerial() ? 0 : nmDecodeCycles(r));
+    }
+
+    /**
+     * The cycles that run in series with the rest of the call, no transfer hiding behind them: the
+     * N:M decode pass where the probe measured it alone ({@link InCoreRates#nmDecodeSerial}), else 0.
+     */
+    public double serialCycles(InCoreRates r) {
+        return r.nmDecodeSerial() ? nmDecodeCycles(r) : 0;
+    }
+
+    private double nmDecodeCycles(InCoreRates r) {
+        return nmSlots * r.nmSlotCycles() + (r.fixedPartsApart() ? nmRows * r.nmRowCycles() : 0);
     }
 
     public LoopCounts plus(LoopCounts o) {

@@ -301,6 +301,37 @@ class EcmModelTest {
     }
 
     /**
+     * A probe that measured the N:M decode alone ({@code nmDecode: serial}) has it run in series with
+     * the body: no transfer hides behind it, where an older probe's decode joins the body's in-core
+     * time and the transfers overlap both. The in-core total is the same either way.
+     */
+    @Test
+    void theNmDecodeMeasuredAloneRunsInSeriesWithTheBody() {
+        Workload w = Workload.uniformSparse("q", 384, 384, 64, DType.F32, 0.5, true);
+        CpuSpec overlapped = cpu(512, "1");
+        CpuSpec serial = (CpuSpec) HardwareSpecs.parse("s.yaml", spec(512, "1").replace("    overlap: 1\n", "    overlap: 1\n    nmDecode: serial\n"));
+        CpuSpec noDecode = (CpuSpec) HardwareSpecs.parse("z.yaml", spec(512, "1").replace("    overlap: 1\n", "    overlap: 1\n    nmDecode: serial\n")
+                .replace("nmSlot: 3cycles", "nmSlot: 0cycles"));
+        Prediction before = new PerfModel(overlapped, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("2:4"), Features.ALL);
+        Prediction after = new PerfModel(serial, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("2:4"), Features.ALL);
+        Prediction body = new PerfModel(noDecode, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("2:4"), Features.ALL);
+        double decode = before.computeSeconds() - body.computeSeconds();
+        assertTrue(decode > 0, "the decode costs something");
+        assertEquals(before.computeSeconds(), after.computeSeconds(), 1e-12 * after.computeSeconds(), "the same in-core total");
+        double transfers = 0;
+        for (double t : after.levelSeconds()) transfers = Math.max(transfers, t);
+        // overlap 1: the body and the transfers overlap, the decode adds to them
+        assertEquals(Math.max(body.computeSeconds(), transfers) + decode, after.seconds() - after.overheadSeconds(), 1e-9 * after.seconds());
+        assertEquals(Math.max(before.computeSeconds(), transfers), before.seconds() - before.overheadSeconds(), 1e-9 * before.seconds());
+        Prediction csr = new PerfModel(serial, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        Prediction csrBefore = new PerfModel(overlapped, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName("csr"), Features.ALL);
+        assertEquals(csrBefore.seconds(), csr.seconds(), 0, "csr decodes nothing");
+        Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("b.yaml", spec(512, "1").replace("    overlap: 1\n",
+                "    overlap: 1\n    nmDecode: overlapped\n")));
+        assertTrue(e.getMessage().contains("nmDecode") && e.getMessage().contains("must be serial"), e.getMessage());
+    }
+
+    /**
      * A kernel that gathers B's rows from L2 composes its times with the overlap its gather rate was
      * solved with, at its blocks per row (N = 64 one 8-vector block at 8 lanes, N = 128 two); a
      * kernel without gathers (dense) and a spec without the gather overlaps keep the in-core one.
