@@ -65,9 +65,9 @@ public final class EcmModel {
         long l2Bytes = spec.caches().size() > 1 ? spec.caches().get(1).sizeBytes() : Long.MAX_VALUE;
         LoopCounts counts = LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
                 plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
-        double perCycle = 1 / (spec.cores() * spec.clockHertz()) * imbalance * rates.coreStretch(spec.cores());
-        double core = counts.cycles(rates) * perCycle;
-        double inSeries = counts.serialCycles(rates) * perCycle; // the N:M decode pass, where measured alone
+        double core = counts.cycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance * rates.coreStretch(spec.cores());
+        // the N:M decode pass, where the probe measured it alone: in series, nothing hides behind it
+        double inSeries = counts.serialCycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance * rates.coreStretch(spec.cores());
         List<CacheLevel> caches = spec.caches();
         int deepest = deepestLevel(footprint(w, plan, spec).plus(interleaved), spec);
         double[] levelSeconds = new double[traffic.levels().size()];
