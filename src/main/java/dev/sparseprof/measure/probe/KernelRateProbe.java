@@ -415,7 +415,12 @@ public final class KernelRateProbe {
                 coreRate = rate;
                 overlap = gatherOverlap(core, l2 / rate, m, r.overlap());
             }
-            allMeasured = p > 1 ? Math.max(0, medianCallSeconds(a, n8, all) - r.launchSeconds() - r.forkJoinSeconds() * (p - 1) - copy) : measured;
+            // the fastest all-threads call of the attempts, as the fastest 1-thread one above: a tenant's
+            // burst only slows a call (7 Dec, 256 bits: one attempt's all-threads call ran 1.4x its 1-thread
+            // one where the streaming read scaled 1.93x; the last attempt's call was kept, and the spec's
+            // all-threads gather rate came out 131 GB/s where the day's other probes read 198-234)
+            double allCall = p > 1 ? Math.max(0, medianCallSeconds(a, n8, all) - r.launchSeconds() - r.forkJoinSeconds() * (p - 1) - copy) : measured;
+            allMeasured = p > 1 && attempt > 0 ? Math.min(allMeasured, allCall) : allCall;
             // each thread its nnz-balanced share of the rows: its share of the in-core time (at the slowest
             // core's pace, as the model has it) and of the bytes
             allRate = Math.min(l2ReadBytesPerSecond * p, l2 / transferSeconds(core / p * InCoreRates.coreStretch(p, slowestCore), allMeasured, overlap));
