@@ -59,7 +59,7 @@ public final class TimingHarness {
                 round[count++] = System.nanoTime() - start;
             }
             runs += count;
-            double median = Median.of(Arrays.copyOf(round, count));
+            double median = Median.of(round, count);
             best = Math.min(best, median);
             boolean stable = median <= best * (1 + STABLE_TOLERANCE) && previous <= best * (1 + STABLE_TOLERANCE);
             previous = median;
@@ -121,7 +121,7 @@ public final class TimingHarness {
         public double drift() {
             if (count < 6) return 1;
             int third = count / 3;
-            return Median.of(Arrays.copyOf(seconds, third)) / Median.of(Arrays.copyOfRange(seconds, count - third, count));
+            return Median.of(seconds, third) / Median.of(Arrays.copyOfRange(seconds, count - third, count));
         }
 
         /** Median, extremes and quartiles of the runs taken, and the median imbalance. */

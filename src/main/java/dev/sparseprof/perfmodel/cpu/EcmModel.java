@@ -65,9 +65,9 @@ public final class EcmModel {
         long l2Bytes = spec.caches().size() > 1 ? spec.caches().get(1).sizeBytes() : Long.MAX_VALUE;
         LoopCounts counts = LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
                 plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
-        double core = counts.cycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance * rates.coreStretch(spec.cores());
+        double core = inCoreSeconds(counts.cycles(rates), spec, imbalance);
         // the N:M decode pass, where the probe measured it alone: in series, nothing hides behind it
-        double inSeries = counts.serialCycles(rates) / (spec.cores() * spec.clockHertz()) * imbalance * rates.coreStretch(spec.cores());
+        double inSeries = inCoreSeconds(counts.serialCycles(rates), spec, imbalance);
         List<CacheLevel> caches = spec.caches();
         int deepest = deepestLevel(footprint(w, plan, spec).plus(interleaved), spec);
         double[] levelSeconds = new double[traffic.levels().size()];
@@ -108,6 +108,11 @@ public final class EcmModel {
         double overhead = features.overheads() ? spec.overheads().launchSeconds(spec.cores()) + bCopySeconds(spec, w, plan.format()) : 0;
         if (overhead > time) bottleneck = "overhead";
         return new Prediction(plan, traffic, time + overhead, core + inSeries, levelSeconds, 0, overhead, imbalance, bottleneck);
+    }
+
+    /** In-core {@code cycles} of one core's work as the call's seconds on all the spec's cores, at the slowest core's pace. */
+    private static double inCoreSeconds(double cycles, CpuSpec spec, double imbalance) {
+        return cycles / (spec.cores() * spec.clockHertz()) * imbalance * spec.inCore().coreStretch(spec.cores());
     }
 
     /**
