@@ -8,10 +8,17 @@ import java.util.Objects;
  * dense operand's width (batch), the threads, the measured median time, the spread of the
  * repetitions ({@code spreadPercent}: interquartile range over the median, NaN when not known) and
  * the measured thread imbalance ({@code imbalance}: median over the repetitions of the slowest
- * thread's time over the mean, 1 for one thread, NaN when not known).
+ * thread's time over the mean, 1 for one thread, NaN when not known) and the machine's speed while
+ * it was timed ({@code speed}: measure's FMA canary over its best in the run, NaN when not read).
  */
 public record MeasuredRun(String layer, String format, int batch, int threads, int rows, int cols, long nnz,
-                          double sparsity, double medianSeconds, double spreadPercent, double imbalance) {
+                          double sparsity, double medianSeconds, double spreadPercent, double imbalance, double speed) {
+    /** A run without a speed reading. */
+    public MeasuredRun(String layer, String format, int batch, int threads, int rows, int cols, long nnz, double sparsity,
+                       double medianSeconds, double spreadPercent, double imbalance) {
+        this(layer, format, batch, threads, rows, cols, nnz, sparsity, medianSeconds, spreadPercent, imbalance, Double.NaN);
+    }
+
     /** A run without a known spread or imbalance. */
     public MeasuredRun(String layer, String format, int batch, int threads, int rows, int cols, long nnz, double sparsity,
                        double medianSeconds) {

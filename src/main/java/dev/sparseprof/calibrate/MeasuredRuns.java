@@ -70,7 +70,8 @@ public record MeasuredRuns(String source, String model, String machine, String d
             Measurement m = f.results().get(i);
             try {
                 runs.add(new MeasuredRun(m.layer(), m.format(), m.batch(), m.threads(), m.rows(), m.cols(), m.nnz(), m.sparsity(),
-                        m.medianSeconds(), 100 * (m.timing().q3Seconds() - m.timing().q1Seconds()) / m.medianSeconds(), m.timing().imbalance()));
+                        m.medianSeconds(), 100 * (m.timing().q3Seconds() - m.timing().q1Seconds()) / m.medianSeconds(), m.timing().imbalance(),
+                        m.stability().speed()));
             } catch (SparseprofException e) {
                 throw SparseprofException.in(source + ": results[" + i + "]", e.getMessage());
             }

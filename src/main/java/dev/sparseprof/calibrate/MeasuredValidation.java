@@ -1,6 +1,7 @@
 package dev.sparseprof.calibrate;
 
 import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.measure.NoiseCriteria;
 import dev.sparseprof.model.Model;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,16 +54,28 @@ public final class MeasuredValidation {
         }
     }
 
-    /** The measurements' own noise: the median over the half's runs of their repetitions' IQR / median. */
+    /**
+     * The measurements' own noise: the median over the half's runs of their repetitions' IQR /
+     * median, and how many were timed while the machine ran below {@link NoiseCriteria#minSpeed()}
+     * of its best speed in their run (measure's FMA canary), where that was read.
+     */
     static String spread(List<CasePrediction> predictions, boolean training) {
         List<Double> s = new ArrayList<>();
+        int read = 0;
+        int slow = 0;
         for (CasePrediction p : predictions) {
+            if (p.c().training() != training) continue;
             double v = p.c().run().spreadPercent();
-            if (p.c().training() == training && !Double.isNaN(v)) s.add(v);
+            if (!Double.isNaN(v)) s.add(v);
+            double speed = p.c().run().speed();
+            if (!Double.isNaN(speed)) read++;
+            if (speed < NoiseCriteria.DEFAULT.minSpeed()) slow++;
         }
-        if (s.isEmpty()) return "";
+        String slowNote = read == 0 ? "" : String.format(Locale.ROOT, "; %d of %d runs timed with the machine below %.2f of its best speed",
+                slow, read, NoiseCriteria.DEFAULT.minSpeed());
+        if (s.isEmpty()) return slowNote;
         s.sort(null);
-        return String.format(Locale.ROOT, "; measured IQR/median %.1f%% (median run)", s.get(s.size() / 2));
+        return String.format(Locale.ROOT, "; measured IQR/median %.1f%% (median run)", s.get(s.size() / 2)) + slowNote;
     }
 
     /**

@@ -199,8 +199,9 @@ final class MeasureCommand implements Callable<Integer> {
             }
         }
         return String.format(Locale.ROOT, "measure: %d of %d cases noisy after up to %d re-runs%s; %d re-run; %d with an unsettled warm-up"
-                + " (noisy: IQR/median > %.0f%%, max/min > %.3g, drift > %.3g or page faults > %.3g per run)", noisy, results.size(), noise.retries(),
-                example, rerun, unsettled, 100 * noise.maxSpread(), noise.maxRange(), noise.maxDrift(), noise.maxFaultsPerRun());
+                + " (noisy: IQR/median > %.0f%%, max/min > %.3g, drift > %.3g, page faults > %.3g per run or the machine below %.2f of its best speed)",
+                noisy, results.size(), noise.retries(), example, rerun, unsettled, 100 * noise.maxSpread(), noise.maxRange(), noise.maxDrift(),
+                noise.maxFaultsPerRun(), noise.minSpeed());
     }
 
     static String table(List<Measurement> results) {

@@ -6,10 +6,13 @@ import dev.sparseprof.kernel.Partition;
 import dev.sparseprof.kernel.SpmmKernel;
 import dev.sparseprof.kernel.WorkerPool;
 import dev.sparseprof.util.MatrixView;
+import dev.sparseprof.util.Median;
 import dev.sparseprof.util.Progress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Measures every requested format on every layer on the CPU, repetitions interleaved across the
@@ -72,12 +75,15 @@ public final class CpuMeasureRun {
     /**
      * Per layer: every kernel is prepared and warmed up ({@link TimingHarness#warmUp}), then the
      * timed repetitions go round the kernels one run at a time, each round starting one kernel
-     * later, so that on a shared machine every format sees the same mix of the other tenants' load.
-     * When any kernel's repetitions are noisy ({@link NoiseCriteria}, page faults during its runs
-     * included), the layer's repetitions are
-     * taken again (all kernels, still interleaved), up to {@code noise.retries} more times; each
-     * kernel keeps its least noisy attempt, and its {@link Stability} says how many were taken and
-     * whether the kept one is still noisy.
+     * later, so that on a shared machine every format sees the same mix of the other tenants' load;
+     * the {@link SpeedCanary} is read once per round. When any kernel's repetitions are noisy
+     * ({@link NoiseCriteria}: page faults during its runs and the machine's speed included), the
+     * layer's repetitions are taken again (all kernels, still interleaved), up to
+     * {@code noise.retries} more times, after a wait of up to {@link #SLOW_WAIT_NANOS} for the
+     * canary to recover when the attempt ran slow; each kernel keeps its least noisy attempt, and
+     * its {@link Stability} says how many were taken and whether the kept one is still noisy. The
+     * speed of every case is judged again at the end against the run's best reading, which a later
+     * layer may have raised.
      */
     public static List<Measurement> measure(List<Layer> layers, List<String> formats, Settings settings, Progress progress) {
         List<SpmmKernel<?>> kernels = kernels(formats);
@@ -89,6 +95,8 @@ public final class CpuMeasureRun {
         NoiseCriteria noise = settings.noise();
         try (WorkerPool pool = WorkerPool.pinned(settings.threads()); PageFaults faults = PageFaults.open()) {
             for (SpmmKernel<?> kernel : kernels) warmUpJit(kernel, settings, pool);
+            SpeedCanary canary = new SpeedCanary(pool);
+            double best = firstBest(canary);
             for (Layer layer : layers) {
                 int count = kernels.size();
                 List<CpuRunner.Prepared<?>> prepared = new ArrayList<>(count);
@@ -104,52 +112,101 @@ public final class CpuMeasureRun {
                 Timing[] kept = new Timing[count];
                 double[] keptDrift = new double[count];
                 double[] keptFaults = new double[count];
+                double[] keptCanary = new double[count];
                 int attempts = 0;
                 boolean anyNoisy = true;
                 while (anyNoisy && attempts <= noise.retries()) {
-                    List<TimingHarness.Samples> samples = interleaved(prepared, reps, pool, faults);
+                    if (attempts > 0) awaitSpeed(canary, best, noise.minSpeed());
+                    Attempt attempt = interleaved(prepared, reps, pool, faults, canary);
                     attempts++;
+                    best = Math.max(best, attempt.canaryGflops());
+                    double speed = attempt.canaryGflops() / best;
                     anyNoisy = false;
                     for (int i = 0; i < count; i++) {
-                        Timing t = samples.get(i).timing();
-                        double drift = samples.get(i).drift();
-                        double faultsPerRun = samples.get(i).faultsPerRun();
-                        if (kept[i] == null || noise.excess(t, drift, faultsPerRun) < noise.excess(kept[i], keptDrift[i], keptFaults[i])) {
+                        Timing t = attempt.samples().get(i).timing();
+                        double drift = attempt.samples().get(i).drift();
+                        double faultsPerRun = attempt.samples().get(i).faultsPerRun();
+                        if (kept[i] == null || noise.excess(t, drift, faultsPerRun, speed)
+                                < noise.excess(kept[i], keptDrift[i], keptFaults[i], keptCanary[i] / best)) {
                             kept[i] = t;
                             keptDrift[i] = drift;
                             keptFaults[i] = faultsPerRun;
+                            keptCanary[i] = attempt.canaryGflops();
                         }
-                        anyNoisy |= !noise.verdict(kept[i], keptDrift[i], keptFaults[i]).isEmpty();
+                        anyNoisy |= !noise.verdict(kept[i], keptDrift[i], keptFaults[i], keptCanary[i] / best).isEmpty();
                     }
                 }
                 double denseSeconds = Double.NaN;
                 for (int i = 0; i < count; i++) {
-                    String why = noise.verdict(kept[i], keptDrift[i], keptFaults[i]);
-                    Stability st = new Stability(warm[i].settled(), warm[i].runs(), attempts, !why.isEmpty(), why);
+                    String why = noise.verdict(kept[i], keptDrift[i], keptFaults[i], keptCanary[i] / best);
+                    Stability st = new Stability(warm[i].settled(), warm[i].runs(), attempts, !why.isEmpty(), why, keptCanary[i], keptCanary[i] / best);
                     Measurement m = prepared.get(i).result(kept[i]).withStability(st);
                     if (m.format().equals("dense")) denseSeconds = m.medianSeconds();
                     out.add(m.withDenseSeconds(denseSeconds));
                     progress.update(++done, total);
                 }
             }
+            return judgeSpeeds(out, best, noise.minSpeed());
+        }
+    }
+
+    /** Readings of the canary that set the run's first best (their median). */
+    static final int FIRST_READINGS = 15;
+
+    private static double firstBest(SpeedCanary canary) {
+        double[] r = new double[FIRST_READINGS];
+        for (int i = 0; i < r.length; i++) r[i] = canary.reading();
+        return Median.of(r, r.length);
+    }
+
+    /** The longest wait for the machine's speed to come back before a re-run of a slow attempt. */
+    static final long SLOW_WAIT_NANOS = 3_000_000_000L;
+    private static final long SLOW_POLL_NANOS = 50_000_000L;
+
+    /** Waits (up to {@link #SLOW_WAIT_NANOS}) until the canary reads at least {@code minSpeed} of {@code best}. */
+    private static void awaitSpeed(SpeedCanary canary, double best, double minSpeed) {
+        long end = System.nanoTime() + SLOW_WAIT_NANOS;
+        while (canary.reading() < minSpeed * best && System.nanoTime() < end) LockSupport.parkNanos(SLOW_POLL_NANOS);
+    }
+
+    /**
+     * Every case's speed over the run's final best: a case timed while the machine ran below
+     * {@code minSpeed} of it is noisy (by its first reason where it was noisy already).
+     */
+    static List<Measurement> judgeSpeeds(List<Measurement> measured, double best, double minSpeed) {
+        List<Measurement> out = new ArrayList<>(measured.size());
+        for (Measurement m : measured) {
+            Stability s = m.stability();
+            double speed = s.canaryGflops() / best;
+            boolean slow = speed < minSpeed;
+            String reason = s.noisy() || !slow ? s.reason()
+                    : String.format(Locale.ROOT, "machine at %.2f of its best speed (FMA canary)", speed);
+            out.add(m.withStability(new Stability(s.warmupSettled(), s.warmupRuns(), s.attempts(), s.noisy() || slow, reason,
+                    s.canaryGflops(), speed)));
         }
         return out;
     }
 
+    /** One attempt's samples, a kernel each, and the canary's median reading over its rounds. */
+    private record Attempt(List<TimingHarness.Samples> samples, double canaryGflops) {}
+
     /**
-     * One attempt: {@code reps} rounds over the kernels, each round starting one kernel later; each
-     * kernel's samples count the page faults during its runs.
+     * One attempt: {@code reps} rounds over the kernels, each round starting one kernel later and
+     * ending with a reading of the canary; each kernel's samples count the page faults during its
+     * runs.
      */
-    private static List<TimingHarness.Samples> interleaved(List<CpuRunner.Prepared<?>> prepared, int reps, WorkerPool pool, PageFaults faults) {
+    private static Attempt interleaved(List<CpuRunner.Prepared<?>> prepared, int reps, WorkerPool pool, PageFaults faults, SpeedCanary canary) {
         List<TimingHarness.Samples> samples = new ArrayList<>(prepared.size());
         for (int i = 0; i < prepared.size(); i++) samples.add(new TimingHarness.Samples(reps, faults));
+        double[] readings = new double[reps];
         for (int r = 0; r < reps; r++) {
             for (int j = 0; j < prepared.size(); j++) {
                 int i = (r + j) % prepared.size();
                 CpuRunner.Prepared<?> ready = prepared.get(i);
                 samples.get(i).runOnce(ready.plan(), ready.b(), ready.c(), pool);
             }
+            readings[r] = canary.reading();
         }
-        return samples;
+        return new Attempt(samples, Median.of(readings, reps));
     }
 }

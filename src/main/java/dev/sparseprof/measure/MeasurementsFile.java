@@ -50,7 +50,8 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
                     .field("speedupOverDense", m.speedupOverDense())
                     .field("warmupSettled", m.stability().warmupSettled()).field("warmupRuns", m.stability().warmupRuns())
                     .field("attempts", m.stability().attempts()).field("noisy", m.stability().noisy())
-                    .field("noise", m.stability().reason()).endObject();
+                    .field("noise", m.stability().reason())
+                    .field("canaryGflops", m.stability().canaryGflops()).field("speed", m.stability().speed()).endObject();
         }
         return w.endArray().endObject().toString();
     }
@@ -122,11 +123,14 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
         return cpus;
     }
 
-    /** A result's {@link Stability}; {@link Stability#UNKNOWN} for files written before it was recorded. */
+    /**
+     * A result's {@link Stability}; {@link Stability#UNKNOWN} for files written before it was
+     * recorded, no speed for files written before the canary (or null there: not read).
+     */
     private static Stability stability(Fields r) {
         if (!r.map().containsKey("attempts")) return Stability.UNKNOWN;
         return new Stability(r.bool("warmupSettled"), r.int32("warmupRuns"), r.int32("attempts"), r.bool("noisy"),
-                r.string("noise"));
+                r.string("noise"), r.optionalNumberOrNaN("canaryGflops"), r.optionalNumberOrNaN("speed"));
     }
 
     /** Typed access to one JSON object's members, with errors naming the path. */
@@ -153,6 +157,11 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
 
         double numberOrNaN(String key) {
             return get(key) == null ? Double.NaN : number(key);
+        }
+
+        /** NaN where the key is absent or null. */
+        double optionalNumberOrNaN(String key) {
+            return map.containsKey(key) ? numberOrNaN(key) : Double.NaN;
         }
 
         long integer(String key) {

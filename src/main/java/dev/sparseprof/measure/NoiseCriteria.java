@@ -9,29 +9,43 @@ import java.util.Locale;
  * first third's median over the last third's above {@code maxDrift} (still warming up, or the
  * machine's load changed during the case), or the process page-faulting more than
  * {@code maxFaultsPerRun} times per timed run ({@link PageFaults}: the JVM touching fresh heap
- * pages, which can slow every run of a case alike, so that none of the other criteria sees it).
+ * pages, which can slow every run of a case alike, so that none of the other criteria sees it), or
+ * the machine running below {@code minSpeed} of its best speed in the run while the case was
+ * timed ({@link SpeedCanary}: another tenant on the physical core slows every run alike too).
  * A noisy case is re-run up to {@code retries} more times and the least noisy attempt is kept
  * ({@link CpuMeasureRun}).
  */
-public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, double maxFaultsPerRun, int retries) {
+public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, double maxFaultsPerRun, double minSpeed, int retries) {
     /**
      * Page faults per timed run past which a case is noisy: after its warm-up a kernel faults in
      * no page, and one fault a run is 4 KiB of fresh memory touched every call.
      */
     private static final double DEFAULT_MAX_FAULTS_PER_RUN = 1.0;
+    /**
+     * The machine's speed (the canary's reading over its best in the run) below which a case is
+     * noisy: the FMA loop's readings on a quiet machine stay within a few per cent of their best
+     * (216-228 GFLOP/s on the Zen 5 VM), a tenant episode took them to 0.72-0.83.
+     */
+    private static final double DEFAULT_MIN_SPEED = 0.90;
 
-    /** IQR 10 % of the median, max/min 2, first third 15 % slower than the last, 1 page fault per run, 2 re-runs. */
-    public static final NoiseCriteria DEFAULT = new NoiseCriteria(0.10, 2.0, 1.15, DEFAULT_MAX_FAULTS_PER_RUN, 2);
+    /** IQR 10 % of the median, max/min 2, first third 15 % slower than the last, 1 page fault per run, 0.9 of the best speed, 2 re-runs. */
+    public static final NoiseCriteria DEFAULT = new NoiseCriteria(0.10, 2.0, 1.15, DEFAULT_MAX_FAULTS_PER_RUN, DEFAULT_MIN_SPEED, 2);
 
     public NoiseCriteria {
         if (!(maxSpread > 0)) throw new SparseprofException("--max-spread must be positive, got " + maxSpread);
         if (!(maxRange > 1)) throw new SparseprofException("--max-range must be above 1, got " + maxRange);
         if (!(maxDrift > 1)) throw new SparseprofException("noise: drift bound must be above 1, got " + maxDrift);
         if (!(maxFaultsPerRun > 0)) throw new SparseprofException("noise: page-fault bound must be positive, got " + maxFaultsPerRun);
+        if (!(minSpeed > 0 && minSpeed < 1)) throw new SparseprofException("noise: speed bound must lie in (0, 1), got " + minSpeed);
         if (retries < 0) throw new SparseprofException("--retries must not be negative, got " + retries);
     }
 
-    /** The default page-fault bound. */
+    /** The default speed bound. */
+    public NoiseCriteria(double maxSpread, double maxRange, double maxDrift, double maxFaultsPerRun, int retries) {
+        this(maxSpread, maxRange, maxDrift, maxFaultsPerRun, DEFAULT_MIN_SPEED, retries);
+    }
+
+    /** The default page-fault and speed bounds. */
     public NoiseCriteria(double maxSpread, double maxRange, double maxDrift, int retries) {
         this(maxSpread, maxRange, maxDrift, DEFAULT_MAX_FAULTS_PER_RUN, retries);
     }
@@ -41,18 +55,25 @@ public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, 
         return verdict(t, drift, Double.NaN);
     }
 
+    /** {@link #verdict(Timing, double, double, double)} with the machine's speed unknown. */
+    public String verdict(Timing t, double drift, double faultsPerRun) {
+        return verdict(t, drift, faultsPerRun, Double.NaN);
+    }
+
     /**
      * Why {@code t} is noisy, or the empty string. {@code drift}: first third's median over the
      * last third's (1 when unknown); {@code faultsPerRun}: the process's page faults per timed run
-     * (NaN when unknown).
+     * (NaN when unknown); {@code speed}: the machine's speed while it was timed, over its best in
+     * the run ({@link SpeedCanary}; NaN when unknown).
      */
-    public String verdict(Timing t, double drift, double faultsPerRun) {
+    public String verdict(Timing t, double drift, double faultsPerRun, double speed) {
         double spread = t.spread();
         if (spread > maxSpread) return String.format(Locale.ROOT, "IQR %.0f%% of median", 100 * spread);
         double range = t.maxSeconds() / t.minSeconds();
         if (range > maxRange) return String.format(Locale.ROOT, "max/min %.2f", range);
         if (drift > maxDrift) return String.format(Locale.ROOT, "drift %.2f (first third over last)", drift);
         if (faultsPerRun > maxFaultsPerRun) return String.format(Locale.ROOT, "page faults %.1f per run (fresh heap pages)", faultsPerRun);
+        if (speed < minSpeed) return String.format(Locale.ROOT, "machine at %.2f of its best speed (FMA canary)", speed);
         return "";
     }
 
@@ -61,10 +82,20 @@ public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, 
         return excess(t, drift, Double.NaN);
     }
 
-    /** How far past its bounds {@code t} is (0 within all of them): orders attempts, the least noisy first. */
+    /** {@link #excess(Timing, double, double, double)} with the machine's speed unknown. */
     public double excess(Timing t, double drift, double faultsPerRun) {
+        return excess(t, drift, faultsPerRun, Double.NaN);
+    }
+
+    /**
+     * How far past its bounds {@code t} is (0 within all of them): orders attempts, the least noisy
+     * first. A speed below the bound counts by the deficit over the bound's band (0.8 against 0.9:
+     * 1, as twice the IQR bound counts 1).
+     */
+    public double excess(Timing t, double drift, double faultsPerRun, double speed) {
         double faults = faultsPerRun > maxFaultsPerRun ? faultsPerRun / maxFaultsPerRun - 1 : 0;
+        double slow = speed < minSpeed ? (minSpeed - speed) / (1 - minSpeed) : 0;
         return Math.max(0, t.spread() / maxSpread - 1) + Math.max(0, (t.maxSeconds() / t.minSeconds() - 1) / (maxRange - 1) - 1)
-                + Math.max(0, (drift - 1) / (maxDrift - 1) - 1) + faults;
+                + Math.max(0, (drift - 1) / (maxDrift - 1) - 1) + faults + slow;
     }
 }

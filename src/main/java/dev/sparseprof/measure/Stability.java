@@ -7,11 +7,19 @@ import java.util.Locale;
  * runs until successive warm-up rounds agreed, {@link TimingHarness#warmUp}), how many times its
  * timed repetitions were taken ({@code attempts}: 1, or more when a noisy attempt was re-run), and
  * whether the attempt kept is still noisy by {@link NoiseCriteria} ({@code reason} says which
- * criterion, empty when not noisy). {@link #UNKNOWN} is what files written before this record
- * carry.
+ * criterion, empty when not noisy); {@code canaryGflops}, the machine's speed meter while the kept
+ * attempt was timed ({@link SpeedCanary}: the median of its rounds' readings, GFLOP/s of the
+ * slowest thread), and {@code speed}, that over the run's best (NaN where not read, as in files
+ * written before it). {@link #UNKNOWN} is what files written before this record carry.
  */
-public record Stability(boolean warmupSettled, int warmupRuns, int attempts, boolean noisy, String reason) {
+public record Stability(boolean warmupSettled, int warmupRuns, int attempts, boolean noisy, String reason,
+                        double canaryGflops, double speed) {
     public static final Stability UNKNOWN = new Stability(true, 0, 1, false, "");
+
+    /** No speed reading. */
+    public Stability(boolean warmupSettled, int warmupRuns, int attempts, boolean noisy, String reason) {
+        this(warmupSettled, warmupRuns, attempts, noisy, reason, Double.NaN, Double.NaN);
+    }
 
     public Stability {
         if (warmupRuns < 0 || attempts < 1) throw new IllegalArgumentException("stability: negative warm-up runs or no attempt");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sparseprof.perfmodel.FormatModels;
 import dev.sparseprof.perfmodel.Workload;
 import dev.sparseprof.util.DType;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -52,5 +53,19 @@ class PredictionErrorsTest {
         assertEquals(1, PredictionErrors.bestFormatTies(runs, false, true));
         assertEquals("; 1 of the 3 misses within the runs' spread", MeasuredValidation.ties(runs, false, PredictionErrors.bestFormatCounts(runs, false, true)));
         assertEquals("", MeasuredValidation.ties(runs.subList(4, 6), false, PredictionErrors.bestFormatCounts(runs.subList(4, 6), false, true)));
+    }
+
+    /** validate's note counts the runs timed while measure's canary read the machine slow, where it was read. */
+    @Test
+    void theNoteCountsRunsTimedOnASlowMachine() {
+        Workload w = Workload.uniformSparse("q", 384, 384, 128, DType.F32, 0.3, false);
+        List<CasePrediction> runs = new ArrayList<>();
+        for (double speed : new double[] {0.99, 0.82, 0.95, Double.NaN}) {
+            MeasuredRun r = new MeasuredRun("q", "csr", 128, 1, 384, 384, 44_000, 0.7, 1e-4, 4, 1, speed);
+            runs.add(new CasePrediction(new CalibrationCase(r, w, FormatModels.byName("csr"), false, "magnitude"), 1e-4, 1e-4));
+        }
+        assertEquals("; measured IQR/median 4.0% (median run); 1 of 3 runs timed with the machine below 0.90 of its best speed",
+                MeasuredValidation.spread(runs, false));
+        assertEquals("", MeasuredValidation.spread(runs, true), "the training half is empty");
     }
 }

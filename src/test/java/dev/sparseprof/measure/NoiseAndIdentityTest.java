@@ -47,6 +47,39 @@ class NoiseAndIdentityTest {
         assertEquals("max/min 3.20", n.verdict(timing(0.5, 0.99, 1.0, 1.01, 1.6), 1.0, 5.0), "the first criterion met is named");
     }
 
+    /**
+     * The Zen 5 VM's tenant episode (SpeedCanary): every kernel slower alike, repetitions tight, so
+     * only the canary's reading over its best tells; the slower attempt ranks after the faster.
+     */
+    @Test
+    void aMachineBelowItsBestSpeedMakesAnOtherwiseTightCaseNoisy() {
+        NoiseCriteria n = NoiseCriteria.DEFAULT;
+        Timing tight = timing(0.98, 0.99, 1.0, 1.02, 1.1);
+        assertEquals("machine at 0.78 of its best speed (FMA canary)", n.verdict(tight, 1.0, 0.0, 0.78));
+        assertEquals("", n.verdict(tight, 1.0, 0.0, 0.93), "a few per cent below the best is a quiet machine's spread");
+        assertEquals("", n.verdict(tight, 1.0, 0.0, Double.NaN), "no reading judges nothing");
+        assertEquals(1.0, n.excess(tight, 1.0, 0.0, 0.8), 1e-9, "0.8 against 0.9 counts as twice the IQR bound does");
+        assertTrue(n.excess(tight, 1.0, 0.0, 0.7) > n.excess(tight, 1.0, 0.0, 0.85));
+        assertEquals(0, n.excess(tight, 1.0, 0.0, 1.0), 1e-12);
+        assertEquals("IQR 25% of median", n.verdict(timing(0.8, 0.9, 1.0, 1.15, 1.5), 1.0, 0.0, 0.5), "the first criterion met is named");
+    }
+
+    /** A case read slow against a best that a later layer raised is judged at the end, by that best; an earlier reason stays. */
+    @Test
+    void speedsAreJudgedAgainstTheRunsFinalBest() {
+        Timing t = timing(0.9e-3, 0.95e-3, 1e-3, 1.02e-3, 1.1e-3);
+        Measurement early = new Measurement("fc1", "csr", 32, 1, "nnz", 24, 40, 320, 0.66, t, 1.0, 2.0, 1.5,
+                new Stability(true, 50, 1, false, "", 180.0, 1.0));
+        Measurement noisy = early.withStability(new Stability(true, 50, 3, true, "IQR 25% of median", 150.0, 0.9));
+        Measurement quick = early.withStability(new Stability(true, 50, 1, false, "", 219.0, 1.0));
+        List<Measurement> judged = CpuMeasureRun.judgeSpeeds(List.of(early, noisy, quick), 220.0, 0.9);
+        assertEquals(new Stability(true, 50, 1, true, "machine at 0.82 of its best speed (FMA canary)", 180.0, 180.0 / 220), judged.get(0).stability());
+        assertEquals("IQR 25% of median", judged.get(1).stability().reason());
+        assertEquals(150.0 / 220, judged.get(1).stability().speed(), 1e-12);
+        assertFalse(judged.get(2).stability().noisy());
+        assertEquals(219.0 / 220, judged.get(2).stability().speed(), 1e-12);
+    }
+
     @Test
     void pageFaultsAreReadFromProcStatPastTheCommandName() {
         String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 123456 0 78 0 950 40 0 0 20 0 19 0 1000 1 2\n";
@@ -85,7 +118,7 @@ class NoiseAndIdentityTest {
     void stabilityAndIdentityRoundTripThroughTheJson() {
         Timing t = timing(0.9e-3, 0.95e-3, 1e-3, 1.2e-3, 1.9e-3);
         Measurement m = new Measurement("fc1", "csr", 32, 1, "nnz", 24, 40, 320, 0.66, t, 1.0, 2.0, 1.5,
-                new Stability(true, 50, 3, true, "IQR 25% of median"));
+                new Stability(true, 50, 3, true, "IQR 25% of median", 201.5, 0.93));
         MeasurementsHeader h = new MeasurementsHeader("m.onnx", "AMD EPYC, 2 CPUs", "2026-12-03T13:00:00Z", "25", "sparseprof measure",
                 new MachineIdentity("AMD EPYC", 2, 256), List.of());
         MeasurementsFile back = MeasurementsFile.parse("x.json", new MeasurementsFile(h, List.of(m)).toJson());
@@ -96,6 +129,9 @@ class NoiseAndIdentityTest {
                 .replaceAll(",\\s*\"(cpuModel|cpus|vectorBits|warmupSettled|warmupRuns|attempts|noisy|noise)\": [^,}]+", "");
         MeasurementsFile before = MeasurementsFile.parse("old.json", old);
         assertEquals(Stability.UNKNOWN, before.results().get(0).stability());
+        String noCanary = new MeasurementsFile(h, List.of(m)).toJson().replaceAll(",\\s*\"(canaryGflops|speed)\": [^,}]+", "");
+        assertEquals(new Stability(true, 50, 3, true, "IQR 25% of median"), MeasurementsFile.parse("older.json", noCanary).results().get(0).stability(),
+                "a file written before the canary reads no speed");
         assertEquals(new MachineIdentity("Intel(R) Xeon(R) Processor", 2, 0), before.header().identity());
     }
 }

@@ -8,9 +8,10 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Peak-FMA loops: {@link #ACCUMULATORS} independent vector FMA chains, more than latency x ports
  * (4 cycles x 2 ports = 8 on current x86 cores), so the FMA units, not the chains, set the rate.
- * {@code acc = acc * m + a} with {@code m} just below 1 keeps the values finite and normal.
+ * {@code acc = acc * m + a} with {@code m} just below 1 keeps the values finite and normal. The
+ * probe's peak and {@code measure}'s speed canary (measure.SpeedCanary) run them.
  */
-final class FmaLoops {
+public final class FmaLoops {
     static final int ACCUMULATORS = 12;
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -18,7 +19,7 @@ final class FmaLoops {
     private FmaLoops() {}
 
     /** FLOPs of one call of {@link #fp64} or {@link #fp32} with {@code iterations}. */
-    static double flops(int bits, long iterations) {
+    public static double flops(int bits, long iterations) {
         int lanes = bits == 64 ? D.length() : F.length();
         return 2.0 * lanes * ACCUMULATORS * iterations;
     }
@@ -37,7 +38,7 @@ final class FmaLoops {
                 .reduceLanes(VectorOperators.ADD);
     }
 
-    static double fp32(long iterations) {
+    public static double fp32(long iterations) {
         FloatVector m = FloatVector.broadcast(F, 0.9999f);
         FloatVector a = FloatVector.broadcast(F, 1e-4f);
         FloatVector c0 = FloatVector.broadcast(F, 1.0f), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0;

@@ -1,0 +1,50 @@
+package dev.sparseprof.measure;
+
+import dev.sparseprof.kernel.WorkerPool;
+import dev.sparseprof.measure.probe.FmaLoops;
+
+/**
+ * An independent meter of the machine's speed while a run measures: a short fp32 FMA loop
+ * ({@link FmaLoops}: registers only, no memory) on every thread of the kernels' pool, read once
+ * per round of repetitions. On a shared VM another tenant can take part of the physical core for
+ * seconds at a time. Every kernel then runs slower alike, its repetitions stay tight, and no
+ * spread criterion of {@link NoiseCriteria} sees it: on the Zen 5 VM (7 Dec 2026, 1 thread) dense
+ * 3072x768x128 went from 3.8 ms to 5.2-7.1 ms for more than 15 s while this loop read 160-184
+ * GFLOP/s against 217-228 before. A case's speed is the median of its rounds' readings over the
+ * run's best median ({@link CpuMeasureRun}); a case measured below {@link NoiseCriteria#minSpeed()}
+ * is noisy.
+ */
+final class SpeedCanary {
+    /** FMA iterations of one call: about 3.5 us per thread at 220 GFLOP/s (512 bits), 7 at 256 bits. */
+    static final long ITERATIONS = 2000;
+    /** Back-to-back calls of one reading; the best is kept (one interrupt does not make a slow reading). */
+    static final int TRIALS = 3;
+    /** Calls before the first reading, so that the JIT has compiled the loop. */
+    static final int WARM_UP_CALLS = 3000;
+
+    private final WorkerPool pool;
+    private final long[] nanos;
+    /** One slot a thread, 16 doubles apart (no shared line), so that the loops' results are used. */
+    private final double[] sinks;
+
+    SpeedCanary(WorkerPool pool) {
+        this.pool = pool;
+        this.nanos = new long[pool.threads()];
+        this.sinks = new double[16 * pool.threads()];
+        for (int i = 0; i < WARM_UP_CALLS; i++) call();
+    }
+
+    /** GFLOP/s of the slowest thread, best of {@link #TRIALS} calls. */
+    double reading() {
+        double best = 0;
+        for (int t = 0; t < TRIALS; t++) best = Math.max(best, call());
+        return best;
+    }
+
+    private double call() {
+        pool.runAll(thread -> sinks[16 * thread] += FmaLoops.fp32(ITERATIONS), nanos);
+        long slowest = 1;
+        for (long n : nanos) slowest = Math.max(slowest, n);
+        return FmaLoops.flops(32, ITERATIONS) / slowest;
+    }
+}
