@@ -119,7 +119,7 @@ public final class CpuMeasureRun {
                     if (attempts > 0) awaitSpeed(canary, best, noise.minSpeed());
                     Attempt attempt = interleaved(prepared, reps, pool, faults, canary);
                     attempts++;
-                    best = Math.max(best, attempt.canaryGflops());
+                    best = Math.max(best, attempt.bestThreadGflops());
                     double speed = attempt.canaryGflops() / best;
                     anyNoisy = false;
                     for (int i = 0; i < count; i++) {
@@ -150,12 +150,12 @@ public final class CpuMeasureRun {
         }
     }
 
-    /** Readings of the canary that set the run's first best (their median). */
+    /** Readings of the canary that set the run's first best (the median of their fastest threads). */
     static final int FIRST_READINGS = 15;
 
     private static double firstBest(SpeedCanary canary) {
         double[] r = new double[FIRST_READINGS];
-        for (int i = 0; i < r.length; i++) r[i] = canary.reading();
+        for (int i = 0; i < r.length; i++) r[i] = canary.reading().fastest();
         return Median.of(r, r.length);
     }
 
@@ -166,7 +166,7 @@ public final class CpuMeasureRun {
     /** Waits (up to {@link #SLOW_WAIT_NANOS}) until the canary reads at least {@code minSpeed} of {@code best}. */
     private static void awaitSpeed(SpeedCanary canary, double best, double minSpeed) {
         long end = System.nanoTime() + SLOW_WAIT_NANOS;
-        while (canary.reading() < minSpeed * best && System.nanoTime() < end) LockSupport.parkNanos(SLOW_POLL_NANOS);
+        while (canary.reading().slowest() < minSpeed * best && System.nanoTime() < end) LockSupport.parkNanos(SLOW_POLL_NANOS);
     }
 
     /**
@@ -187,8 +187,11 @@ public final class CpuMeasureRun {
         return out;
     }
 
-    /** One attempt's samples, a kernel each, and the canary's median reading over its rounds. */
-    private record Attempt(List<TimingHarness.Samples> samples, double canaryGflops) {}
+    /**
+     * One attempt's samples, a kernel each, and the canary's median readings over its rounds: of the
+     * slowest thread (the attempt's speed) and of the fastest (what the run's best is taken from).
+     */
+    private record Attempt(List<TimingHarness.Samples> samples, double canaryGflops, double bestThreadGflops) {}
 
     /**
      * One attempt: {@code reps} rounds over the kernels, each round starting one kernel later and
@@ -198,15 +201,18 @@ public final class CpuMeasureRun {
     private static Attempt interleaved(List<CpuRunner.Prepared<?>> prepared, int reps, WorkerPool pool, PageFaults faults, SpeedCanary canary) {
         List<TimingHarness.Samples> samples = new ArrayList<>(prepared.size());
         for (int i = 0; i < prepared.size(); i++) samples.add(new TimingHarness.Samples(reps, faults));
-        double[] readings = new double[reps];
+        double[] slowest = new double[reps];
+        double[] fastest = new double[reps];
         for (int r = 0; r < reps; r++) {
             for (int j = 0; j < prepared.size(); j++) {
                 int i = (r + j) % prepared.size();
                 CpuRunner.Prepared<?> ready = prepared.get(i);
                 samples.get(i).runOnce(ready.plan(), ready.b(), ready.c(), pool);
             }
-            readings[r] = canary.reading();
+            SpeedCanary.Reading reading = canary.reading();
+            slowest[r] = reading.slowest();
+            fastest[r] = reading.fastest();
         }
-        return new Attempt(samples, Median.of(readings, reps));
+        return new Attempt(samples, Median.of(slowest, reps), Median.of(fastest, reps));
     }
 }

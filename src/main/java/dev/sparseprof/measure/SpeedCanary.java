@@ -10,9 +10,10 @@ import dev.sparseprof.measure.probe.FmaLoops;
  * seconds at a time. Every kernel then runs slower alike, its repetitions stay tight, and no
  * spread criterion of {@link NoiseCriteria} sees it: on the Zen 5 VM (7 Dec 2026, 1 thread) dense
  * 3072x768x128 went from 3.8 ms to 5.2-7.1 ms for more than 15 s while this loop read 160-184
- * GFLOP/s against 217-228 before. A case's speed is the median of its rounds' readings over the
- * run's best median ({@link CpuMeasureRun}); a case measured below {@link NoiseCriteria#minSpeed()}
- * is noisy.
+ * GFLOP/s against 217-228 before. A reading gives the slowest thread's rate and the fastest's: a
+ * case's speed is the median of its rounds' slowest over the run's best median of the fastest
+ * ({@link CpuMeasureRun}), so one vCPU slowed for the whole of a 2-thread run (a tenant on it alone)
+ * reads slow too; a case measured below {@link NoiseCriteria#minSpeed()} is noisy.
  */
 final class SpeedCanary {
     /** FMA iterations of one call: about 3.5 us per thread at 220 GFLOP/s (512 bits), 7 at 256 bits. */
@@ -34,17 +35,26 @@ final class SpeedCanary {
         for (int i = 0; i < WARM_UP_CALLS; i++) call();
     }
 
-    /** GFLOP/s of the slowest thread, best of {@link #TRIALS} calls. */
-    double reading() {
-        double best = 0;
-        for (int t = 0; t < TRIALS; t++) best = Math.max(best, call());
-        return best;
+    /** One reading: GFLOP/s of the slowest and of the fastest thread (equal on one thread). */
+    record Reading(double slowest, double fastest) {}
+
+    /** The best of {@link #TRIALS} calls, each thread's rate kept over the calls. */
+    Reading reading() {
+        double[] best = new double[nanos.length];
+        for (int t = 0; t < TRIALS; t++) {
+            call();
+            for (int i = 0; i < nanos.length; i++) best[i] = Math.max(best[i], FmaLoops.flops(32, ITERATIONS) / Math.max(1, nanos[i]));
+        }
+        double slowest = Double.POSITIVE_INFINITY;
+        double fastest = 0;
+        for (double b : best) {
+            slowest = Math.min(slowest, b);
+            fastest = Math.max(fastest, b);
+        }
+        return new Reading(slowest, fastest);
     }
 
-    private double call() {
+    private void call() {
         pool.runAll(thread -> sinks[16 * thread] += FmaLoops.fp32(ITERATIONS), nanos);
-        long slowest = 1;
-        for (long n : nanos) slowest = Math.max(slowest, n);
-        return FmaLoops.flops(32, ITERATIONS) / slowest;
     }
 }
