@@ -10,7 +10,6 @@ import dev.sparseprof.util.Median;
 import dev.sparseprof.util.Progress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.locks.LockSupport;
 
@@ -180,7 +179,7 @@ public final class CpuMeasureRun {
             double speed = s.canaryGflops() / best;
             boolean slow = speed < minSpeed;
             String reason = s.noisy() || !slow ? s.reason()
-                    : String.format(Locale.ROOT, "machine at %.2f of its best speed (FMA canary)", speed);
+                    : NoiseCriteria.slowMachine(speed);
             out.add(m.withStability(new Stability(s.warmupSettled(), s.warmupRuns(), s.attempts(), s.noisy() || slow, reason,
                     s.canaryGflops(), speed)));
         }

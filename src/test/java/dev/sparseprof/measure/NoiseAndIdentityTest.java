@@ -55,7 +55,7 @@ class NoiseAndIdentityTest {
     void aMachineBelowItsBestSpeedMakesAnOtherwiseTightCaseNoisy() {
         NoiseCriteria n = NoiseCriteria.DEFAULT;
         Timing tight = timing(0.98, 0.99, 1.0, 1.02, 1.1);
-        assertEquals("machine at 0.78 of its best speed (FMA canary)", n.verdict(tight, 1.0, 0.0, 0.78));
+        assertEquals("FMA canary at 0.78 of its best", n.verdict(tight, 1.0, 0.0, 0.78));
         assertEquals("", n.verdict(tight, 1.0, 0.0, 0.93), "a few per cent below the best is a quiet machine's spread");
         assertEquals("", n.verdict(tight, 1.0, 0.0, Double.NaN), "no reading judges nothing");
         assertEquals(1.0, n.excess(tight, 1.0, 0.0, 0.8), 1e-9, "0.8 against 0.9 counts as twice the IQR bound does");
@@ -73,7 +73,7 @@ class NoiseAndIdentityTest {
         Measurement noisy = early.withStability(new Stability(true, 50, 3, true, "IQR 25% of median", 150.0, 0.9));
         Measurement quick = early.withStability(new Stability(true, 50, 1, false, "", 219.0, 1.0));
         List<Measurement> judged = CpuMeasureRun.judgeSpeeds(List.of(early, noisy, quick), 220.0, 0.9);
-        assertEquals(new Stability(true, 50, 1, true, "machine at 0.82 of its best speed (FMA canary)", 180.0, 180.0 / 220), judged.get(0).stability());
+        assertEquals(new Stability(true, 50, 1, true, "FMA canary at 0.82 of its best", 180.0, 180.0 / 220), judged.get(0).stability());
         assertEquals("IQR 25% of median", judged.get(1).stability().reason());
         assertEquals(150.0 / 220, judged.get(1).stability().speed(), 1e-12);
         assertFalse(judged.get(2).stability().noisy());
