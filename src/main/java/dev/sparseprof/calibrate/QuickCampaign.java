@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The campaign of {@code calibrate --quick}: a small set of runs, chosen so that every rate the
@@ -98,10 +99,11 @@ public final class QuickCampaign {
     /**
      * Why the campaign's runs are too noisy to fit (empty when they are not): more than a quarter
      * of the cases still noisy after their re-runs, or the median case's IQR over its median above
-     * the noise criteria's bound.
+     * the noise criteria's bound. The noisy cases are counted by criterion ({@link #criterion}).
      */
     public static String tooNoisy(List<MeasurementsFile> files, NoiseCriteria noise) {
         List<Double> spreads = new ArrayList<>();
+        Map<String, Integer> byCriterion = new TreeMap<>();
         int noisy = 0;
         String worst = "";
         double worstSpread = -1;
@@ -109,7 +111,10 @@ public final class QuickCampaign {
             for (Measurement m : f.results()) {
                 double s = m.timing().spread();
                 spreads.add(s);
-                if (m.stability().noisy()) noisy++;
+                if (m.stability().noisy()) {
+                    noisy++;
+                    byCriterion.merge(criterion(m.stability().reason()), 1, Integer::sum);
+                }
                 if (s > worstSpread) {
                     worstSpread = s;
                     worst = m.layer() + " " + m.format() + " N=" + m.batch() + " " + m.threads() + "T";
@@ -121,10 +126,27 @@ public final class QuickCampaign {
         double median = spreads.get(spreads.size() / 2);
         int total = spreads.size();
         if (noisy > MAX_NOISY_SHARE * total || median > noise.maxSpread()) {
-            return String.format(Locale.ROOT, "%d of %d cases noisy after %d re-runs (at most %.0f%% allowed), median IQR/median %.1f%%"
-                    + " (at most %.0f%%), worst %s at %.0f%%", noisy, total, noise.retries(), 100 * MAX_NOISY_SHARE, 100 * median,
-                    100 * noise.maxSpread(), worst, 100 * worstSpread);
+            return String.format(Locale.ROOT, "%d of %d cases noisy after %d re-runs (at most %.0f%% allowed%s), median IQR/median %.1f%%"
+                    + " (at most %.0f%%), worst %s at %.0f%%", noisy, total, noise.retries(), 100 * MAX_NOISY_SHARE, breakdown(byCriterion),
+                    100 * median, 100 * noise.maxSpread(), worst, 100 * worstSpread);
         }
         return "";
+    }
+
+    /** A noise reason's criterion: its words before the first figure ({@code IQR}, {@code max/min}, {@code FMA canary at}, ...). */
+    static String criterion(String reason) {
+        int i = 0;
+        while (i < reason.length() && !Character.isDigit(reason.charAt(i))) i++;
+        return reason.substring(0, i).strip();
+    }
+
+    /** {@code ; by criterion: IQR 40, FMA canary at 12}: the largest first; empty without noisy cases. */
+    private static String breakdown(Map<String, Integer> byCriterion) {
+        if (byCriterion.isEmpty()) return "";
+        List<Map.Entry<String, Integer>> entries = new ArrayList<>(byCriterion.entrySet());
+        entries.sort(Map.Entry.<String, Integer>comparingByValue().reversed());
+        StringBuilder b = new StringBuilder("; by criterion: ");
+        for (int i = 0; i < entries.size(); i++) b.append(i == 0 ? "" : ", ").append(entries.get(i).getKey()).append(' ').append(entries.get(i).getValue());
+        return b.toString();
     }
 }

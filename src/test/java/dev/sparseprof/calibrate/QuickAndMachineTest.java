@@ -41,9 +41,17 @@ class QuickAndMachineTest {
         NoiseCriteria n = NoiseCriteria.DEFAULT;
         assertEquals("", QuickCampaign.tooNoisy(List.of(file(2, 18, 0.04)), n));
         String many = QuickCampaign.tooNoisy(List.of(file(8, 12, 0.04)), n);
-        assertTrue(many.startsWith("8 of 20 cases noisy after 2 re-runs"), many);
+        assertTrue(many.startsWith("8 of 20 cases noisy after 2 re-runs (at most 25% allowed; by criterion: IQR 8)"), many);
         String wide = QuickCampaign.tooNoisy(List.of(file(0, 20, 0.3)), n);
         assertTrue(wide.contains("median IQR/median 30.0%"), wide);
+    }
+
+    @Test
+    void aNoiseReasonsCriterionIsItsWordsBeforeTheFirstFigure() {
+        assertEquals("IQR", QuickCampaign.criterion("IQR 30% of median"));
+        assertEquals("max/min", QuickCampaign.criterion("max/min 3.20"));
+        assertEquals("FMA canary at", QuickCampaign.criterion("FMA canary at 0.57 of its best"));
+        assertEquals("page faults", QuickCampaign.criterion("page faults 3.8 per run (fresh heap pages)"));
     }
 
     @Test
