@@ -71,7 +71,7 @@ public final class MeasuredValidation {
             if (!Double.isNaN(speed)) read++;
             if (speed < NoiseCriteria.DEFAULT.minSpeed()) slow++;
         }
-        String slowNote = read == 0 ? "" : String.format(Locale.ROOT, "; %d of %d runs timed with the machine below %.2f of its best speed",
+        String slowNote = read == 0 ? "" : String.format(Locale.ROOT, "; %d of %d runs timed with the FMA canary below %.2f of its best",
                 slow, read, NoiseCriteria.DEFAULT.minSpeed());
         if (s.isEmpty()) return slowNote;
         s.sort(null);

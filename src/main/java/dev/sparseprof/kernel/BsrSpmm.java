@@ -25,6 +25,8 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
         this.shape = shape;
     }
 
+    @Override public boolean fmaBound() { return true; }
+
     @Override public String name() { return "bsr" + shape.label(); }
 
     @Override public BsrMatrix prepare(MatrixView matrix) { return BsrMatrix.from(CsrMatrix.from(matrix), shape); }

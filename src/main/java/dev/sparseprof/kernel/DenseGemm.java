@@ -76,6 +76,8 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
         return DenseTiling.choose(S.vectorBitSize(), caches.l1dBytes(), caches.l2Bytes());
     }
 
+    @Override public boolean fmaBound() { return true; }
+
     @Override public String name() { return "dense"; }
 
     @Override public DenseMatrix prepare(MatrixView matrix) { return DenseMatrix.from(matrix); }

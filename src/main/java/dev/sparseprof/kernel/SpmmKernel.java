@@ -49,6 +49,14 @@ public interface SpmmKernel<A> {
     /** Whether {@link #runRange} accepts ranges that cut a row (merge-path). */
     boolean splitsRows();
 
+    /**
+     * Whether the kernel's time is set by the FMA pipes: every stored entry of a dense tile or
+     * block goes through them in register tiles, with no gather (dense, BSR). {@code measure}'s
+     * speed canary, an FMA loop, judges only such kernels: on a shared core another tenant can
+     * halve the FP pipes and leave a gather-bound kernel's time as it was (docs/kernels.md).
+     */
+    default boolean fmaBound() { return false; }
+
     /** The most threads the kernel can use (a column-scatter kernel writes any row of C: one). */
     default int maxThreads() { return Integer.MAX_VALUE; }
 

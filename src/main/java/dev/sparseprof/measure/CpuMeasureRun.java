@@ -9,8 +9,10 @@ import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Median;
 import dev.sparseprof.util.Progress;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -125,19 +127,20 @@ public final class CpuMeasureRun {
                         Timing t = attempt.samples().get(i).timing();
                         double drift = attempt.samples().get(i).drift();
                         double faultsPerRun = attempt.samples().get(i).faultsPerRun();
-                        if (kept[i] == null || noise.excess(t, drift, faultsPerRun, speed)
-                                < noise.excess(kept[i], keptDrift[i], keptFaults[i], keptCanary[i] / best)) {
+                        boolean judged = kernels.get(i).fmaBound();
+                        if (kept[i] == null || noise.excess(t, drift, faultsPerRun, judged ? speed : Double.NaN)
+                                < noise.excess(kept[i], keptDrift[i], keptFaults[i], judged ? keptCanary[i] / best : Double.NaN)) {
                             kept[i] = t;
                             keptDrift[i] = drift;
                             keptFaults[i] = faultsPerRun;
                             keptCanary[i] = attempt.canaryGflops();
                         }
-                        anyNoisy |= !noise.verdict(kept[i], keptDrift[i], keptFaults[i], keptCanary[i] / best).isEmpty();
+                        anyNoisy |= !noise.verdict(kept[i], keptDrift[i], keptFaults[i], judged ? keptCanary[i] / best : Double.NaN).isEmpty();
                     }
                 }
                 double denseSeconds = Double.NaN;
                 for (int i = 0; i < count; i++) {
-                    String why = noise.verdict(kept[i], keptDrift[i], keptFaults[i], keptCanary[i] / best);
+                    String why = noise.verdict(kept[i], keptDrift[i], keptFaults[i], kernels.get(i).fmaBound() ? keptCanary[i] / best : Double.NaN);
                     Stability st = new Stability(warm[i].settled(), warm[i].runs(), attempts, !why.isEmpty(), why, keptCanary[i], keptCanary[i] / best);
                     Measurement m = prepared.get(i).result(kept[i]).withStability(st);
                     if (m.format().equals("dense")) denseSeconds = m.medianSeconds();
@@ -145,7 +148,9 @@ public final class CpuMeasureRun {
                     progress.update(++done, total);
                 }
             }
-            return judgeSpeeds(out, best, noise.minSpeed());
+            Set<String> judged = new HashSet<>();
+            for (SpmmKernel<?> kernel : kernels) if (kernel.fmaBound()) judged.add(kernel.name());
+            return judgeSpeeds(out, judged, best, noise.minSpeed());
         }
     }
 
@@ -169,15 +174,16 @@ public final class CpuMeasureRun {
     }
 
     /**
-     * Every case's speed over the run's final best: a case timed while the machine ran below
-     * {@code minSpeed} of it is noisy (by its first reason where it was noisy already).
+     * Every case's speed over the run's final best: a case of a {@code judged} format (its kernel
+     * {@link SpmmKernel#fmaBound}) timed while the canary read below {@code minSpeed} of it is
+     * noisy (by its first reason where it was noisy already); every case keeps its speed.
      */
-    static List<Measurement> judgeSpeeds(List<Measurement> measured, double best, double minSpeed) {
+    static List<Measurement> judgeSpeeds(List<Measurement> measured, Set<String> judged, double best, double minSpeed) {
         List<Measurement> out = new ArrayList<>(measured.size());
         for (Measurement m : measured) {
             Stability s = m.stability();
             double speed = s.canaryGflops() / best;
-            boolean slow = speed < minSpeed;
+            boolean slow = judged.contains(m.format()) && speed < minSpeed;
             String reason = s.noisy() || !slow ? s.reason()
                     : NoiseCriteria.slowMachine(speed);
             out.add(m.withStability(new Stability(s.warmupSettled(), s.warmupRuns(), s.attempts(), s.noisy() || slow, reason,

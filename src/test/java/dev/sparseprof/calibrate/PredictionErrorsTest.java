@@ -64,7 +64,7 @@ class PredictionErrorsTest {
             MeasuredRun r = new MeasuredRun("q", "csr", 128, 1, 384, 384, 44_000, 0.7, 1e-4, 4, 1, speed);
             runs.add(new CasePrediction(new CalibrationCase(r, w, FormatModels.byName("csr"), false, "magnitude"), 1e-4, 1e-4));
         }
-        assertEquals("; measured IQR/median 4.0% (median run); 1 of 3 runs timed with the machine below 0.90 of its best speed",
+        assertEquals("; measured IQR/median 4.0% (median run); 1 of 3 runs timed with the FMA canary below 0.90 of its best",
                 MeasuredValidation.spread(runs, false));
         assertEquals("", MeasuredValidation.spread(runs, true), "the training half is empty");
     }

@@ -11,6 +11,15 @@ import org.junit.jupiter.api.Test;
 class SpmmPlanTest {
     private final RowSlices a = RowSlices.of(CsrMatrix.from(MatrixView.of(3, 4, RandomMatrices.sparse(3, 4, 0.5, 1))));
 
+    /** measure's FMA canary judges only the kernels whose register tiles go through the FMA pipes without a gather. */
+    @Test
+    void onlyDenseAndBlockKernelsAreFmaBound() {
+        for (String name : Kernels.names()) {
+            boolean expected = name.equals("dense") || name.startsWith("bsr");
+            assertEquals(expected, Kernels.byName(name).fmaBound(), name);
+        }
+    }
+
     @Test
     void shapeMismatchNamesBothShapes() {
         SpmmPlan<RowSlices> plan = SpmmPlan.of(new CsrSpmm(), a, 2, new StaticRowsPartition(), 1);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The noise criteria, the stability a result carries, the machine identity and their JSON: synthetic timings, nothing timed. */
@@ -72,12 +73,16 @@ class NoiseAndIdentityTest {
                 new Stability(true, 50, 1, false, "", 180.0, 1.0));
         Measurement noisy = early.withStability(new Stability(true, 50, 3, true, "IQR 25% of median", 150.0, 0.9));
         Measurement quick = early.withStability(new Stability(true, 50, 1, false, "", 219.0, 1.0));
-        List<Measurement> judged = CpuMeasureRun.judgeSpeeds(List.of(early, noisy, quick), 220.0, 0.9);
+        Measurement gather = new Measurement("fc1", "coo", 32, 1, "nnz", 24, 40, 320, 0.66, t, 1.0, 2.0, 1.5,
+                new Stability(true, 50, 1, false, "", 150.0, 1.0));
+        List<Measurement> judged = CpuMeasureRun.judgeSpeeds(List.of(early, noisy, quick, gather), Set.of("csr"), 220.0, 0.9);
         assertEquals(new Stability(true, 50, 1, true, "FMA canary at 0.82 of its best", 180.0, 180.0 / 220), judged.get(0).stability());
         assertEquals("IQR 25% of median", judged.get(1).stability().reason());
         assertEquals(150.0 / 220, judged.get(1).stability().speed(), 1e-12);
         assertFalse(judged.get(2).stability().noisy());
         assertEquals(219.0 / 220, judged.get(2).stability().speed(), 1e-12);
+        assertFalse(judged.get(3).stability().noisy(), "a format the FMA loop does not bound is not judged by it");
+        assertEquals(150.0 / 220, judged.get(3).stability().speed(), 1e-12, "but keeps its reading");
     }
 
     @Test
