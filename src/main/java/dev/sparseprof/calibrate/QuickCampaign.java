@@ -99,19 +99,24 @@ public final class QuickCampaign {
     /**
      * Why the campaign's runs are too noisy to fit (empty when they are not): more than a quarter
      * of the cases still noisy after their re-runs, or the median case's IQR over its median above
-     * the noise criteria's bound. The noisy cases are counted by criterion ({@link #criterion}).
+     * the noise criteria's bound. The noisy cases are counted by criterion ({@link #criterion});
+     * cases noisy only because the FMA canary read low ({@link NoiseCriteria#timedSlow}) do not
+     * count: {@link #fitCases} leaves them out of the fit.
      */
     public static String tooNoisy(List<MeasurementsFile> files, NoiseCriteria noise) {
         List<Double> spreads = new ArrayList<>();
         Map<String, Integer> byCriterion = new TreeMap<>();
         int noisy = 0;
+        int slow = 0;
         String worst = "";
         double worstSpread = -1;
         for (MeasurementsFile f : files) {
             for (Measurement m : f.results()) {
                 double s = m.timing().spread();
                 spreads.add(s);
-                if (m.stability().noisy()) {
+                if (NoiseCriteria.timedSlow(m.stability())) {
+                    slow++;
+                } else if (m.stability().noisy()) {
                     noisy++;
                     byCriterion.merge(criterion(m.stability().reason()), 1, Integer::sum);
                 }
@@ -127,10 +132,33 @@ public final class QuickCampaign {
         int total = spreads.size();
         if (noisy > MAX_NOISY_SHARE * total || median > noise.maxSpread()) {
             return String.format(Locale.ROOT, "%d of %d cases noisy after %d re-runs (at most %.0f%% allowed%s), median IQR/median %.1f%%"
-                    + " (at most %.0f%%), worst %s at %.0f%%", noisy, total, noise.retries(), 100 * MAX_NOISY_SHARE, breakdown(byCriterion),
-                    100 * median, 100 * noise.maxSpread(), worst, 100 * worstSpread);
+                    + " (at most %.0f%%), worst %s at %.0f%%%s", noisy, total, noise.retries(), 100 * MAX_NOISY_SHARE, breakdown(byCriterion),
+                    100 * median, 100 * noise.maxSpread(), worst, 100 * worstSpread, slowNote(slow));
         }
         return "";
+    }
+
+    /** The cases the fit takes: every file without its cases timed while the FMA canary read low. */
+    public static List<MeasurementsFile> fitCases(List<MeasurementsFile> files) {
+        List<MeasurementsFile> out = new ArrayList<>(files.size());
+        for (MeasurementsFile f : files) {
+            List<Measurement> kept = new ArrayList<>();
+            for (Measurement m : f.results()) if (!NoiseCriteria.timedSlow(m.stability())) kept.add(m);
+            out.add(new MeasurementsFile(f.header(), kept));
+        }
+        return out;
+    }
+
+    /** {@code ; K more timed while the FMA canary read low (left out of the fit)}, empty for none. */
+    private static String slowNote(int slow) {
+        return slow == 0 ? "" : String.format(Locale.ROOT, "; %d more timed while the FMA canary read low (left out of the fit)", slow);
+    }
+
+    /** How many of the campaign's cases were timed while the FMA canary read low. */
+    public static int timedSlow(List<MeasurementsFile> files) {
+        int slow = 0;
+        for (MeasurementsFile f : files) for (Measurement m : f.results()) if (NoiseCriteria.timedSlow(m.stability())) slow++;
+        return slow;
     }
 
     /** A noise reason's criterion: its words before the first figure ({@code IQR}, {@code max/min}, {@code FMA canary at}, ...). */

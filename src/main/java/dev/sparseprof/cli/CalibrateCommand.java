@@ -188,8 +188,10 @@ final class CalibrateCommand implements Callable<Integer> {
             throw new SparseprofException("calibrate --quick: the runs are too noisy to fit: " + noisy + "; load average " + load
                     + "; no spec written (run it on a quieter machine, or fit measure --json files)");
         }
+        int slow = QuickCampaign.timedSlow(campaign);
+        if (slow > 0) w.printf(Locale.ROOT, "calibrate --quick: %d of %d cases timed while the FMA canary read low, left out of the fit%n", slow, runs);
         List<MeasuredRuns> files = new ArrayList<>();
-        for (MeasurementsFile f : campaign) files.add(MeasuredRuns.parse("quick: " + f.header().command(), f.toJson()));
+        for (MeasurementsFile f : QuickCampaign.fitCases(campaign)) files.add(MeasuredRuns.parse("quick: " + f.header().command(), f.toJson()));
         return fitAndWrite(w, cpu, files, "--quick");
     }
 

@@ -163,8 +163,12 @@ public final class CpuMeasureRun {
         return Median.of(r, r.length);
     }
 
-    /** The longest wait for the machine's speed to come back before a re-run of a slow attempt. */
-    static final long SLOW_WAIT_NANOS = 3_000_000_000L;
+    /**
+     * The longest wait for the machine's speed to come back before a re-run of a slow attempt: 1 s
+     * (3 s took calibrate --quick from about 170 to 202 s on the Zen 5 VM, where FP-pipe spells
+     * lasted tens of seconds and the waits rarely saw one end).
+     */
+    static final long SLOW_WAIT_NANOS = 1_000_000_000L;
     private static final long SLOW_POLL_NANOS = 50_000_000L;
 
     /** Waits (up to {@link #SLOW_WAIT_NANOS}) until the canary reads at least {@code minSpeed} of {@code best}. */

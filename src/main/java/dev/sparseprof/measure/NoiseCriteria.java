@@ -82,6 +82,14 @@ public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, 
         return String.format(Locale.ROOT, "FMA canary at %.2f of its best", speed);
     }
 
+    /**
+     * Whether {@code s} is noisy only because the FMA canary read low while it was timed (its
+     * reason is the canary's): its repetitions were sound, the core's FP pipes were shared.
+     */
+    public static boolean timedSlow(Stability s) {
+        return s.noisy() && s.reason().equals(slowMachine(s.speed()));
+    }
+
     /** {@link #excess(Timing, double, double)} with the page faults unknown. */
     public double excess(Timing t, double drift) {
         return excess(t, drift, Double.NaN);

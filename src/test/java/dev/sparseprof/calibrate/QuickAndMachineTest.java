@@ -46,6 +46,29 @@ class QuickAndMachineTest {
         assertTrue(wide.contains("median IQR/median 30.0%"), wide);
     }
 
+    /** Cases noisy only by the FMA canary do not stop the fit: they are left out of it, and a refusal says how many there were. */
+    @Test
+    void casesTimedWhileTheCanaryReadLowAreLeftOutNotCounted() {
+        Timing t = new Timing(11, 1e-3, 0.98e-3, 1.05e-3, 0.99e-3, 1.01e-3, 1.0);
+        List<Measurement> ms = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Stability s = i < 8 ? new Stability(true, 30, 3, true, "FMA canary at 0.57 of its best", 55.0, 0.57)
+                    : new Stability(true, 30, 1, false, "", 96.0, 1.0);
+            ms.add(new Measurement("l" + i, i < 8 ? "dense" : "csr", 32, 1, "nnz", 8, 8, 10, 0.8, t, 1, 1, 1, s));
+        }
+        MeasurementsFile f = new MeasurementsFile(new MeasurementsHeader("m", "cpu, 2 CPUs", "d", "25", "c"), ms);
+        assertEquals("", QuickCampaign.tooNoisy(List.of(f), NoiseCriteria.DEFAULT), "8 of 20 slow, none noisy otherwise");
+        assertEquals(8, QuickCampaign.timedSlow(List.of(f)));
+        List<MeasurementsFile> fit = QuickCampaign.fitCases(List.of(f));
+        assertEquals(12, fit.get(0).results().size());
+        assertTrue(fit.get(0).results().stream().allMatch(m -> m.format().equals("csr")));
+        ms.set(8, ms.get(8).withStability(new Stability(true, 30, 3, true, "IQR 30% of median")));
+        for (int i = 9; i < 14; i++) ms.set(i, ms.get(i).withStability(new Stability(true, 30, 3, true, "IQR 30% of median")));
+        String refused = QuickCampaign.tooNoisy(List.of(new MeasurementsFile(f.header(), ms)), NoiseCriteria.DEFAULT);
+        assertTrue(refused.startsWith("6 of 20 cases noisy after 2 re-runs (at most 25% allowed; by criterion: IQR 6)"), refused);
+        assertTrue(refused.endsWith("; 8 more timed while the FMA canary read low (left out of the fit)"), refused);
+    }
+
     @Test
     void aNoiseReasonsCriterionIsItsWordsBeforeTheFirstFigure() {
         assertEquals("IQR", QuickCampaign.criterion("IQR 30% of median"));
