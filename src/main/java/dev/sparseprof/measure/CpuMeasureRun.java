@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Measures every requested format on every layer on the CPU, repetitions interleaved across the
@@ -78,13 +77,15 @@ public final class CpuMeasureRun {
      * timed repetitions go round the kernels one run at a time, each round starting one kernel
      * later, so that on a shared machine every format sees the same mix of the other tenants' load;
      * the {@link SpeedCanary} is read once per round. When any kernel's repetitions are noisy
-     * ({@link NoiseCriteria}: page faults during its runs and the machine's speed included), the
-     * layer's repetitions are taken again (all kernels, still interleaved), up to
-     * {@code noise.retries} more times, after a wait of up to {@link #SLOW_WAIT_NANOS} for the
-     * canary to recover when the attempt ran slow; each kernel keeps its least noisy attempt, and
-     * its {@link Stability} says how many were taken and whether the kept one is still noisy. The
-     * speed of every case is judged again at the end against the run's best reading, which a later
-     * layer may have raised.
+     * ({@link NoiseCriteria}, page faults during its runs included), the layer's repetitions are
+     * taken again (all kernels, still interleaved), up to {@code noise.retries} more times; each
+     * kernel keeps its least noisy attempt (an FMA-bound kernel's the faster-read one among equals),
+     * and its {@link Stability} says how many were taken and whether the kept one is still noisy.
+     * The canary alone calls for no re-run: on the Zen 5 VM its low spells lasted tens of seconds,
+     * and re-runs and waits for it took calibrate --quick from 134 to 189 s without a better fit.
+     * An FMA-bound kernel's case timed below {@code noise.minSpeed()} of the run's best reading is
+     * noisy; every case's speed is judged at the end against that best, which a later layer may
+     * have raised.
      */
     public static List<Measurement> measure(List<Layer> layers, List<String> formats, Settings settings, Progress progress) {
         List<SpmmKernel<?>> kernels = kernels(formats);
@@ -117,7 +118,6 @@ public final class CpuMeasureRun {
                 int attempts = 0;
                 boolean anyNoisy = true;
                 while (anyNoisy && attempts <= noise.retries()) {
-                    if (attempts > 0) awaitSpeed(canary, best, noise.minSpeed());
                     Attempt attempt = interleaved(prepared, reps, pool, faults, canary);
                     attempts++;
                     best = Math.max(best, attempt.bestThreadGflops());
@@ -135,7 +135,8 @@ public final class CpuMeasureRun {
                             keptFaults[i] = faultsPerRun;
                             keptCanary[i] = attempt.canaryGflops();
                         }
-                        anyNoisy |= !noise.verdict(kept[i], keptDrift[i], keptFaults[i], judged ? keptCanary[i] / best : Double.NaN).isEmpty();
+                        // the canary alone does not call for a re-run: its spells outlast the retries (below)
+                        anyNoisy |= !noise.verdict(kept[i], keptDrift[i], keptFaults[i]).isEmpty();
                     }
                 }
                 double denseSeconds = Double.NaN;
@@ -161,20 +162,6 @@ public final class CpuMeasureRun {
         double[] r = new double[FIRST_READINGS];
         for (int i = 0; i < r.length; i++) r[i] = canary.reading().fastest();
         return Median.of(r, r.length);
-    }
-
-    /**
-     * The longest wait for the machine's speed to come back before a re-run of a slow attempt: 1 s
-     * (3 s took calibrate --quick from about 170 to 202 s on the Zen 5 VM, where FP-pipe spells
-     * lasted tens of seconds and the waits rarely saw one end).
-     */
-    static final long SLOW_WAIT_NANOS = 1_000_000_000L;
-    private static final long SLOW_POLL_NANOS = 50_000_000L;
-
-    /** Waits (up to {@link #SLOW_WAIT_NANOS}) until the canary reads at least {@code minSpeed} of {@code best}. */
-    private static void awaitSpeed(SpeedCanary canary, double best, double minSpeed) {
-        long end = System.nanoTime() + SLOW_WAIT_NANOS;
-        while (canary.reading().slowest() < minSpeed * best && System.nanoTime() < end) LockSupport.parkNanos(SLOW_POLL_NANOS);
     }
 
     /**

@@ -11,7 +11,8 @@ import java.util.Locale;
  * {@code maxFaultsPerRun} times per timed run ({@link PageFaults}: the JVM touching fresh heap
  * pages, which can slow every run of a case alike, so that none of the other criteria sees it), or
  * the machine running below {@code minSpeed} of its best speed in the run while the case was
- * timed ({@link SpeedCanary}: another tenant on the physical core slows every run alike too).
+ * timed ({@link SpeedCanary}: another tenant on the physical core slows every run alike too;
+ * judged for FMA-bound kernels only, and calling for no re-run on its own: {@link CpuMeasureRun}).
  * A noisy case is re-run up to {@code retries} more times and the least noisy attempt is kept
  * ({@link CpuMeasureRun}).
  */
