@@ -83,9 +83,8 @@ public final class CpuMeasureRun {
      * and its {@link Stability} says how many were taken and whether the kept one is still noisy.
      * The canary alone calls for no re-run: on the Zen 5 VM its low spells lasted tens of seconds,
      * and re-runs and waits for it took calibrate --quick from 134 to 189 s without a better fit.
-     * An FMA-bound kernel's case timed below {@code noise.minSpeed()} of the run's best reading is
-     * noisy; every case's speed is judged at the end against that best, which a later layer may
-     * have raised.
+     * At the end an FMA-bound kernel's case timed below {@code noise.minSpeed()} of the run's best
+     * reading (which a later layer may have raised) is noisy ({@link #judgeSpeeds}).
      */
     public static List<Measurement> measure(List<Layer> layers, List<String> formats, Settings settings, Progress progress) {
         List<SpmmKernel<?>> kernels = kernels(formats);
@@ -141,7 +140,8 @@ public final class CpuMeasureRun {
                 }
                 double denseSeconds = Double.NaN;
                 for (int i = 0; i < count; i++) {
-                    String why = noise.verdict(kept[i], keptDrift[i], keptFaults[i], kernels.get(i).fmaBound() ? keptCanary[i] / best : Double.NaN);
+                    // the speed is judged at the end (judgeSpeeds), against the run's final best
+                    String why = noise.verdict(kept[i], keptDrift[i], keptFaults[i]);
                     Stability st = new Stability(warm[i].settled(), warm[i].runs(), attempts, !why.isEmpty(), why, keptCanary[i], keptCanary[i] / best);
                     Measurement m = prepared.get(i).result(kept[i]).withStability(st);
                     if (m.format().equals("dense")) denseSeconds = m.medianSeconds();

@@ -77,7 +77,9 @@ class NoiseAndIdentityTest {
                 new Stability(true, 50, 1, false, "", 150.0, 1.0));
         List<Measurement> judged = CpuMeasureRun.judgeSpeeds(List.of(early, noisy, quick, gather), Set.of("csr"), 220.0, 0.9);
         assertEquals(new Stability(true, 50, 1, true, "FMA canary at 0.82 of its best", 180.0, 180.0 / 220), judged.get(0).stability());
+        assertTrue(NoiseCriteria.timedSlow(judged.get(0).stability()), "noisy by the canary alone, as calibrate --quick reads it");
         assertEquals("IQR 25% of median", judged.get(1).stability().reason());
+        assertFalse(NoiseCriteria.timedSlow(judged.get(1).stability()));
         assertEquals(150.0 / 220, judged.get(1).stability().speed(), 1e-12);
         assertFalse(judged.get(2).stability().noisy());
         assertEquals(219.0 / 220, judged.get(2).stability().speed(), 1e-12);
