@@ -1,6 +1,7 @@
 package dev.sparseprof.calibrate;
 
 import dev.sparseprof.hw.CpuSpec;
+import dev.sparseprof.kernel.Kernels;
 import dev.sparseprof.measure.NoiseCriteria;
 import dev.sparseprof.model.Model;
 import java.util.ArrayList;
@@ -56,8 +57,9 @@ public final class MeasuredValidation {
 
     /**
      * The measurements' own noise: the median over the half's runs of their repetitions' IQR /
-     * median, and how many were timed while the machine ran below {@link NoiseCriteria#minSpeed()}
-     * of its best speed in their run (measure's FMA canary), where that was read.
+     * median, and how many runs of FMA-bound kernels ({@code SpmmKernel.fmaBound}: the ones
+     * measure judges by its canary) were timed while the FMA canary read below
+     * {@link NoiseCriteria#minSpeed()} of its best in their run, where that was read.
      */
     static String spread(List<CasePrediction> predictions, boolean training) {
         List<Double> s = new ArrayList<>();
@@ -68,14 +70,20 @@ public final class MeasuredValidation {
             double v = p.c().run().spreadPercent();
             if (!Double.isNaN(v)) s.add(v);
             double speed = p.c().run().speed();
-            if (!Double.isNaN(speed)) read++;
+            if (Double.isNaN(speed) || !fmaBound(p.c().run().format())) continue;
+            read++;
             if (speed < NoiseCriteria.DEFAULT.minSpeed()) slow++;
         }
-        String slowNote = read == 0 ? "" : String.format(Locale.ROOT, "; %d of %d runs timed with the FMA canary below %.2f of its best",
+        String slowNote = read == 0 ? "" : String.format(Locale.ROOT, "; %d of %d dense/BSR runs timed with the FMA canary below %.2f of its best",
                 slow, read, NoiseCriteria.DEFAULT.minSpeed());
         if (s.isEmpty()) return slowNote;
         s.sort(null);
         return String.format(Locale.ROOT, "; measured IQR/median %.1f%% (median run)", s.get(s.size() / 2)) + slowNote;
+    }
+
+    /** Whether the kernel of a measured format is one measure's canary judges (unknown names: no). */
+    private static boolean fmaBound(String format) {
+        return Kernels.names().contains(format) && Kernels.byName(format).fmaBound();
     }
 
     /**
