@@ -13,7 +13,8 @@ import dev.sparseprof.measure.probe.FmaLoops;
  * GFLOP/s against 217-228 before. A reading gives the slowest thread's rate and the fastest's: a
  * case's speed is the median of its rounds' slowest over the run's best median of the fastest
  * ({@link CpuMeasureRun}), so one vCPU slowed for the whole of a 2-thread run (a tenant on it alone)
- * reads slow too; a case measured below {@link NoiseCriteria#minSpeed()} is noisy.
+ * reads slow too; a case of an FMA-bound kernel measured below {@link NoiseCriteria#minSpeed()}
+ * is noisy. The loop meters the FP pipes only: a spell on the caches or memory alone does not show.
  */
 final class SpeedCanary {
     /** FMA iterations of one call: about 3.5 us per thread at 220 GFLOP/s (512 bits), 7 at 256 bits. */
