@@ -151,7 +151,7 @@ public final class CpuMeasureRun {
             }
             Set<String> judged = new HashSet<>();
             for (SpmmKernel<?> kernel : kernels) if (kernel.fmaBound()) judged.add(kernel.name());
-            return judgeSpeeds(out, judged, best, noise.minSpeed());
+            return judgeSpeeds(out, judged, best, noise);
         }
     }
 
@@ -166,18 +166,17 @@ public final class CpuMeasureRun {
 
     /**
      * Every case's speed over the run's final best: a case of a {@code judged} format (its kernel
-     * {@link SpmmKernel#fmaBound}) timed while the canary read below {@code minSpeed} of it is
+     * {@link SpmmKernel#fmaBound}) timed while the canary read below {@code noise.minSpeed()} of it is
      * noisy (by its first reason where it was noisy already); every case keeps its speed.
      */
-    static List<Measurement> judgeSpeeds(List<Measurement> measured, Set<String> judged, double best, double minSpeed) {
+    static List<Measurement> judgeSpeeds(List<Measurement> measured, Set<String> judged, double best, NoiseCriteria noise) {
         List<Measurement> out = new ArrayList<>(measured.size());
         for (Measurement m : measured) {
             Stability s = m.stability();
             double speed = s.canaryGflops() / best;
-            boolean slow = judged.contains(m.format()) && speed < minSpeed;
-            String reason = s.noisy() || !slow ? s.reason()
-                    : NoiseCriteria.slowMachine(speed);
-            out.add(m.withStability(new Stability(s.warmupSettled(), s.warmupRuns(), s.attempts(), s.noisy() || slow, reason,
+            String slow = judged.contains(m.format()) ? noise.slowness(speed) : "";
+            String reason = s.noisy() || slow.isEmpty() ? s.reason() : slow;
+            out.add(m.withStability(new Stability(s.warmupSettled(), s.warmupRuns(), s.attempts(), s.noisy() || !slow.isEmpty(), reason,
                     s.canaryGflops(), speed)));
         }
         return out;

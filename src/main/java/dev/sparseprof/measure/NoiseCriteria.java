@@ -74,12 +74,19 @@ public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, 
         if (range > maxRange) return String.format(Locale.ROOT, "max/min %.2f", range);
         if (drift > maxDrift) return String.format(Locale.ROOT, "drift %.2f (first third over last)", drift);
         if (faultsPerRun > maxFaultsPerRun) return String.format(Locale.ROOT, "page faults %.1f per run (fresh heap pages)", faultsPerRun);
-        if (speed < minSpeed) return slowMachine(speed);
-        return "";
+        return slowness(speed);
+    }
+
+    /**
+     * Why a case timed at {@code speed} of the run's best canary reading is noisy by the canary, or
+     * the empty string (NaN: not read, nothing judged).
+     */
+    String slowness(double speed) {
+        return speed < minSpeed ? slowMachine(speed) : "";
     }
 
     /** The reason a case timed at {@code speed} of the run's best canary reading gives. */
-    static String slowMachine(double speed) {
+    private static String slowMachine(double speed) {
         return String.format(Locale.ROOT, "FMA canary at %.2f of its best", speed);
     }
 

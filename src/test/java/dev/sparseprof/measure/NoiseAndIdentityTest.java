@@ -75,7 +75,7 @@ class NoiseAndIdentityTest {
         Measurement quick = early.withStability(new Stability(true, 50, 1, false, "", 219.0, 1.0));
         Measurement gather = new Measurement("fc1", "coo", 32, 1, "nnz", 24, 40, 320, 0.66, t, 1.0, 2.0, 1.5,
                 new Stability(true, 50, 1, false, "", 150.0, 1.0));
-        List<Measurement> judged = CpuMeasureRun.judgeSpeeds(List.of(early, noisy, quick, gather), Set.of("csr"), 220.0, 0.9);
+        List<Measurement> judged = CpuMeasureRun.judgeSpeeds(List.of(early, noisy, quick, gather), Set.of("csr"), 220.0, NoiseCriteria.DEFAULT);
         assertEquals(new Stability(true, 50, 1, true, "FMA canary at 0.82 of its best", 180.0, 180.0 / 220), judged.get(0).stability());
         assertTrue(NoiseCriteria.timedSlow(judged.get(0).stability()), "noisy by the canary alone, as calibrate --quick reads it");
         assertEquals("IQR 25% of median", judged.get(1).stability().reason());
