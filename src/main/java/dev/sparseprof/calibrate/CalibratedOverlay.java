@@ -90,6 +90,7 @@ public final class CalibratedOverlay {
             if (k.denseOverlapProbed()) inCore.put("denseOverlap", String.format(Locale.ROOT, "%.6f", k.denseOverlap()));
             CpuOverrides.gather(inCore, k.l2Gather(), k.fullyAssociativeReuse());
             if (k.slowestCore() > 0) inCore.put("slowestCore", String.format(Locale.ROOT, "%.3f", k.slowestCore()));
+            CpuOverrides.team(inCore, k.team());
             cpu.put("inCore", inCore);
             notes.put("cpu.inCore", wasCore.toString());
         }

@@ -2,6 +2,7 @@ package dev.sparseprof.calibrate;
 
 import dev.sparseprof.hw.BandwidthCurve;
 import dev.sparseprof.hw.CacheLevel;
+import dev.sparseprof.hw.CoreTeam;
 import dev.sparseprof.hw.GatherRates;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,6 +49,17 @@ final class CpuOverrides {
             if (!Double.isNaN(g.wideOverlap())) inCore.put("gatherWideOverlap", String.format(Locale.ROOT, "%.3f", g.wideOverlap()));
         }
         inCore.put("l1Reuse", fullyAssociativeReuse ? "fullyAssociative" : "setAssociative");
+    }
+
+    /**
+     * The {@code cpu.inCore} keys of the probe's team ({@code hw.CoreTeam}): its threads, the physical
+     * cores under them and, where measured, its FMA pace beside each other; none where not probed.
+     */
+    static void team(Map<String, Object> inCore, CoreTeam t) {
+        if (!t.present()) return;
+        inCore.put("teamThreads", t.threads());
+        inCore.put("teamCores", t.cores());
+        if (!Double.isNaN(t.fma())) inCore.put("teamFma", String.format(Locale.ROOT, "%.3f", t.fma()));
     }
 
     static List<Object> caches(List<CacheLevel> levels) {

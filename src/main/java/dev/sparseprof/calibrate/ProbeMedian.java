@@ -149,7 +149,7 @@ public final class ProbeMedian {
      * be the same in every probe (by the key's last part).
      */
     private static final Set<String> IDENTITY = Set.of("simdWidth", "vectorBits", "model", "cores", "size", "ways", "line",
-            "latency", "shared", "name", "gatherThreads", "fmaPorts", "l1Reuse", "nmDecode");
+            "latency", "shared", "name", "gatherThreads", "fmaPorts", "l1Reuse", "nmDecode", "teamThreads", "teamCores");
 
     /** The same string in every probe, else (a measured number) the median of numbers of one unit. */
     private static String medianScalar(String key, List<Object> values, List<Path> files, List<String> apart) {

@@ -1,6 +1,7 @@
 package dev.sparseprof.calibrate;
 
 import dev.sparseprof.hw.CacheLevel;
+import dev.sparseprof.hw.CoreTeam;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GatherRates;
 import dev.sparseprof.measure.probe.BandwidthPoint;
@@ -57,9 +58,10 @@ public final class ProbeOverlay {
 
     /**
      * {@code ; all N threads at once: fp32 X GFLOP/s, R of N x one}: the FMA throughput of every
-     * thread at once against one thread's, a record, not a model input. Near 1 where each thread has
-     * a core of its own; about 0.5 where two vCPUs are SMT siblings of one core, which the CPUs'
-     * one-at-a-time speeds ({@code slowestCore}) do not see. Empty with one thread or no such point.
+     * thread at once against one thread's, the spec's {@code cpu.inCore.teamFma} ({@link #team}).
+     * Near 1 where each thread has a core of its own; about 0.5 where two vCPUs are SMT siblings of
+     * one core, which the CPUs' one-at-a-time speeds ({@code slowestCore}) do not see. Empty with one
+     * thread or no such point.
      */
     static String concurrentFmaNote(ProbeResult probe, int threads) {
         if (threads < 2) return "";
@@ -79,6 +81,26 @@ public final class ProbeOverlay {
      * the spec's {@code cpu.inCore.slowestCore} and its note.
      */
     public static SpecOverlay of(ProbeResult probe, CpuSpec base, String preset, List<String> provenance, CoreSpeeds speeds) {
+        return of(probe, base, preset, provenance, speeds, 0);
+    }
+
+    /**
+     * The probe's team of all its threads ({@code hw.CoreTeam}): {@code teamCores}, the physical cores
+     * under its CPUs (measure.probe.CoreTopology; 0: not known, taken as one per thread), and its fp32
+     * FMA throughput over as many times one thread's (the best trials; NaN where either is missing).
+     * {@link CoreTeam#NONE} with one thread.
+     */
+    public static CoreTeam team(ProbeResult probe, int threads, int teamCores) {
+        if (threads < 2) return CoreTeam.NONE;
+        FlopsPoint one = probe.flops(32, 1).orElse(null);
+        FlopsPoint all = probe.flops(32, threads).orElse(null);
+        double fma = one == null || all == null || !(one.bestFlopsPerSecond() > 0) ? Double.NaN
+                : Math.min(2, all.bestFlopsPerSecond() / (threads * one.bestFlopsPerSecond()));
+        return new CoreTeam(threads, teamCores > 0 ? Math.min(teamCores, threads) : threads, fma);
+    }
+
+    /** With the physical cores under the probe's team ({@code teamCores}; 0: not known). */
+    public static SpecOverlay of(ProbeResult probe, CpuSpec base, String preset, List<String> provenance, CoreSpeeds speeds, int teamCores) {
         int all = probe.cores();
         Map<String, Object> cpu = new LinkedHashMap<>();
         Map<String, String> notes = new LinkedHashMap<>();
@@ -130,6 +152,8 @@ public final class ProbeOverlay {
             Map<String, Object> rates = inCore(k, clock, point(probe, MemoryLevel.L2, StreamKernel.READ, 1).bestBytesPerSecond(),
                     point(probe, MemoryLevel.L3, StreamKernel.READ, 1).bestBytesPerSecond());
             if (speeds != null) rates.put("slowestCore", String.format(Locale.ROOT, "%.3f", speeds.slowestOverFirst()));
+            CoreTeam team = team(probe, all, teamCores);
+            CpuOverrides.team(rates, team);
             cpu.put("inCore", rates);
             notes.put("cpu.inCore", String.format(Locale.ROOT,
                     "probed: the project's kernels on in-L1 matrices, cycles at the %s effective clock, %d-bit vectors; overlap %.2f: "
@@ -138,7 +162,7 @@ public final class ProbeOverlay {
                     k.l2MeasuredSeconds() * 1e9, k.l2CoreSeconds() * 1e9, k.l2TransferSeconds() * 1e9,
                     (k.l2CoreSeconds() + k.l2TransferSeconds()) * 1e9, Math.max(k.l2CoreSeconds(), k.l2TransferSeconds()) * 1e9)
                     + denseNote(k.denseL2()) + gatherNote("l2Gather", k.gather(), 8) + gatherNote("l2GatherWide", k.gatherWide(), 16)
-                    + speedNote(speeds));
+                    + speedNote(speeds) + teamNote(team, teamCores));
             Map<String, Object> overheads = new LinkedHashMap<>();
             overheads.put("launch", Quantities.microseconds(k.launchSeconds()));
             overheads.put("forkJoin", Quantities.microseconds(k.forkJoinSeconds()));
@@ -187,6 +211,14 @@ public final class ProbeOverlay {
     /** What the per-CPU FMA check measured, for the spec's note. */
     static String speedNote(CoreSpeeds speeds) {
         return speeds == null ? "" : "; slowestCore: fp32 FMA, one thread pinned to each CPU, " + speeds.describe();
+    }
+
+    /** Where the team's cores came from, for the spec's note. */
+    static String teamNote(CoreTeam team, int teamCores) {
+        if (!team.present()) return "";
+        return String.format(Locale.ROOT, "; teamCores: %s", teamCores > 0
+                ? "physical cores under the team's " + team.threads() + " CPUs (sysfs topology)"
+                : "the topology could not be read: one core per thread assumed");
     }
 
     /** What dense's transfer check measured, for the spec's note. */

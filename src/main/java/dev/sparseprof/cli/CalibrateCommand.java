@@ -13,6 +13,7 @@ import dev.sparseprof.calibrate.ProbeOverlay;
 import dev.sparseprof.calibrate.ProbePreset;
 import dev.sparseprof.calibrate.QuickCampaign;
 import dev.sparseprof.calibrate.SpecOverlay;
+import dev.sparseprof.hw.CoreTeam;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
 import dev.sparseprof.hw.HardwareSpecs;
@@ -29,6 +30,7 @@ import dev.sparseprof.measure.probe.BandwidthPoint;
 import dev.sparseprof.measure.probe.CacheSizes;
 import dev.sparseprof.measure.probe.CoreSpeeds;
 import dev.sparseprof.measure.probe.FlopsPoint;
+import dev.sparseprof.measure.probe.CoreTopology;
 import dev.sparseprof.measure.probe.KernelRateProbe;
 import dev.sparseprof.measure.probe.KernelRates;
 import dev.sparseprof.measure.probe.MachineProbe;
@@ -355,10 +357,13 @@ final class CalibrateCommand implements Callable<Integer> {
         // rounds (some seconds later: a tenant's burst on one vCPU lasts seconds), before the gathers that use them
         CoreSpeeds first = CoreSpeeds.measure(ProbeSettings.DEFAULT.minTrialSeconds());
         AtomicReference<CoreSpeeds> settled = new AtomicReference<>(first);
+        int teamCores = CoreTopology.coresUnderTeam(r.cores());
+        // the gathers' in-core part on all threads goes at the pace the model will give it (InCoreRates.coreStretch)
+        double teamPace = ProbeOverlay.team(r, r.cores(), teamCores).paceOn(r.cores());
         r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds(), sizes.lineBytes(), sizes.ways().get(0))
                 .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), () -> {
                     settled.set(CoreSpeeds.measureSettled(first, ProbeSettings.DEFAULT.minTrialSeconds()));
-                    return settled.get() == null ? 1 : settled.get().slowestOverFirst();
+                    return Math.min(teamPace, settled.get() == null ? 1 : settled.get().slowestOverFirst());
                 }, cpu.caches().size() < 2 || cpu.caches().get(1).shared()));
         CoreSpeeds speeds = settled.get();
         // bytes per clock per thread of the best trial, at the effective FMA clock the overlay writes
@@ -383,6 +388,17 @@ final class CalibrateCommand implements Callable<Integer> {
                         + " a probe taken now may draw a rate the tenant broke: probe again and merge with calibrate --median P1,P2,P3%n", speeds.spread());
             }
         }
+        CoreTeam team = ProbeOverlay.team(r, r.cores(), teamCores);
+        if (team.present()) {
+            w.printf(Locale.ROOT, "calibrate: team of %d pinned threads on %d physical cores (%s); fp32 FMA all at once %.3f of %d x one%n",
+                    team.threads(), team.cores(), teamCores > 0 ? "sysfs topology" : "topology not readable: one core per thread assumed",
+                    team.fma(), team.threads());
+            if (team.cores() < team.threads()) {
+                spec.commandLine().getErr().printf(Locale.ROOT, "calibrate: note: the %d threads share %d core%s (SMT siblings): runs on %d threads are"
+                        + " predicted at the team's FMA pace (%.2f of %d cores' in-core throughput) and one core's L1 and L2 per sibling pair%n",
+                        team.threads(), team.cores(), team.cores() == 1 ? "" : "s", team.threads(), team.fma(), team.threads());
+            }
+        }
         KernelRates k = r.kernels();
         w.printf(Locale.ROOT, "calibrate: kernel in-core rates (ns): dense %.3g per vector FMA (narrow %.3g); row body per entry %.3g / %.3g / %.3g / %.3g"
                 + " at 8 / 4 / 2 / 1 vectors, %.3g per row and block, %.3g per row of the tight loops; coo %.3g per triple, %.3g per row; bsr4x4 %.3g per block-strip (narrow %.3g), %.3g per tile and strip; 2:4 %.3g per slot, %.3g per row; general-path 2- and 1-vector blocks %.3g / %.3g per entry;"
@@ -397,7 +413,7 @@ final class CalibrateCommand implements Callable<Integer> {
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + String.format(Locale.ROOT, ", probe took %.1f s", r.elapsedSeconds()),
                 "command: sparseprof calibrate --probe --preset " + preset + " --out " + out,
                 "Roofs are the best of " + ProbeSettings.DEFAULT.trials() + " short trials (read kernel, STREAM byte counting); the machine may be shared.");
-        SpecOverlay overlay = ProbeOverlay.of(r, cpu, presetFor(preset, out), provenance, speeds);
+        SpecOverlay overlay = ProbeOverlay.of(r, cpu, presetFor(preset, out), provenance, speeds, teamCores);
         overlay.check(out.toAbsolutePath().getParent());
         AtomicFiles.writeString(out, overlay.toYaml());
         w.printf(Locale.ROOT, "calibrate: probe took %.1f s; wrote %s (preset %s + measured overrides)%n", r.elapsedSeconds(), out, preset);

@@ -52,6 +52,12 @@ public record CpuSpec(String name, String source, int cores, double clockHertz, 
         return cores;
     }
 
+    /** The physical cores under the {@code cores} threads ({@link CoreTeam#coresUnder}): SMT siblings share one core's L1 and L2. */
+    @Override
+    public int privateCacheInstances() {
+        return inCore.team().coresUnder(cores);
+    }
+
     @Override
     public List<CacheLevel> cacheLevels() {
         return caches;

@@ -7,8 +7,9 @@ import java.util.List;
  *
  * <p>Contract: {@link #cacheLevels()} lists the caches innermost first (GPU: the per-SM L1, then the
  * shared L2; CPU: L1d, L2, L3), which is the order a cache simulator builds its hierarchy in;
- * {@link #parallelUnits()} is the count of SMs or cores; {@link #source()} is the spec file's name,
- * used in every error about the spec.
+ * {@link #parallelUnits()} is the count of SMs or cores; {@link #privateCacheInstances()} how many
+ * instances of each private (non-shared) cache level those units use; {@link #source()} is the spec
+ * file's name, used in every error about the spec.
  */
 public sealed interface HardwareSpec permits GpuSpec, CpuSpec {
     String name();
@@ -18,6 +19,11 @@ public sealed interface HardwareSpec permits GpuSpec, CpuSpec {
     double clockHertz();
 
     int parallelUnits();
+
+    /** Instances of each private cache level under the parallel units: one per unit unless units share a core's (SMT siblings). */
+    default int privateCacheInstances() {
+        return parallelUnits();
+    }
 
     List<CacheLevel> cacheLevels();
 

@@ -77,6 +77,11 @@ package dev.sparseprof.hw;
  *     ({@link #coreStretch}). A VM's vCPUs need not be equal: the Zen 5 VM's second ran a dense
  *     layer 1.3-1.6x slower than its first while another tenant (presumably on its SMT sibling)
  *     was busy.
+ * <li>{@code team} ({@link CoreTeam}; spec keys {@code teamThreads}, {@code teamCores},
+ *     {@code teamFma}): the probe's team of pinned threads, the physical cores under it and its FMA
+ *     pace beside each other. At the team's size the in-core stretch is {@code 1 / min(slowestCore,
+ *     teamFma)}, and the private caches are the team's cores' ({@link CoreTeam#coresUnder}): SMT
+ *     siblings share one core's ports, L1 and L2, which each CPU timed alone does not show.
  * </ul>
  * {@link #NONE} (vectorBits 0): not probed; the roofline model with fitted overheads applies.
  */
@@ -84,11 +89,12 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
                           double block2Cycles, double oneVectorCycles, double rowBlockCycles, double wholeRowCycles, double cooEntryCycles, double cooRowCycles, double bsrWideCycles, double bsrNarrowCycles,
                           double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap,
                           double bsrTileCycles, double nmRowCycles, boolean fixedPartsApart, double split2Cycles, double split1Cycles,
-                          GatherRates l2Gather, double slowestCore, double denseOverlap, boolean fullyAssociativeReuse, boolean nmDecodeSerial) {
+                          GatherRates l2Gather, double slowestCore, double denseOverlap, boolean fullyAssociativeReuse, boolean nmDecodeSerial,
+                          CoreTeam team) {
     /** A {@code denseOverlap} the probe did not measure: the shared {@code overlap} stands in. */
     public static final double NOT_PROBED = Double.NaN;
     public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, GatherRates.NONE, 0, NOT_PROBED,
-            false, false);
+            false, false, CoreTeam.NONE);
 
     public InCoreRates {
         if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);
@@ -106,12 +112,18 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
             throw new SpecException("cpu.inCore.denseOverlap must be in [0, 1], got " + denseOverlap);
         }
         if (l2Gather == null) l2Gather = GatherRates.NONE;
+        if (team == null) team = CoreTeam.NONE;
         if (!(slowestCore >= 0 && slowestCore <= 1)) throw new SpecException("cpu.inCore.slowestCore must be in (0, 1], got " + slowestCore);
     }
 
-    /** How much longer the in-core part of a call on {@code cores} cores takes than its share of the first CPU's time. */
+    /**
+     * How much longer the in-core part of a call on {@code cores} pinned threads takes than its share
+     * of the first CPU's time: at the pace of the slowest CPU alone ({@code slowestCore}) or of the
+     * slowest thread beside the others ({@link CoreTeam#paceOn}: SMT siblings sharing a core's ports),
+     * whichever is slower.
+     */
     public double coreStretch(int cores) {
-        return coreStretch(cores, slowestCore);
+        return coreStretch(cores, Math.min(slowestCore > 0 ? slowestCore : 1, team.paceOn(cores)));
     }
 
     /** {@link #coreStretch(int)} for a {@code slowestCore} (0: equal cores) before it is in a spec. */

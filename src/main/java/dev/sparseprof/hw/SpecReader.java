@@ -25,7 +25,7 @@ final class SpecReader {
     private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "block8", "block4", "block2", "oneVector", "rowBlock", "wholeRow", "cooEntry", "cooRow",
         "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap", "denseOverlap",
         "l2GatherPerCore", "l2GatherAll", "gatherThreads", "l2GatherWidePerCore", "l2GatherWideAll", "gatherOverlap", "gatherWideOverlap",
-        "slowestCore", "l1Reuse", "nmDecode"};
+        "slowestCore", "l1Reuse", "nmDecode", "teamThreads", "teamCores", "teamFma"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -125,10 +125,20 @@ final class SpecReader {
                     apart ? SpecValues.cycles(m, "bsrTile") : 0, apart ? SpecValues.cycles(m, "nmRow") : 0, apart,
                     m.has("split2") ? SpecValues.cycles(m, "split2") : 0, m.has("split1") ? SpecValues.cycles(m, "split1") : 0,
                     gather(m), m.has("slowestCore") ? m.number("slowestCore") : 0,
-                    m.has("denseOverlap") ? m.number("denseOverlap") : InCoreRates.NOT_PROBED, fullyAssociativeReuse(m), nmDecodeSerial(m));
+                    m.has("denseOverlap") ? m.number("denseOverlap") : InCoreRates.NOT_PROBED, fullyAssociativeReuse(m), nmDecodeSerial(m), team(m));
         } catch (SpecException e) {
             throw m.error(e.getMessage());
         }
+    }
+
+    /** {@code teamThreads}, {@code teamCores}, {@code teamFma} ({@link CoreTeam}): a probe writes the first two together, the third with them. */
+    private static CoreTeam team(ConfigMap m) {
+        if (!m.has("teamThreads")) {
+            if (m.has("teamCores") || m.has("teamFma")) throw m.error("teamCores and teamFma need teamThreads (a probe writes them together)");
+            return CoreTeam.NONE;
+        }
+        if (!m.has("teamCores")) throw m.error("teamThreads needs teamCores (a probe writes both)");
+        return new CoreTeam(m.positiveInt("teamThreads", 1), m.positiveInt("teamCores", 1), m.has("teamFma") ? m.number("teamFma") : Double.NaN);
     }
 
     /**

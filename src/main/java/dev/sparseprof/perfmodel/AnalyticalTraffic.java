@@ -43,7 +43,7 @@ public final class AnalyticalTraffic {
         for (int level = 0; level < levels; level++) {
             CacheLevel c = caches.get(level);
             names.add(c.name());
-            int instances = c.shared() ? 1 : spec.parallelUnits();
+            int instances = c.shared() ? 1 : spec.privateCacheInstances();
             boolean skipL1 = level == 0 && levels > 1;
             hottestFirst(streams, arriving, order);
             double left = c.sizeBytes();

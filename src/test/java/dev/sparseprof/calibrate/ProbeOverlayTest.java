@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.hw.CoreTeam;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.measure.probe.BandwidthPoint;
@@ -109,6 +110,38 @@ class ProbeOverlayTest {
         assertEquals(0.65, unequal.inCore().slowestCore(), 1e-9);
         assertEquals(1 / 0.65, unequal.inCore().coreStretch(2), 1e-9);
         assertTrue(u.toYaml().contains("cpu 0 200.0 GFLOP/s, cpu 1 130.0 GFLOP/s"), u.toYaml());
+    }
+
+    /**
+     * The probe's team goes into the spec: its threads, the physical cores under them (sysfs topology:
+     * SMT siblings give fewer) and its FMA pace beside each other, which the model then applies to
+     * calls on as many threads; without a readable topology each thread counts as a core.
+     */
+    @Test
+    void theTeamsCoresAndFmaPaceGoIntoTheSpec() {
+        KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30);
+        ProbeResult p = probe();
+        // one thread 128 GFLOP/s, both at once 160: SMT siblings, 0.625 of two cores
+        List<FlopsPoint> fl = List.of(new FlopsPoint(64, 1, 60e9, 64e9), new FlopsPoint(64, 2, 70e9, 72e9),
+                new FlopsPoint(32, 1, 120e9, 128e9), new FlopsPoint(32, 2, 150e9, 160e9));
+        ProbeResult smt = new ProbeResult(p.cpuModel(), p.cores(), p.caches(), p.vectorBits(), p.bandwidth(), fl, 1.0).withKernels(k);
+        CpuSpec base = (CpuSpec) HardwareSpecs.load("epyc-zen5-2c");
+        SpecOverlay o = ProbeOverlay.of(smt, base, "epyc-zen5-2c", List.of("t"), null, 1);
+        CpuSpec spec = (CpuSpec) o.check();
+        assertEquals(new CoreTeam(2, 1, 0.625), spec.inCore().team());
+        assertEquals(1, spec.privateCacheInstances());
+        assertEquals(1 / 0.625, spec.inCore().coreStretch(2), 1e-9);
+        assertTrue(o.toYaml().contains("teamCores: physical cores under the team's 2 CPUs (sysfs topology)"), o.toYaml());
+        // the topology unknown: one core per thread, the pace still measured
+        SpecOverlay unknown = ProbeOverlay.of(smt, base, "epyc-zen5-2c", List.of("t"), null, 0);
+        CpuSpec u = (CpuSpec) unknown.check();
+        assertEquals(new CoreTeam(2, 2, 0.625), u.inCore().team());
+        assertTrue(unknown.toYaml().contains("one core per thread assumed"), unknown.toYaml());
+        // the fixture's probe: two cores at full pace
+        CpuSpec apart = (CpuSpec) ProbeOverlay.of(probe().withKernels(k), base, "epyc-zen5-2c", List.of("t"), null, 2).check();
+        assertEquals(new CoreTeam(2, 2, 1.0), apart.inCore().team());
+        assertEquals(1.0, apart.inCore().coreStretch(2), 1e-12);
     }
 
     @Test

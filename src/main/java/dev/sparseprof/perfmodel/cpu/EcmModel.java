@@ -18,10 +18,11 @@ import java.util.List;
  * <ul>
  * <li>T_core: the kernel's loop counts at this SIMD width ({@link LoopNests}) times the probed
  *     cycles per unit, over the cores running, stretched by the schedule's imbalance and, on more
- *     than one core, by the slowest core's pace ({@link InCoreRates#coreStretch});
+ *     than one core, by the slowest core's pace, alone or beside the others ({@link InCoreRates#coreStretch}:
+ *     SMT siblings share a core's ports);
  * <li>T_L1L2, T_L2L3, T_L3Mem: the bytes the traffic model puts at L2, L3 and DRAM over each
- *     level's probed read bandwidth (the L2: the 1-core figure times the cores running, stretched
- *     by the imbalance; the L3: its all-cores figure, at most the 1-core figure times the cores
+ *     level's probed read bandwidth (the L2: the 1-core figure times the physical cores running,
+ *     {@link CpuSpec#privateCacheInstances}, as SMT siblings share one L2; stretched by the imbalance; the L3: its all-cores figure, at most the 1-core figure times the cores
  *     running; DRAM: the curve at the cores running). L1 traffic is part of T_core (the rates were probed with every
  *     operand in L1). The L2 bytes of B's row gathers ({@link Traffic#gatherShares}) move at the
  *     probed gather rate ({@code hw.GatherRates}: a sustained CSR call over random rows of a B in
@@ -41,8 +42,8 @@ import java.util.List;
  * back to back, the first level that holds the call's own footprint; taken in turn with other
  * kernels' calls ({@code interleaved}, as {@code measure} takes its repetitions), the first that
  * holds the call's footprint and what the others touched in between. A private level holds what its
- * own core touches ({@link #footprint}: its share of A and C, all of B, its own copy of B), a shared
- * one what all cores touch.
+ * own core touches ({@link #footprint}: its share of A and C, all of B, its own copy of B; the shares
+ * and copies of both threads where two SMT siblings run on it), a shared one what all cores touch.
  * Nothing in it is fitted to a measured run: every rate comes from the probe.
  */
 public final class EcmModel {
@@ -83,7 +84,7 @@ public final class EcmModel {
                 bandwidth = c.bandwidthBytesPerSecond();
                 if (!c.shared()) {
                     stretch = imbalance;
-                    if (i == 1 && rates.l2CoreBytesPerSecond() > 0) bandwidth = rates.l2CoreBytesPerSecond() * spec.cores();
+                    if (i == 1 && rates.l2CoreBytesPerSecond() > 0) bandwidth = rates.l2CoreBytesPerSecond() * spec.privateCacheInstances();
                 } else if (rates.l3CoreBytesPerSecond() > 0) bandwidth = Math.min(bandwidth, rates.l3CoreBytesPerSecond() * spec.cores());
             } else {
                 bandwidth = spec.dram().bandwidth().at(spec.cores());
@@ -170,7 +171,9 @@ public final class EcmModel {
             else split += d.footprintBytes();
         }
         double copy = bCopyBytesPerThread(spec, w, plan.format());
-        return new Footprint(split / cores + replicated + copy, split + replicated + copy * cores);
+        // SMT siblings' one private cache holds each thread's share and copy, and the arrays all of them read once
+        double threadsPerCore = (double) cores / spec.privateCacheInstances();
+        return new Footprint(threadsPerCore * (split / cores + copy) + replicated, split + replicated + copy * cores);
     }
 
     /**
@@ -186,7 +189,7 @@ public final class EcmModel {
     public static double bCopySeconds(CpuSpec cpu, Workload w, String format) {
         double bytes = 2.0 * bCopyBytesPerThread(cpu, w, format) * cpu.cores();
         for (CacheLevel c : cpu.caches()) {
-            double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * cpu.cores();
+            double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * cpu.privateCacheInstances();
             if (bytes <= capacity && c.bandwidthBytesPerSecond() > 0) return bytes / c.bandwidthBytesPerSecond();
         }
         return bytes / cpu.dram().bandwidth().at(cpu.cores());

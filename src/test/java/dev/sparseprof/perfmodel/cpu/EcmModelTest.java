@@ -301,6 +301,55 @@ class EcmModelTest {
     }
 
     /**
+     * Two threads on SMT siblings of one core ({@code teamCores: 1}) share its ports and its private
+     * caches: the in-core time goes at the team's measured FMA pace, the L2 moves one core's bytes
+     * per second, and the one L1 and L2 hold both threads' shares. The team's figures hold only at its
+     * size: one thread runs as before, and a team of 4 says nothing about 2 threads.
+     */
+    @Test
+    void smtSiblingsShareOneCoresPortsAndCaches() {
+        Workload w = Workload.uniformSparse("ffn", 1536, 384, 128, DType.F32, 0.1, false);
+        String base = spec(512, "0");
+        CpuSpec apart = cpu(512, "0");
+        CpuSpec siblings = (CpuSpec) HardwareSpecs.parse("smt.yaml", base.replace("    overlap: 0\n",
+                "    overlap: 0\n    teamThreads: 2\n    teamCores: 1\n    teamFma: 0.55\n"));
+        CpuSpec measuredApart = (CpuSpec) HardwareSpecs.parse("apart.yaml", base.replace("    overlap: 0\n",
+                "    overlap: 0\n    teamThreads: 2\n    teamCores: 2\n    teamFma: 0.98\n"));
+        assertEquals(1, siblings.privateCacheInstances());
+        assertEquals(2, measuredApart.privateCacheInstances());
+        assertEquals(1 / 0.55, siblings.inCore().coreStretch(2), 1e-12);
+        assertEquals(1 / 0.98, measuredApart.inCore().coreStretch(2), 1e-12);
+        assertEquals(1.0, siblings.inCore().coreStretch(1));
+        for (String f : new String[] {"dense", "csr"}) {
+            Prediction two = new PerfModel(apart, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName(f), Features.ALL);
+            Prediction smt = new PerfModel(siblings, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName(f), Features.ALL);
+            assertEquals(two.computeSeconds() / 0.55, smt.computeSeconds(), 1e-12 * smt.computeSeconds(), f);
+            // the L2 at one core's 100 GB/s (bytes past L1 from the shared L1's hits), not two cores' 200
+            double l2Bytes = smt.traffic().bytesAt(1);
+            assertEquals(l2Bytes / 100e9 * smt.imbalanceFactor(), smt.levelSeconds()[1], 1e-9 * smt.levelSeconds()[1], f);
+            assertTrue(smt.seconds() > two.seconds() * 1.5, f + ": SMT siblings are not two cores");
+            Prediction measured = new PerfModel(measuredApart, TrafficModel.ANALYTICAL).predict(w, FormatModels.byName(f), Features.ALL);
+            assertEquals(two.computeSeconds() / 0.98, measured.computeSeconds(), 1e-12 * measured.computeSeconds(), f);
+        }
+        // the siblings' one L1 and L2 hold both threads' shares of A and C and both copies of B: all the call touches
+        Footprint shared = EcmModel.footprint(w, FormatModels.byName("csr").plan(w, siblings), siblings);
+        Footprint own = EcmModel.footprint(w, FormatModels.byName("csr").plan(w, apart), apart);
+        assertEquals(shared.allCoresBytes(), shared.perCoreBytes(), 1e-9 * shared.allCoresBytes());
+        assertTrue(own.perCoreBytes() < shared.perCoreBytes());
+        // a team of 4 on 2 cores: nothing known about 2 threads
+        CpuSpec four = (CpuSpec) HardwareSpecs.parse("four.yaml", base.replace("    overlap: 0\n",
+                "    overlap: 0\n    teamThreads: 4\n    teamCores: 2\n    teamFma: 0.6\n"));
+        assertEquals(2, four.privateCacheInstances());
+        assertEquals(1.0, four.inCore().coreStretch(2));
+        SparseprofException e = assertThrows(SparseprofException.class, () -> HardwareSpecs.parse("b.yaml", base.replace("    overlap: 0\n",
+                "    overlap: 0\n    teamCores: 1\n")));
+        assertTrue(e.getMessage().contains("need teamThreads"), e.getMessage());
+        e = assertThrows(SparseprofException.class, () -> HardwareSpecs.parse("c.yaml", base.replace("    overlap: 0\n",
+                "    overlap: 0\n    teamThreads: 2\n    teamCores: 3\n")));
+        assertTrue(e.getMessage().contains("teamCores must lie in [1, teamThreads]"), e.getMessage());
+    }
+
+    /**
      * A probe that measured the N:M decode alone ({@code nmDecode: serial}) has it run in series with
      * the body: no transfer hides behind it, where an older probe's decode joins the body's in-core
      * time and the transfers overlap both. The in-core total is the same either way.
