@@ -99,7 +99,7 @@ public final class QuickCampaign {
     /**
      * Why the campaign's runs are too noisy to fit (empty when they are not): more than a quarter
      * of the cases still noisy after their re-runs, or the median case's IQR over its median above
-     * the noise criteria's bound. The noisy cases are counted by criterion ({@link #criterion});
+     * the noise criteria's bound. The noisy cases are counted by criterion ({@code Stability#criterion});
      * cases noisy only because the FMA canary read low ({@link NoiseCriteria#timedSlow}) do not
      * count: {@link #fitCases} leaves them out of the fit.
      */
@@ -118,7 +118,7 @@ public final class QuickCampaign {
                     slow++;
                 } else if (m.stability().noisy()) {
                     noisy++;
-                    byCriterion.merge(criterion(m.stability().reason()), 1, Integer::sum);
+                    byCriterion.merge(m.stability().criterion().label(), 1, Integer::sum);
                 }
                 if (s > worstSpread) {
                     worstSpread = s;
@@ -161,14 +161,7 @@ public final class QuickCampaign {
         return slow;
     }
 
-    /** A noise reason's criterion: its words before the first figure ({@code IQR}, {@code max/min}, {@code FMA canary at}, ...). */
-    static String criterion(String reason) {
-        int i = 0;
-        while (i < reason.length() && !Character.isDigit(reason.charAt(i))) i++;
-        return reason.substring(0, i).strip();
-    }
-
-    /** {@code ; by criterion: IQR 40, FMA canary at 12}: the largest first; empty without noisy cases. */
+    /** {@code ; by criterion: IQR 40, max/min 12}: the largest first; empty without noisy cases. */
     private static String breakdown(Map<String, Integer> byCriterion) {
         if (byCriterion.isEmpty()) return "";
         List<Map.Entry<String, Integer>> entries = new ArrayList<>(byCriterion.entrySet());

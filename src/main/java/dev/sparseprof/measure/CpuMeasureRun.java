@@ -135,14 +135,15 @@ public final class CpuMeasureRun {
                             keptCanary[i] = attempt.canaryGflops();
                         }
                         // the canary alone does not call for a re-run: its spells outlast the retries (below)
-                        anyNoisy |= !noise.verdict(kept[i], keptDrift[i], keptFaults[i]).isEmpty();
+                        anyNoisy |= noise.judge(kept[i], keptDrift[i], keptFaults[i], Double.NaN).noisy();
                     }
                 }
                 double denseSeconds = Double.NaN;
                 for (int i = 0; i < count; i++) {
                     // the speed is judged at the end (judgeSpeeds), against the run's final best
-                    String why = noise.verdict(kept[i], keptDrift[i], keptFaults[i]);
-                    Stability st = new Stability(warm[i].settled(), warm[i].runs(), attempts, !why.isEmpty(), why, keptCanary[i], keptCanary[i] / best);
+                    NoiseCriteria.Verdict why = noise.judge(kept[i], keptDrift[i], keptFaults[i], Double.NaN);
+                    Stability st = new Stability(warm[i].settled(), warm[i].runs(), attempts, why.noisy(), why.reason(), why.criterion(),
+                            keptCanary[i], keptCanary[i] / best);
                     Measurement m = prepared.get(i).result(kept[i]).withStability(st);
                     if (m.format().equals("dense")) denseSeconds = m.medianSeconds();
                     out.add(m.withDenseSeconds(denseSeconds));
@@ -174,9 +175,9 @@ public final class CpuMeasureRun {
         for (Measurement m : measured) {
             Stability s = m.stability();
             double speed = s.canaryGflops() / best;
-            String slow = judged.contains(m.format()) ? noise.slowness(speed) : "";
-            String reason = s.noisy() || slow.isEmpty() ? s.reason() : slow;
-            out.add(m.withStability(new Stability(s.warmupSettled(), s.warmupRuns(), s.attempts(), s.noisy() || !slow.isEmpty(), reason,
+            NoiseCriteria.Verdict slow = judged.contains(m.format()) ? noise.slowness(speed) : NoiseCriteria.Verdict.QUIET;
+            NoiseCriteria.Verdict kept = s.noisy() || !slow.noisy() ? new NoiseCriteria.Verdict(s.criterion(), s.reason()) : slow;
+            out.add(m.withStability(new Stability(s.warmupSettled(), s.warmupRuns(), s.attempts(), kept.noisy(), kept.reason(), kept.criterion(),
                     s.canaryGflops(), speed)));
         }
         return out;

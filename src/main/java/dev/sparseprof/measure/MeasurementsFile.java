@@ -50,7 +50,7 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
                     .field("speedupOverDense", m.speedupOverDense())
                     .field("warmupSettled", m.stability().warmupSettled()).field("warmupRuns", m.stability().warmupRuns())
                     .field("attempts", m.stability().attempts()).field("noisy", m.stability().noisy())
-                    .field("noise", m.stability().reason())
+                    .field("noise", m.stability().reason()).field("noiseCriterion", m.stability().criterion().key())
                     .field("canaryGflops", m.stability().canaryGflops()).field("speed", m.stability().speed()).endObject();
         }
         return w.endArray().endObject().toString();
@@ -129,8 +129,18 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
      */
     private static Stability stability(Fields r) {
         if (!r.map().containsKey("attempts")) return Stability.UNKNOWN;
-        return new Stability(r.bool("warmupSettled"), r.int32("warmupRuns"), r.int32("attempts"), r.bool("noisy"),
-                r.string("noise"), r.optionalNumberOrNaN("canaryGflops"), r.optionalNumberOrNaN("speed"));
+        boolean noisy = r.bool("noisy");
+        String reason = r.string("noise");
+        double canary = r.optionalNumberOrNaN("canaryGflops");
+        double speed = r.optionalNumberOrNaN("speed");
+        if (!r.map().containsKey("noiseCriterion")) return new Stability(r.bool("warmupSettled"), r.int32("warmupRuns"), r.int32("attempts"), noisy,
+                reason, canary, speed); // written before the criterion was kept: as its reason names it
+        String key = r.string("noiseCriterion");
+        NoiseCriterion criterion = NoiseCriterion.ofKey(key);
+        if (criterion == null || noisy != (criterion != NoiseCriterion.NONE)) {
+            throw SparseprofException.in(r.where(), "noiseCriterion '" + key + "' does not fit noisy: " + noisy);
+        }
+        return new Stability(r.bool("warmupSettled"), r.int32("warmupRuns"), r.int32("attempts"), noisy, reason, criterion, canary, speed);
     }
 
     /** Typed access to one JSON object's members, with errors naming the path. */

@@ -51,6 +51,16 @@ public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, 
         this(maxSpread, maxRange, maxDrift, DEFAULT_MAX_FAULTS_PER_RUN, retries);
     }
 
+    /** A case's noise: the criterion it passed ({@link NoiseCriterion#NONE}: none) and the reason the table prints. */
+    public record Verdict(NoiseCriterion criterion, String reason) {
+        /** Within every bound. */
+        public static final Verdict QUIET = new Verdict(NoiseCriterion.NONE, "");
+
+        public boolean noisy() {
+            return criterion != NoiseCriterion.NONE;
+        }
+    }
+
     /** {@link #verdict(Timing, double, double)} with the page faults unknown. */
     public String verdict(Timing t, double drift) {
         return verdict(t, drift, Double.NaN);
@@ -68,21 +78,28 @@ public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, 
      * the run ({@link SpeedCanary}; NaN when unknown).
      */
     public String verdict(Timing t, double drift, double faultsPerRun, double speed) {
+        return judge(t, drift, faultsPerRun, speed).reason();
+    }
+
+    /** {@link #verdict(Timing, double, double, double)} with the criterion it names. */
+    public Verdict judge(Timing t, double drift, double faultsPerRun, double speed) {
         double spread = t.spread();
-        if (spread > maxSpread) return String.format(Locale.ROOT, "IQR %.0f%% of median", 100 * spread);
+        if (spread > maxSpread) return new Verdict(NoiseCriterion.IQR, String.format(Locale.ROOT, "IQR %.0f%% of median", 100 * spread));
         double range = t.maxSeconds() / t.minSeconds();
-        if (range > maxRange) return String.format(Locale.ROOT, "max/min %.2f", range);
-        if (drift > maxDrift) return String.format(Locale.ROOT, "drift %.2f (first third over last)", drift);
-        if (faultsPerRun > maxFaultsPerRun) return String.format(Locale.ROOT, "page faults %.1f per run (fresh heap pages)", faultsPerRun);
+        if (range > maxRange) return new Verdict(NoiseCriterion.RANGE, String.format(Locale.ROOT, "max/min %.2f", range));
+        if (drift > maxDrift) return new Verdict(NoiseCriterion.DRIFT, String.format(Locale.ROOT, "drift %.2f (first third over last)", drift));
+        if (faultsPerRun > maxFaultsPerRun) {
+            return new Verdict(NoiseCriterion.PAGE_FAULTS, String.format(Locale.ROOT, "page faults %.1f per run (fresh heap pages)", faultsPerRun));
+        }
         return slowness(speed);
     }
 
     /**
-     * Why a case timed at {@code speed} of the run's best canary reading is noisy by the canary, or
-     * the empty string (NaN: not read, nothing judged).
+     * Whether a case timed at {@code speed} of the run's best canary reading is noisy by the canary
+     * ({@link Verdict#QUIET} where not, or NaN: not read, nothing judged).
      */
-    String slowness(double speed) {
-        return speed < minSpeed ? slowMachine(speed) : "";
+    Verdict slowness(double speed) {
+        return speed < minSpeed ? new Verdict(NoiseCriterion.CANARY, slowMachine(speed)) : Verdict.QUIET;
     }
 
     /** The reason a case timed at {@code speed} of the run's best canary reading gives. */
@@ -95,7 +112,7 @@ public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, 
      * reason is the canary's): its repetitions were sound, the core's FP pipes were shared.
      */
     public static boolean timedSlow(Stability s) {
-        return s.noisy() && s.reason().equals(slowMachine(s.speed()));
+        return s.criterion() == NoiseCriterion.CANARY;
     }
 
     /** {@link #excess(Timing, double, double)} with the page faults unknown. */

@@ -9,6 +9,7 @@ import dev.sparseprof.measure.Measurement;
 import dev.sparseprof.measure.MeasurementsFile;
 import dev.sparseprof.measure.MeasurementsHeader;
 import dev.sparseprof.measure.NoiseCriteria;
+import dev.sparseprof.measure.NoiseCriterion;
 import dev.sparseprof.measure.Stability;
 import dev.sparseprof.measure.Timing;
 import dev.sparseprof.model.GemmLayer;
@@ -70,11 +71,13 @@ class QuickAndMachineTest {
     }
 
     @Test
-    void aNoiseReasonsCriterionIsItsWordsBeforeTheFirstFigure() {
-        assertEquals("IQR", QuickCampaign.criterion("IQR 30% of median"));
-        assertEquals("max/min", QuickCampaign.criterion("max/min 3.20"));
-        assertEquals("FMA canary at", QuickCampaign.criterion("FMA canary at 0.57 of its best"));
-        assertEquals("page faults", QuickCampaign.criterion("page faults 3.8 per run (fresh heap pages)"));
+    void aReasonInAnOlderFileNamesItsCriterion() {
+        assertEquals(NoiseCriterion.IQR, new Stability(true, 1, 1, true, "IQR 30% of median").criterion());
+        assertEquals(NoiseCriterion.RANGE, new Stability(true, 1, 1, true, "max/min 3.20").criterion());
+        assertEquals(NoiseCriterion.CANARY, new Stability(true, 1, 1, true, "FMA canary at 0.57 of its best").criterion());
+        assertEquals(NoiseCriterion.PAGE_FAULTS, new Stability(true, 1, 1, true, "page faults 3.8 per run (fresh heap pages)").criterion());
+        assertEquals(NoiseCriterion.OTHER, new Stability(true, 1, 1, true, "a reason of another build").criterion());
+        assertEquals(NoiseCriterion.NONE, new Stability(true, 1, 1, false, "").criterion());
     }
 
     @Test

@@ -2,8 +2,10 @@ package dev.sparseprof.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.util.SparseprofException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -63,6 +65,12 @@ class NoiseAndIdentityTest {
         assertTrue(n.excess(tight, 1.0, 0.0, 0.7) > n.excess(tight, 1.0, 0.0, 0.85));
         assertEquals(0, n.excess(tight, 1.0, 0.0, 1.0), 1e-12);
         assertEquals("IQR 25% of median", n.verdict(timing(0.8, 0.9, 1.0, 1.15, 1.5), 1.0, 0.0, 0.5), "the first criterion met is named");
+        assertEquals(new NoiseCriteria.Verdict(NoiseCriterion.CANARY, "FMA canary at 0.78 of its best"), n.judge(tight, 1.0, 0.0, 0.78));
+        assertEquals(NoiseCriterion.IQR, n.judge(timing(0.8, 0.9, 1.0, 1.15, 1.5), 1.0, 0.0, 0.5).criterion());
+        assertEquals(NoiseCriterion.RANGE, n.judge(timing(0.5, 0.99, 1.0, 1.01, 1.5), 1.0, 0.0, 1.0).criterion());
+        assertEquals(NoiseCriterion.DRIFT, n.judge(tight, 1.3, 0.0, 1.0).criterion());
+        assertEquals(NoiseCriterion.PAGE_FAULTS, n.judge(tight, 1.0, 4.0, 1.0).criterion());
+        assertFalse(n.judge(tight, 1.0, 0.0, 1.0).noisy());
     }
 
     /** A case read slow against a best that a later layer raised is judged at the end, by that best; an earlier reason stays. */
@@ -76,7 +84,9 @@ class NoiseAndIdentityTest {
         Measurement gather = new Measurement("fc1", "coo", 32, 1, "nnz", 24, 40, 320, 0.66, t, 1.0, 2.0, 1.5,
                 new Stability(true, 50, 1, false, "", 150.0, 1.0));
         List<Measurement> judged = CpuMeasureRun.judgeSpeeds(List.of(early, noisy, quick, gather), Set.of("csr"), 220.0, NoiseCriteria.DEFAULT);
-        assertEquals(new Stability(true, 50, 1, true, "FMA canary at 0.82 of its best", 180.0, 180.0 / 220), judged.get(0).stability());
+        assertEquals(new Stability(true, 50, 1, true, "FMA canary at 0.82 of its best", NoiseCriterion.CANARY, 180.0, 180.0 / 220),
+                judged.get(0).stability());
+        assertEquals(NoiseCriterion.IQR, judged.get(1).stability().criterion(), "an earlier reason keeps its criterion");
         assertTrue(NoiseCriteria.timedSlow(judged.get(0).stability()), "noisy by the canary alone, as calibrate --quick reads it");
         assertEquals("IQR 25% of median", judged.get(1).stability().reason());
         assertFalse(NoiseCriteria.timedSlow(judged.get(1).stability()));
@@ -133,12 +143,18 @@ class NoiseAndIdentityTest {
         assertEquals(List.of(m), back.results());
         String old = new MeasurementsFile(new MeasurementsHeader("m", "Intel(R) Xeon(R) Processor, 2 CPUs", "d", "25", "c"),
                 List.of(m.withStability(Stability.UNKNOWN))).toJson()
-                .replaceAll(",\\s*\"(cpuModel|cpus|vectorBits|warmupSettled|warmupRuns|attempts|noisy|noise)\": [^,}]+", "");
+                .replaceAll(",\\s*\"(cpuModel|cpus|vectorBits|warmupSettled|warmupRuns|attempts|noisy|noise|noiseCriterion)\": [^,}]+", "");
         MeasurementsFile before = MeasurementsFile.parse("old.json", old);
         assertEquals(Stability.UNKNOWN, before.results().get(0).stability());
-        String noCanary = new MeasurementsFile(h, List.of(m)).toJson().replaceAll(",\\s*\"(canaryGflops|speed)\": [^,}]+", "");
+        assertTrue(new MeasurementsFile(h, List.of(m)).toJson().contains("\"noiseCriterion\": \"iqr\""));
+        String noCanary = new MeasurementsFile(h, List.of(m)).toJson().replaceAll(",\\s*\"(canaryGflops|speed|noiseCriterion)\": [^,}]+", "");
         assertEquals(new Stability(true, 50, 3, true, "IQR 25% of median"), MeasurementsFile.parse("older.json", noCanary).results().get(0).stability(),
                 "a file written before the canary reads no speed");
         assertEquals(new MachineIdentity("Intel(R) Xeon(R) Processor", 2, 0), before.header().identity());
+        assertEquals(NoiseCriterion.IQR, MeasurementsFile.parse("older.json", noCanary).results().get(0).stability().criterion(),
+                "a file written before the criterion was kept: as its reason names it");
+        String lying = new MeasurementsFile(h, List.of(m)).toJson().replace("\"noiseCriterion\": \"iqr\"", "\"noiseCriterion\": \"none\"");
+        SparseprofException e = assertThrows(SparseprofException.class, () -> MeasurementsFile.parse("lying.json", lying));
+        assertTrue(e.getMessage().contains("noiseCriterion 'none' does not fit noisy: true"), e.getMessage());
     }
 }
