@@ -77,18 +77,8 @@ public final class EcmModel {
         String bottleneck = "compute";
         double roof = core;
         for (int i = 1; i < levelSeconds.length; i++) {
-            double bandwidth;
-            double stretch = 1;
-            if (i < caches.size()) {
-                CacheLevel c = caches.get(i);
-                bandwidth = c.bandwidthBytesPerSecond();
-                if (!c.shared()) {
-                    stretch = imbalance;
-                    if (i == 1 && rates.l2CoreBytesPerSecond() > 0) bandwidth = rates.l2CoreBytesPerSecond() * spec.privateCacheInstances();
-                } else if (rates.l3CoreBytesPerSecond() > 0) bandwidth = Math.min(bandwidth, rates.l3CoreBytesPerSecond() * spec.cores());
-            } else {
-                bandwidth = spec.dram().bandwidth().at(spec.cores());
-            }
+            double bandwidth = levelBandwidth(spec, i);
+            double stretch = i < caches.size() && !caches.get(i).shared() ? imbalance : 1;
             double gatherBandwidth = i == 1 ? rates.l2Gather().perCoreBytesPerSecond(spec.cores(), blocksPerRow(counts, w.rows())) * spec.cores() : 0;
             double seconds = 0;
             if (bandwidth > 0 && i <= deepest) {
@@ -109,6 +99,23 @@ public final class EcmModel {
         double overhead = features.overheads() ? spec.overheads().launchSeconds(spec.cores()) + bCopySeconds(spec, w, plan.format()) : 0;
         if (overhead > time) bottleneck = "overhead";
         return new Prediction(plan, traffic, time + overhead, core + inSeries, levelSeconds, 0, overhead, imbalance, bottleneck);
+    }
+
+    /**
+     * The read bandwidth of level {@code i} (the caches innermost first, then DRAM) on the spec's
+     * running cores: the L2 at the probed 1-core figure times the physical cores running, a shared
+     * level at its all-cores figure but at most the 1-core figure times the cores running, DRAM at its
+     * curve; the spec's figure where the probe gave no 1-core one (the L1, unprobed specs).
+     */
+    static double levelBandwidth(CpuSpec spec, int i) {
+        InCoreRates rates = spec.inCore();
+        if (i >= spec.caches().size()) return spec.dram().bandwidth().at(spec.cores());
+        CacheLevel c = spec.caches().get(i);
+        if (!c.shared()) {
+            return i == 1 && rates.l2CoreBytesPerSecond() > 0 ? rates.l2CoreBytesPerSecond() * spec.privateCacheInstances() : c.bandwidthBytesPerSecond();
+        }
+        return rates.l3CoreBytesPerSecond() > 0 ? Math.min(c.bandwidthBytesPerSecond(), rates.l3CoreBytesPerSecond() * spec.cores())
+                : c.bandwidthBytesPerSecond();
     }
 
     /** In-core {@code cycles} of one core's work as the call's seconds on all the spec's cores, at the slowest core's pace. */
