@@ -195,11 +195,14 @@ public final class EcmModel {
      */
     public static double bCopySeconds(CpuSpec cpu, Workload w, String format) {
         double bytes = 2.0 * bCopyBytesPerThread(cpu, w, format) * cpu.cores();
-        for (CacheLevel c : cpu.caches()) {
+        List<CacheLevel> caches = cpu.caches();
+        for (int i = 0; i < caches.size(); i++) {
+            CacheLevel c = caches.get(i);
             double capacity = c.shared() ? c.sizeBytes() : (double) c.sizeBytes() * cpu.privateCacheInstances();
-            if (bytes <= capacity && c.bandwidthBytesPerSecond() > 0) return bytes / c.bandwidthBytesPerSecond();
+            double bandwidth = levelBandwidth(cpu, i);
+            if (bytes <= capacity && bandwidth > 0) return bytes / bandwidth;
         }
-        return bytes / cpu.dram().bandwidth().at(cpu.cores());
+        return bytes / levelBandwidth(cpu, caches.size());
     }
 
     /** The bytes of one thread's copy of B ({@link #bCopySeconds}): K x N fp32, K x the padded columns for dense. */

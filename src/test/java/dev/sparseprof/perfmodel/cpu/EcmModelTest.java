@@ -301,6 +301,21 @@ class EcmModelTest {
     }
 
     /**
+     * The copies of B move at the running cores' bandwidth, by the rule the kernel's transfers use
+     * ({@code EcmModel.levelBandwidth}): the L2 at its 1-core figure (100 GB/s) times the cores, not at
+     * the spec's all-threads figure (200 GB/s) whatever the cores.
+     */
+    @Test
+    void theCopiesOfBMoveAtTheRunningCoresBandwidth() {
+        Workload w = Workload.uniformSparse("q", 384, 384, 128, DType.F32, 0.9, false);
+        double perThread = 384.0 * 128 * Float.BYTES; // 196.6 kB: two cores' copies and sources fit the L2s, not an L1
+        CpuSpec two = cpu(512, "1");
+        CpuSpec one = (CpuSpec) HardwareSpecs.parse("one.yaml", spec(512, "1").replace("cores: 2\n  clock", "cores: 1\n  clock"));
+        assertEquals(2 * perThread / 100e9, EcmModel.bCopySeconds(one, w, "csr"), 1e-15);
+        assertEquals(2 * perThread * 2 / 200e9, EcmModel.bCopySeconds(two, w, "csr"), 1e-15);
+    }
+
+    /**
      * Two threads on SMT siblings of one core ({@code teamCores: 1}) share its ports and its private
      * caches: the in-core time goes at the team's measured FMA pace, the L2 moves one core's bytes
      * per second, and the one L1 and L2 hold both threads' shares. The team's figures hold only at its
