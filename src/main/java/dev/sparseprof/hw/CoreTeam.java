@@ -42,9 +42,13 @@ public record CoreTeam(int threads, int cores, double fma) {
 
     /**
      * The slowest thread's FMA pace on {@code runningThreads} threads over one thread's alone, at most 1:
-     * the team's measured ratio at its own size (where probed), else 1.
+     * the team's measured ratio at its own size where its threads share cores (SMT siblings), else 1.
+     * Where each thread has a core, the ratio is the machine's minute, not its structure: on the Zen 5
+     * VM it read 0.89-1.03 in the probes of 7 Dec, and the one probe at 0.891 (256 bits, 17:00 UTC)
+     * made that set's 2-thread predictions worse (held-out 11.3 -> 14.9 %); {@code slowestCore}, each
+     * CPU re-taken until settled, stands for unequal cores there.
      */
     public double paceOn(int runningThreads) {
-        return runningThreads > 1 && present() && runningThreads == threads && !Double.isNaN(fma) ? Math.min(1, fma) : 1;
+        return runningThreads > 1 && present() && runningThreads == threads && cores < threads && !Double.isNaN(fma) ? Math.min(1, fma) : 1;
     }
 }

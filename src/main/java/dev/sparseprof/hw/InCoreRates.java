@@ -79,9 +79,10 @@ package dev.sparseprof.hw;
  *     was busy.
  * <li>{@code team} ({@link CoreTeam}; spec keys {@code teamThreads}, {@code teamCores},
  *     {@code teamFma}): the probe's team of pinned threads, the physical cores under it and its FMA
- *     pace beside each other. At the team's size the in-core stretch is {@code 1 / min(slowestCore,
- *     teamFma)}, and the private caches are the team's cores' ({@link CoreTeam#coresUnder}): SMT
- *     siblings share one core's ports, L1 and L2, which each CPU timed alone does not show.
+ *     pace beside each other. At the team's size, where its threads are SMT siblings, the in-core
+ *     stretch is {@code 1 / min(slowestCore, teamFma)} ({@link CoreTeam#paceOn}), and the private
+ *     caches are the team's cores' ({@link CoreTeam#coresUnder}): siblings share one core's ports, L1
+ *     and L2, which each CPU timed alone does not show.
  * </ul>
  * {@link #NONE} (vectorBits 0): not probed; the roofline model with fitted overheads applies.
  */
