@@ -358,8 +358,9 @@ final class CalibrateCommand implements Callable<Integer> {
         CoreSpeeds first = CoreSpeeds.measure(ProbeSettings.DEFAULT.minTrialSeconds());
         AtomicReference<CoreSpeeds> settled = new AtomicReference<>(first);
         int teamCores = CoreTopology.coresUnderTeam(r.cores());
+        CoreTeam team = ProbeOverlay.team(r, r.cores(), teamCores);
         // the gathers' in-core part on all threads goes at the pace the model will give it (InCoreRates.coreStretch)
-        double teamPace = ProbeOverlay.team(r, r.cores(), teamCores).paceOn(r.cores());
+        double teamPace = team.paceOn(r.cores());
         r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds(), sizes.lineBytes(), sizes.ways().get(0))
                 .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), () -> {
                     settled.set(CoreSpeeds.measureSettled(first, ProbeSettings.DEFAULT.minTrialSeconds()));
@@ -388,7 +389,6 @@ final class CalibrateCommand implements Callable<Integer> {
                         + " a probe taken now may draw a rate the tenant broke: probe again and merge with calibrate --median P1,P2,P3%n", speeds.spread());
             }
         }
-        CoreTeam team = ProbeOverlay.team(r, r.cores(), teamCores);
         if (team.present()) {
             w.printf(Locale.ROOT, "calibrate: team of %d pinned threads on %d physical cores (%s); fp32 FMA all at once %.3f of %d x one%n",
                     team.threads(), team.cores(), teamCores > 0 ? "sysfs topology" : "topology not readable: one core per thread assumed",
