@@ -361,7 +361,9 @@ final class CalibrateCommand implements Callable<Integer> {
         CoreTeam team = ProbeOverlay.team(r, r.cores(), teamCores);
         // the gathers' in-core part on all threads goes at the pace the model will give it (InCoreRates.coreStretch)
         double teamPace = team.paceOn(r.cores());
-        r = r.withKernels(new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds(), sizes.lineBytes(), sizes.ways().get(0))
+        KernelRateProbe kernelProbe = new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds(), sizes.lineBytes(),
+                sizes.ways().get(0)).withFmaReference(r.flops(32, 1).map(f -> f.bestFlopsPerSecond() / 1e9).orElse(Double.NaN));
+        r = r.withKernels(kernelProbe
                 .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), () -> {
                     settled.set(CoreSpeeds.measureSettled(first, ProbeSettings.DEFAULT.minTrialSeconds()));
                     return Math.min(teamPace, settled.get() == null ? 1 : settled.get().slowestOverFirst());
@@ -407,12 +409,26 @@ final class CalibrateCommand implements Callable<Integer> {
                 k.block2Seconds() * 1e9, k.oneVectorSeconds() * 1e9, k.rowBlockSeconds() * 1e9, k.wholeRowSeconds() * 1e9, k.cooEntrySeconds() * 1e9, k.cooRowSeconds() * 1e9, k.bsrWideSeconds() * 1e9,
                 k.bsrNarrowSeconds() * 1e9, k.bsrTileSeconds() * 1e9, k.nmSlotSeconds() * 1e9, k.nmRowSeconds() * 1e9, k.split2Seconds() * 1e9, k.split1Seconds() * 1e9, k.launchSeconds() * 1e6, k.forkJoinSeconds() * 1e6,
                 k.overlap(), k.denseL2() == null ? "not probed" : String.format(Locale.ROOT, "%.2f", k.denseL2().transfer().overlap()));
-        List<String> provenance = List.of(
+        KernelRateProbe.RoundSpeeds rounds = kernelProbe.roundSpeeds();
+        String roundsLine = rounds == null ? "" : String.format(Locale.ROOT,
+                "Kernel rates' rounds: the FMA canary read %.2f-%.2f of the one-thread peak; %d of %d rounds quiet (>= %.2f before and after), %d extra",
+                rounds.lowest(), rounds.highest(), rounds.quietRounds(), KernelRateProbe.ROUNDS + rounds.extraRounds(), KernelRateProbe.QUIET_SPEED,
+                rounds.extraRounds());
+        if (rounds != null) {
+            w.println("calibrate: " + roundsLine.substring(0, 1).toLowerCase(Locale.ROOT) + roundsLine.substring(1));
+            if (rounds.quietRounds() == 0) {
+                spec.commandLine().getErr().printf(Locale.ROOT, "calibrate: warning: no round of the kernel rates ran with the machine at %.2f of its"
+                        + " FMA peak (another tenant on the core?): the rates may be slow; probe again and merge with calibrate --median P1,P2,P3%n",
+                        KernelRateProbe.QUIET_SPEED);
+            }
+        }
+        List<String> provenance = new ArrayList<>(List.of(
                 "Probed by sparseprof calibrate --probe on " + r.cpuModel() + " (" + r.cores() + " cores, Vector API "
                         + r.vectorBits() + " bits)",
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + String.format(Locale.ROOT, ", probe took %.1f s", r.elapsedSeconds()),
                 "command: sparseprof calibrate --probe --preset " + preset + " --out " + out,
-                "Roofs are the best of " + ProbeSettings.DEFAULT.trials() + " short trials (read kernel, STREAM byte counting); the machine may be shared.");
+                "Roofs are the best of " + ProbeSettings.DEFAULT.trials() + " short trials (read kernel, STREAM byte counting); the machine may be shared."));
+        if (!roundsLine.isEmpty()) provenance.add(roundsLine);
         SpecOverlay overlay = ProbeOverlay.of(r, cpu, presetFor(preset, out), provenance, speeds, teamCores);
         overlay.check(out.toAbsolutePath().getParent());
         AtomicFiles.writeString(out, overlay.toYaml());

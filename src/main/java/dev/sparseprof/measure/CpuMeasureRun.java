@@ -5,6 +5,7 @@ import dev.sparseprof.kernel.NnzBalancedPartition;
 import dev.sparseprof.kernel.Partition;
 import dev.sparseprof.kernel.SpmmKernel;
 import dev.sparseprof.kernel.WorkerPool;
+import dev.sparseprof.measure.probe.SpeedCanary;
 import dev.sparseprof.util.MatrixView;
 import dev.sparseprof.util.Median;
 import dev.sparseprof.util.Progress;

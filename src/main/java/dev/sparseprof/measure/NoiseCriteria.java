@@ -11,7 +11,7 @@ import java.util.Locale;
  * {@code maxFaultsPerRun} times per timed run ({@link PageFaults}: the JVM touching fresh heap
  * pages, which can slow every run of a case alike, so that none of the other criteria sees it), or
  * the machine running below {@code minSpeed} of its best speed in the run while the case was
- * timed ({@link SpeedCanary}: another tenant on the physical core slows every run alike too;
+ * timed ({@link dev.sparseprof.measure.probe.SpeedCanary}: another tenant on the physical core slows every run alike too;
  * judged for FMA-bound kernels only, and calling for no re-run on its own: {@link CpuMeasureRun}).
  * A noisy case is re-run up to {@code retries} more times and the least noisy attempt is kept
  * ({@link CpuMeasureRun}).
@@ -75,7 +75,7 @@ public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, 
      * Why {@code t} is noisy, or the empty string. {@code drift}: first third's median over the
      * last third's (1 when unknown); {@code faultsPerRun}: the process's page faults per timed run
      * (NaN when unknown); {@code speed}: the machine's speed while it was timed, over its best in
-     * the run ({@link SpeedCanary}; NaN when unknown).
+     * the run ({@link dev.sparseprof.measure.probe.SpeedCanary}; NaN when unknown).
      */
     public String verdict(Timing t, double drift, double faultsPerRun, double speed) {
         return judge(t, drift, faultsPerRun, speed).reason();

@@ -9,7 +9,7 @@ import java.util.Locale;
  * whether the attempt kept is still noisy by {@link NoiseCriteria} ({@code criterion} says which,
  * {@link NoiseCriterion#NONE} when not noisy, and {@code reason} in words with its figure, empty when
  * not noisy); {@code canaryGflops}, the machine's speed meter while the kept
- * attempt was timed ({@link SpeedCanary}: the median of its rounds' readings, GFLOP/s of the
+ * attempt was timed ({@link dev.sparseprof.measure.probe.SpeedCanary}: the median of its rounds' readings, GFLOP/s of the
  * slowest thread), and {@code speed}, that over the run's best (NaN where not read, as in files
  * written before it). {@link #UNKNOWN} is what files written before this record carry.
  */

@@ -9,7 +9,7 @@ import jdk.incubator.vector.VectorSpecies;
  * Peak-FMA loops: {@link #ACCUMULATORS} independent vector FMA chains, more than latency x ports
  * (4 cycles x 2 ports = 8 on current x86 cores), so the FMA units, not the chains, set the rate.
  * {@code acc = acc * m + a} with {@code m} just below 1 keeps the values finite and normal. The
- * probe's peak and {@code measure}'s speed canary (measure.SpeedCanary) run them.
+ * probe's peak and {@code measure}'s speed canary ({@link SpeedCanary}) run them.
  */
 public final class FmaLoops {
     static final int ACCUMULATORS = 12;

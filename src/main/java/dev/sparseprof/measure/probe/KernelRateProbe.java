@@ -123,6 +123,10 @@ public final class KernelRateProbe {
     private final int l1dLineBytes;
     private final int l1dWays;
     private final int lanes = KernelVectors.FLOATS.length();
+    /** The machine's fp32 FMA rate of one thread, GFLOP/s, that the rounds' canary is read against (NaN: no canary). */
+    private double fmaReference = Double.NaN;
+    /** What the last {@link #run} read over its rounds (null before a run, or without a reference). */
+    private RoundSpeeds roundSpeeds;
 
     /** On an L1d of 64-byte lines and 8 ways. */
     public KernelRateProbe(int trials, double minTrialSeconds) {
@@ -181,16 +185,66 @@ public final class KernelRateProbe {
             // the transfer checks keep no best: each round solves its own overlap from its own times
             Timer checkTimed = (format, a, n, pool) -> timeCalls(roundPlan(format, a, n, pool), pool, 0.25);
             List<TransferChecks> checks = new ArrayList<>();
+            Canary canary = Double.isNaN(fmaReference) ? null : new Canary(new SpeedCanary(one), fmaReference);
             for (int i = 0; i < Math.max(ROUNDS, CHECK_ROUNDS); i++) {
-                if (i < ROUNDS) rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, null);
+                if (i < ROUNDS) {
+                    rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, null);
+                    if (canary != null) canary.roundEnded();
+                }
                 if (i < CHECK_ROUNDS) checks.add(transferChecks(checkTimed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, one));
             }
+            int extra = 0;
+            while (canary != null && anotherRound(canary.quietRounds, extra, (System.nanoTime() - t0) * 1e-9)) {
+                rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, null);
+                canary.roundEnded();
+                extra++;
+            }
+            roundSpeeds = canary == null ? null : canary.speeds(extra);
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
             KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, TransferChecks.median(checks));
             double slowest = slowestCore.getAsDouble();
             KernelRates.Gather narrow = gather(r, 1, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowest, l2Shared, one, all);
             KernelRates.Gather wide = gather(r, 2, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowest, l2Shared, one, all);
             return r.withGathers(narrow, wide, (System.nanoTime() - t0) * 1e-9);
+        }
+    }
+
+    /** The canary's readings around the rounds: a round is quiet when the readings before and after it both are. */
+    private static final class Canary {
+        private final SpeedCanary meter;
+        private double reference;
+        private double before;
+        private double lowest = Double.POSITIVE_INFINITY;
+        private double highest;
+        private final List<double[]> rounds = new ArrayList<>();
+        int quietRounds;
+
+        Canary(SpeedCanary meter, double reference) {
+            this.meter = meter;
+            this.reference = reference;
+            this.before = read();
+        }
+
+        private double read() {
+            double r = meter.reading().slowest();
+            reference = Math.max(reference, r);
+            return r;
+        }
+
+        void roundEnded() {
+            double after = read();
+            rounds.add(new double[] {before, after});
+            quietRounds = 0;
+            for (double[] r : rounds) if (Math.min(r[0], r[1]) >= QUIET_SPEED * reference) quietRounds++;
+            before = after;
+        }
+
+        RoundSpeeds speeds(int extra) {
+            for (double[] r : rounds) {
+                lowest = Math.min(lowest, Math.min(r[0], r[1]) / reference);
+                highest = Math.max(highest, Math.max(r[0], r[1]) / reference);
+            }
+            return new RoundSpeeds(lowest, highest, quietRounds, extra);
         }
     }
 
@@ -490,10 +544,48 @@ public final class KernelRateProbe {
         return Math.max(transfer, 1e-15);
     }
 
+    /**
+     * With a speed canary read over the rounds ({@link SpeedCanary} on the 1-thread pool, before the
+     * first round and after each), against {@code fp32GflopsPerThread}, the machine's one-thread fp32
+     * FMA rate (the probe's own peak: {@link MachineProbe}) or the canary's best reading, whichever is
+     * higher. Every call keeps its best round, so one quiet round is enough; where no round was
+     * quiet (the canary below {@link #QUIET_SPEED} of that before or after it: another tenant on the
+     * core for the whole pass, as on the Zen 5 VM's 512-bit probe of 7 Dec 16:56 UTC, whose dense and
+     * 2:4 rates came out 25-230 % slow), more rounds are taken, up to {@link #MAX_EXTRA_ROUNDS} and
+     * while the pass has run under {@link #EXTRA_ROUNDS_UNTIL_SECONDS}.
+     */
+    public KernelRateProbe withFmaReference(double fp32GflopsPerThread) {
+        this.fmaReference = fp32GflopsPerThread;
+        return this;
+    }
+
+    /**
+     * What the canary read over the last run's rounds: the lowest and highest reading over the
+     * reference, how many rounds were quiet and how many were taken beyond {@link #ROUNDS}; null
+     * where no reference was given.
+     */
+    public record RoundSpeeds(double lowest, double highest, int quietRounds, int extraRounds) {}
+
+    public RoundSpeeds roundSpeeds() {
+        return roundSpeeds;
+    }
+
+    /** A round is quiet when the canary read at least this share of the reference before and after it (measure's minSpeed too). */
+    public static final double QUIET_SPEED = 0.90;
+    /** The most rounds taken beyond {@link #ROUNDS} while none was quiet. */
+    static final int MAX_EXTRA_ROUNDS = 4;
+    /** No extra round starts once the kernel pass has run this long (the probe's budget: about a minute in all). */
+    static final double EXTRA_ROUNDS_UNTIL_SECONDS = 40;
+
+    /** Whether another round is due: none quiet yet, and extra rounds and time left. */
+    static boolean anotherRound(int quietRounds, int extraRounds, double elapsedSeconds) {
+        return quietRounds == 0 && extraRounds < MAX_EXTRA_ROUNDS && elapsedSeconds < EXTRA_ROUNDS_UNTIL_SECONDS;
+    }
+
     /** The block widths of {@link #rowRates}, in vectors. */
     static final int[] WIDTHS = {1, 2, 4, 8};
     /** Timed rounds after the warm-up pass, each call's best kept ({@link BestTimes}). */
-    static final int ROUNDS = 4;
+    public static final int ROUNDS = 4;
 
     /**
      * Rows of the row-body matrices at {@code vectors} vectors: C ({@code rows x vectors} vectors)

@@ -39,6 +39,16 @@ class KernelRateProbeTest {
         org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {1, 2, 4, 8}, KernelRateProbe.WIDTHS);
     }
 
+    /** Rounds go on while none was quiet, up to four more and the pass's time budget; one quiet round ends them. */
+    @Test
+    void roundsGoOnUntilOneRanOnAQuietMachine() {
+        assertTrue(KernelRateProbe.anotherRound(0, 0, 20), "no quiet round among the first");
+        assertFalse(KernelRateProbe.anotherRound(1, 0, 20), "one quiet round is enough: each call keeps its best");
+        assertTrue(KernelRateProbe.anotherRound(0, KernelRateProbe.MAX_EXTRA_ROUNDS - 1, 20));
+        assertFalse(KernelRateProbe.anotherRound(0, KernelRateProbe.MAX_EXTRA_ROUNDS, 20), "at most four more");
+        assertFalse(KernelRateProbe.anotherRound(0, 0, KernelRateProbe.EXTRA_ROUNDS_UNTIL_SECONDS), "within the probe's time");
+    }
+
     @Test
     void theDenseMatricesHoldWholeRegisterTiles() {
         // rows past the last whole tile run one-row kernels: both matrices of a difference hold whole tiles

@@ -1,7 +1,6 @@
-package dev.sparseprof.measure;
+package dev.sparseprof.measure.probe;
 
 import dev.sparseprof.kernel.WorkerPool;
-import dev.sparseprof.measure.probe.FmaLoops;
 
 /**
  * An independent meter of the machine's speed while a run measures: a short fp32 FMA loop
@@ -12,11 +11,12 @@ import dev.sparseprof.measure.probe.FmaLoops;
  * 3072x768x128 went from 3.8 ms to 5.2-7.1 ms for more than 15 s while this loop read 160-184
  * GFLOP/s against 217-228 before. A reading gives the slowest thread's rate and the fastest's: a
  * case's speed is the median of its rounds' slowest over the run's best median of the fastest
- * ({@link CpuMeasureRun}), so one vCPU slowed for the whole of a 2-thread run (a tenant on it alone)
- * reads slow too; a case of an FMA-bound kernel measured below {@link NoiseCriteria#minSpeed()}
- * is noisy. The loop meters the FP pipes only: a spell on the caches or memory alone does not show.
+ * ({@code measure.CpuMeasureRun}), so one vCPU slowed for the whole of a 2-thread run (a tenant on it
+ * alone) reads slow too; a case of an FMA-bound kernel measured below {@code NoiseCriteria#minSpeed()}
+ * is noisy. {@link KernelRateProbe} reads it over its rounds too. The loop meters the FP pipes only:
+ * a spell on the caches or memory alone does not show.
  */
-final class SpeedCanary {
+public final class SpeedCanary {
     /** FMA iterations of one call: about 3.5 us per thread at 220 GFLOP/s (512 bits), 7 at 256 bits. */
     static final long ITERATIONS = 2000;
     /** Back-to-back calls of one reading; the best is kept (one interrupt does not make a slow reading). */
@@ -29,7 +29,7 @@ final class SpeedCanary {
     /** One slot a thread, 16 doubles apart (no shared line), so that the loops' results are used. */
     private final double[] sinks;
 
-    SpeedCanary(WorkerPool pool) {
+    public SpeedCanary(WorkerPool pool) {
         this.pool = pool;
         this.nanos = new long[pool.threads()];
         this.sinks = new double[16 * pool.threads()];
@@ -37,10 +37,10 @@ final class SpeedCanary {
     }
 
     /** One reading: GFLOP/s of the slowest and of the fastest thread (equal on one thread). */
-    record Reading(double slowest, double fastest) {}
+    public record Reading(double slowest, double fastest) {}
 
     /** The best of {@link #TRIALS} calls, each thread's rate kept over the calls. */
-    Reading reading() {
+    public Reading reading() {
         double[] best = new double[nanos.length];
         for (int t = 0; t < TRIALS; t++) {
             call();
