@@ -411,11 +411,16 @@ final class CalibrateCommand implements Callable<Integer> {
                 k.overlap(), k.denseL2() == null ? "not probed" : String.format(Locale.ROOT, "%.2f", k.denseL2().transfer().overlap()));
         KernelRateProbe.RoundSpeeds rounds = kernelProbe.roundSpeeds();
         String roundsLine = rounds == null ? "" : String.format(Locale.ROOT,
-                "Kernel rates' rounds: the FMA canary read %.2f-%.2f of the one-thread peak; %d of %d rounds quiet (>= %.2f before and after), %d extra",
+                "Kernel rates' rounds: the FMA canary read %.2f-%.2f of the one-thread peak; %d of %d rounds quiet (>= %.2f before and after), %d extra%s",
                 rounds.lowest(), rounds.highest(), rounds.quietRounds(), KernelRateProbe.ROUNDS + rounds.extraRounds(), KernelRateProbe.QUIET_SPEED,
-                rounds.extraRounds());
+                rounds.extraRounds(), rounds.perRowSolved() ? "" : "; coo's or the N:M decode's per-row cost still solved to 0");
         if (rounds != null) {
             w.println("calibrate: " + roundsLine.substring(0, 1).toLowerCase(Locale.ROOT) + roundsLine.substring(1));
+            if (!rounds.perRowSolved()) {
+                spec.commandLine().getErr().printf(Locale.ROOT, "calibrate: warning: coo's or the N:M decode's per-row cost solved to 0 after %d extra"
+                        + " rounds (a disturbed minute?): their rates may be off; probe again and merge with calibrate --median P1,P2,P3%n",
+                        rounds.extraRounds());
+            }
             if (rounds.quietRounds() == 0) {
                 spec.commandLine().getErr().printf(Locale.ROOT, "calibrate: warning: no round of the kernel rates ran with the machine at %.2f of its"
                         + " FMA peak (another tenant on the core?): the rates may be slow; probe again and merge with calibrate --median P1,P2,P3%n",

@@ -193,15 +193,20 @@ public final class KernelRateProbe {
                 }
                 if (i < CHECK_ROUNDS) checks.add(transferChecks(checkTimed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, one));
             }
-            int extra = 0;
-            while (canary != null && anotherRound(canary.quietRounds, extra, (System.nanoTime() - t0) * 1e-9)) {
-                rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, null);
-                canary.roundEnded();
-                extra++;
-            }
-            roundSpeeds = canary == null ? null : canary.speeds(extra);
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
-            KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, TransferChecks.median(checks));
+            TransferChecks checked = TransferChecks.median(checks);
+            KernelRates r = solved(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
+            int extra = 0;
+            while (anotherRound(canary == null || canary.quietRounds > 0, r != null, extra, (System.nanoTime() - t0) * 1e-9)) {
+                rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, null);
+                if (canary != null) canary.roundEnded();
+                extra++;
+                r = solved(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
+            }
+            // still unsolved: the rates as they are, or the one line saying which cannot be had
+            boolean perRowSolved = r != null;
+            if (r == null) r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
+            roundSpeeds = canary == null ? null : canary.speeds(extra, perRowSolved);
             double slowest = slowestCore.getAsDouble();
             KernelRates.Gather narrow = gather(r, 1, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowest, l2Shared, one, all);
             KernelRates.Gather wide = gather(r, 2, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, slowest, l2Shared, one, all);
@@ -239,12 +244,12 @@ public final class KernelRateProbe {
             before = after;
         }
 
-        RoundSpeeds speeds(int extra) {
+        RoundSpeeds speeds(int extra, boolean perRowSolved) {
             for (double[] r : rounds) {
                 lowest = Math.min(lowest, Math.min(r[0], r[1]) / reference);
                 highest = Math.max(highest, Math.max(r[0], r[1]) / reference);
             }
-            return new RoundSpeeds(lowest, highest, quietRounds, extra);
+            return new RoundSpeeds(lowest, highest, quietRounds, extra, perRowSolved);
         }
     }
 
@@ -552,7 +557,8 @@ public final class KernelRateProbe {
      * quiet (the canary below {@link #QUIET_SPEED} of that before or after it: another tenant on the
      * core for the whole pass, as on the Zen 5 VM's 512-bit probe of 7 Dec 16:56 UTC, whose dense and
      * 2:4 rates came out 25-230 % slow), more rounds are taken, up to {@link #MAX_EXTRA_ROUNDS} and
-     * while the pass has run under {@link #EXTRA_ROUNDS_UNTIL_SECONDS}.
+     * while the pass has run under {@link #EXTRA_ROUNDS_UNTIL_SECONDS}. With or without a reference,
+     * rounds are also taken while a per-row cost solves to 0 ({@link #solved}).
      */
     public KernelRateProbe withFmaReference(double fp32GflopsPerThread) {
         this.fmaReference = fp32GflopsPerThread;
@@ -564,7 +570,7 @@ public final class KernelRateProbe {
      * reference, how many rounds were quiet and how many were taken beyond {@link #ROUNDS}; null
      * where no reference was given.
      */
-    public record RoundSpeeds(double lowest, double highest, int quietRounds, int extraRounds) {}
+    public record RoundSpeeds(double lowest, double highest, int quietRounds, int extraRounds, boolean perRowSolved) {}
 
     public RoundSpeeds roundSpeeds() {
         return roundSpeeds;
@@ -577,9 +583,29 @@ public final class KernelRateProbe {
     /** No extra round starts once the kernel pass has run this long (the probe's budget: about a minute in all). */
     static final double EXTRA_ROUNDS_UNTIL_SECONDS = 40;
 
-    /** Whether another round is due: none quiet yet, and extra rounds and time left. */
-    static boolean anotherRound(int quietRounds, int extraRounds, double elapsedSeconds) {
-        return quietRounds == 0 && extraRounds < MAX_EXTRA_ROUNDS && elapsedSeconds < EXTRA_ROUNDS_UNTIL_SECONDS;
+    /**
+     * Whether another round is due: no quiet round yet ({@code quiet} false) or the rates not solved
+     * yet ({@code solved} false: {@link #solved}), and extra rounds and time left.
+     */
+    static boolean anotherRound(boolean quiet, boolean solved, int extraRounds, double elapsedSeconds) {
+        return (!quiet || !solved) && extraRounds < MAX_EXTRA_ROUNDS && elapsedSeconds < EXTRA_ROUNDS_UNTIL_SECONDS;
+    }
+
+    /**
+     * The rates from the best times so far where every one is a rate: coo's and the N:M decode's
+     * per-row costs above 0 (both kernels do work per row, a run search and a decode set-up, so a
+     * difference of two best times that solves to 0 or below says the rounds of one of its cases were
+     * disturbed: the Zen 5 VM's probes of 7 Dec 17:01 and 17:21 UTC solved `cooRow` or `nmRow` to 0,
+     * five others that hour 9-38 cycles) and no rate a probe refuses; else null.
+     */
+    private KernelRates solved(Timer bestOf, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, WorkerPool one, WorkerPool all,
+                               long t0, TransferChecks checked) {
+        try {
+            KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
+            return r.cooRowSeconds() > 0 && r.nmRowSeconds() > 0 ? r : null;
+        } catch (SparseprofException e) {
+            return null;
+        }
     }
 
     /** The block widths of {@link #rowRates}, in vectors. */

@@ -39,14 +39,18 @@ class KernelRateProbeTest {
         org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {1, 2, 4, 8}, KernelRateProbe.WIDTHS);
     }
 
-    /** Rounds go on while none was quiet, up to four more and the pass's time budget; one quiet round ends them. */
+    /**
+     * Rounds go on while none was quiet or a per-row cost solves to 0, up to four more and the pass's
+     * time budget; one quiet round with every rate solved ends them.
+     */
     @Test
-    void roundsGoOnUntilOneRanOnAQuietMachine() {
-        assertTrue(KernelRateProbe.anotherRound(0, 0, 20), "no quiet round among the first");
-        assertFalse(KernelRateProbe.anotherRound(1, 0, 20), "one quiet round is enough: each call keeps its best");
-        assertTrue(KernelRateProbe.anotherRound(0, KernelRateProbe.MAX_EXTRA_ROUNDS - 1, 20));
-        assertFalse(KernelRateProbe.anotherRound(0, KernelRateProbe.MAX_EXTRA_ROUNDS, 20), "at most four more");
-        assertFalse(KernelRateProbe.anotherRound(0, 0, KernelRateProbe.EXTRA_ROUNDS_UNTIL_SECONDS), "within the probe's time");
+    void roundsGoOnUntilOneRanOnAQuietMachineAndEveryRateSolves() {
+        assertTrue(KernelRateProbe.anotherRound(false, true, 0, 20), "no quiet round among the first");
+        assertFalse(KernelRateProbe.anotherRound(true, true, 0, 20), "one quiet round is enough: each call keeps its best");
+        assertTrue(KernelRateProbe.anotherRound(true, false, 0, 20), "a per-row cost at 0: a disturbed case");
+        assertTrue(KernelRateProbe.anotherRound(false, true, KernelRateProbe.MAX_EXTRA_ROUNDS - 1, 20));
+        assertFalse(KernelRateProbe.anotherRound(false, false, KernelRateProbe.MAX_EXTRA_ROUNDS, 20), "at most four more");
+        assertFalse(KernelRateProbe.anotherRound(false, false, 0, KernelRateProbe.EXTRA_ROUNDS_UNTIL_SECONDS), "within the probe's time");
     }
 
     @Test
