@@ -595,8 +595,8 @@ public final class KernelRateProbe {
      * The rates from the best times so far where every one is a rate: coo's and the N:M decode's
      * per-row costs above 0 (both kernels do work per row, a run search and a decode set-up, so a
      * difference of two best times that solves to 0 or below says the rounds of one of its cases were
-     * disturbed: the Zen 5 VM's probes of 7 Dec 17:01 and 17:21 UTC solved `cooRow` or `nmRow` to 0,
-     * five others that hour 9-38 cycles) and no rate a probe refuses; else null.
+     * disturbed: four of the Zen 5 VM's twelve probes of 7 Dec 16:13-17:34 UTC solved {@code cooRow} or
+     * {@code nmRow} to 0, the other eight to 2.4-31 cycles) and no rate a probe refuses; else null.
      */
     private KernelRates solved(Timer bestOf, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, WorkerPool one, WorkerPool all,
                                long t0, TransferChecks checked) {
