@@ -410,12 +410,8 @@ final class CalibrateCommand implements Callable<Integer> {
                 k.bsrNarrowSeconds() * 1e9, k.bsrTileSeconds() * 1e9, k.nmSlotSeconds() * 1e9, k.nmRowSeconds() * 1e9, k.split2Seconds() * 1e9, k.split1Seconds() * 1e9, k.launchSeconds() * 1e6, k.forkJoinSeconds() * 1e6,
                 k.overlap(), k.denseL2() == null ? "not probed" : String.format(Locale.ROOT, "%.2f", k.denseL2().transfer().overlap()));
         KernelRateProbe.RoundSpeeds rounds = kernelProbe.roundSpeeds();
-        String roundsLine = rounds == null ? "" : String.format(Locale.ROOT,
-                "Kernel rates' rounds: the FMA canary read %.2f-%.2f of the one-thread peak; %d of %d rounds quiet (>= %.2f before and after), %d extra%s",
-                rounds.lowest(), rounds.highest(), rounds.quietRounds(), KernelRateProbe.ROUNDS + rounds.extraRounds(), KernelRateProbe.QUIET_SPEED,
-                rounds.extraRounds(), rounds.perRowSolved() ? "" : "; coo's or the N:M decode's per-row cost still solved to 0");
         if (rounds != null) {
-            w.println("calibrate: " + roundsLine.substring(0, 1).toLowerCase(Locale.ROOT) + roundsLine.substring(1));
+            w.println("calibrate: kernel rates' rounds: " + rounds.describe());
             if (!rounds.perRowSolved()) {
                 spec.commandLine().getErr().printf(Locale.ROOT, "calibrate: warning: coo's or the N:M decode's per-row cost solved to 0 after %d extra"
                         + " rounds (a disturbed minute?): their rates may be off; probe again and merge with calibrate --median P1,P2,P3%n",
@@ -433,7 +429,7 @@ final class CalibrateCommand implements Callable<Integer> {
                 "date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + String.format(Locale.ROOT, ", probe took %.1f s", r.elapsedSeconds()),
                 "command: sparseprof calibrate --probe --preset " + preset + " --out " + out,
                 "Roofs are the best of " + ProbeSettings.DEFAULT.trials() + " short trials (read kernel, STREAM byte counting); the machine may be shared."));
-        if (!roundsLine.isEmpty()) provenance.add(roundsLine);
+        if (rounds != null) provenance.add("Kernel rates' rounds: " + rounds.describe());
         SpecOverlay overlay = ProbeOverlay.of(r, cpu, presetFor(preset, out), provenance, speeds, teamCores);
         overlay.check(out.toAbsolutePath().getParent());
         AtomicFiles.writeString(out, overlay.toYaml());

@@ -138,7 +138,7 @@ final class SpecReader {
             return CoreTeam.NONE;
         }
         if (!m.has("teamCores")) throw m.error("teamThreads needs teamCores (a probe writes both)");
-        return new CoreTeam(m.positiveInt("teamThreads", 1), m.positiveInt("teamCores", 1), m.has("teamFma") ? m.number("teamFma") : Double.NaN);
+        return new CoreTeam(m.positiveInt("teamThreads"), m.positiveInt("teamCores"), m.has("teamFma") ? m.number("teamFma") : Double.NaN);
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.DoubleSupplier;
@@ -195,16 +196,16 @@ public final class KernelRateProbe {
             }
             Timer bestOf = (format, a, n, pool) -> best.of(format, a, n, pool.threads());
             TransferChecks checked = TransferChecks.median(checks);
-            KernelRates r = solved(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
+            KernelRates r = ratesOrNull(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
             int extra = 0;
-            while (anotherRound(canary == null || canary.quietRounds > 0, r != null, extra, (System.nanoTime() - t0) * 1e-9)) {
+            while (anotherRound(canary == null || canary.quietRounds > 0, solved(r), extra, (System.nanoTime() - t0) * 1e-9)) {
                 rates(timed, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, null);
                 if (canary != null) canary.roundEnded();
                 extra++;
-                r = solved(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
+                r = ratesOrNull(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
             }
-            // still unsolved: the rates as they are, or the one line saying which cannot be had
-            boolean perRowSolved = r != null;
+            boolean perRowSolved = solved(r);
+            // a rate that still cannot be had: its one line
             if (r == null) r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
             roundSpeeds = canary == null ? null : canary.speeds(extra, perRowSolved);
             double slowest = slowestCore.getAsDouble();
@@ -219,8 +220,6 @@ public final class KernelRateProbe {
         private final SpeedCanary meter;
         private double reference;
         private double before;
-        private double lowest = Double.POSITIVE_INFINITY;
-        private double highest;
         private final List<double[]> rounds = new ArrayList<>();
         int quietRounds;
 
@@ -245,6 +244,8 @@ public final class KernelRateProbe {
         }
 
         RoundSpeeds speeds(int extra, boolean perRowSolved) {
+            double lowest = Double.POSITIVE_INFINITY;
+            double highest = 0;
             for (double[] r : rounds) {
                 lowest = Math.min(lowest, Math.min(r[0], r[1]) / reference);
                 highest = Math.max(highest, Math.max(r[0], r[1]) / reference);
@@ -570,7 +571,14 @@ public final class KernelRateProbe {
      * reference, how many rounds were quiet and how many were taken beyond {@link #ROUNDS}; null
      * where no reference was given.
      */
-    public record RoundSpeeds(double lowest, double highest, int quietRounds, int extraRounds, boolean perRowSolved) {}
+    public record RoundSpeeds(double lowest, double highest, int quietRounds, int extraRounds, boolean perRowSolved) {
+        /** {@code the FMA canary read 0.92-1.00 of the one-thread peak; 4 of 4 rounds quiet (>= 0.90 before and after), 0 extra}. */
+        public String describe() {
+            return String.format(Locale.ROOT, "the FMA canary read %.2f-%.2f of the one-thread peak; %d of %d rounds quiet (>= %.2f before and after), %d extra%s",
+                    lowest, highest, quietRounds, ROUNDS + extraRounds, QUIET_SPEED, extraRounds,
+                    perRowSolved ? "" : "; coo's or the N:M decode's per-row cost still solved to 0");
+        }
+    }
 
     public RoundSpeeds roundSpeeds() {
         return roundSpeeds;
@@ -591,27 +599,31 @@ public final class KernelRateProbe {
         return (!quiet || !solved) && extraRounds < MAX_EXTRA_ROUNDS && elapsedSeconds < EXTRA_ROUNDS_UNTIL_SECONDS;
     }
 
-    /**
-     * The rates from the best times so far where every one is a rate: coo's and the N:M decode's
-     * per-row costs above 0 (both kernels do work per row, a run search and a decode set-up, so a
-     * difference of two best times that solves to 0 or below says the rounds of one of its cases were
-     * disturbed: four of the Zen 5 VM's twelve probes of 7 Dec 16:13-17:34 UTC solved {@code cooRow} or
-     * {@code nmRow} to 0, the other eight to 2.4-31 cycles) and no rate a probe refuses; else null.
-     */
-    private KernelRates solved(Timer bestOf, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, WorkerPool one, WorkerPool all,
-                               long t0, TransferChecks checked) {
+    /** The rates from the best times so far, or null where one of them cannot be had (a probe refuses it). */
+    private KernelRates ratesOrNull(Timer bestOf, long l1dBytes, long l2Bytes, double l2ReadBytesPerSecond, int threads, WorkerPool one, WorkerPool all,
+                                    long t0, TransferChecks checked) {
         try {
-            KernelRates r = rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
-            return r.cooRowSeconds() > 0 && r.nmRowSeconds() > 0 ? r : null;
+            return rates(bestOf, l1dBytes, l2Bytes, l2ReadBytesPerSecond, threads, one, all, t0, checked);
         } catch (SparseprofException e) {
             return null;
         }
     }
 
+    /**
+     * Whether every rate was had and coo's and the N:M decode's per-row costs are above 0: both
+     * kernels do work per row (a run search, a decode set-up), so a difference of two best times that
+     * solves to 0 or below says the rounds of one of its cases were disturbed (four of the Zen 5 VM's
+     * twelve probes of 7 Dec 16:13-17:34 UTC solved {@code cooRow} or {@code nmRow} to 0, the other
+     * eight to 2.4-31 cycles).
+     */
+    static boolean solved(KernelRates r) {
+        return r != null && r.cooRowSeconds() > 0 && r.nmRowSeconds() > 0;
+    }
+
     /** The block widths of {@link #rowRates}, in vectors. */
     static final int[] WIDTHS = {1, 2, 4, 8};
     /** Timed rounds after the warm-up pass, each call's best kept ({@link BestTimes}). */
-    public static final int ROUNDS = 4;
+    static final int ROUNDS = 4;
 
     /**
      * Rows of the row-body matrices at {@code vectors} vectors: C ({@code rows x vectors} vectors)
