@@ -15,9 +15,12 @@ package dev.sparseprof.hw;
  * two hyperthreads; the VMs this project was measured on (Zen 4, Zen 5, Intel, all 2 vCPUs) give
  * each vCPU a core of its own (teamCores 2, teamFma 0.97-1.0 on 7 Dec 2026).
  *
- * <p>Contract: every answer is about a call on {@code runningThreads} pinned threads; the team's
- * measurements apply only at the team's size ({@code runningThreads == threads}); at any other
- * thread count nothing is known and each thread is taken to have a core of its own at full pace.
+ * <p>Contract: every answer is about a call on {@code runningThreads} pinned threads. The pinned
+ * pools take the team's CPUs one per physical core first ({@code util.CoreAffinity#pinnable}), so
+ * {@code t <= threads} threads span {@code min(t, cores)} cores, and where {@code t} exceeds the cores
+ * some thread shares its core and the call goes at the siblings' pace ({@code fma}, measured with
+ * every core's siblings busy). Beyond the team's size nothing is known and each thread is taken to
+ * have a core of its own at full pace.
  */
 public record CoreTeam(int threads, int cores, double fma) {
     /** Not probed: each thread on a core of its own, at full pace. */
@@ -35,20 +38,23 @@ public record CoreTeam(int threads, int cores, double fma) {
         return threads > 0;
     }
 
-    /** Physical cores under {@code runningThreads} pinned threads: the team's where it is that size, else one per thread. */
+    /**
+     * Physical cores under {@code runningThreads} pinned threads: {@code min(runningThreads, cores)} up
+     * to the team's size (the pools fill every core before a sibling), else one per thread.
+     */
     public int coresUnder(int runningThreads) {
-        return present() && runningThreads == threads ? cores : runningThreads;
+        return present() && runningThreads <= threads ? Math.min(runningThreads, cores) : runningThreads;
     }
 
     /**
      * The slowest thread's FMA pace on {@code runningThreads} threads over one thread's alone, at most 1:
-     * the team's measured ratio at its own size where its threads share cores (SMT siblings), else 1.
+     * the team's measured ratio where that many threads put two on one core (SMT siblings), else 1.
      * Where each thread has a core, the ratio is the machine's minute, not its structure: on the Zen 5
      * VM it read 0.89-1.03 in the probes of 7 Dec, and the one probe at 0.891 (256 bits, 17:00 UTC)
      * made that set's 2-thread predictions worse (held-out 11.3 -> 14.9 %); {@code slowestCore}, each
      * CPU re-taken until settled, stands for unequal cores there.
      */
     public double paceOn(int runningThreads) {
-        return runningThreads > 1 && present() && runningThreads == threads && cores < threads && !Double.isNaN(fma) ? Math.min(1, fma) : 1;
+        return runningThreads > coresUnder(runningThreads) && !Double.isNaN(fma) ? Math.min(1, fma) : 1;
     }
 }

@@ -79,10 +79,11 @@ package dev.sparseprof.hw;
  *     was busy.
  * <li>{@code team} ({@link CoreTeam}; spec keys {@code teamThreads}, {@code teamCores},
  *     {@code teamFma}): the probe's team of pinned threads, the physical cores under it and its FMA
- *     pace beside each other. At the team's size, where its threads are SMT siblings, the in-core
- *     stretch is {@code 1 / min(slowestCore, teamFma)} ({@link CoreTeam#paceOn}), and the private
- *     caches are the team's cores' ({@link CoreTeam#coresUnder}): siblings share one core's ports, L1
- *     and L2, which each CPU timed alone does not show.
+ *     pace beside each other. Up to the team's size, where the running threads outnumber the
+ *     cores under them (the pools fill every core before a sibling), the in-core stretch is
+ *     {@code 1 / min(slowestCore, teamFma)} ({@link CoreTeam#paceOn}), and the private caches are
+ *     those cores' ({@link CoreTeam#coresUnder}): siblings share one core's ports, L1 and L2, which
+ *     each CPU timed alone does not show.
  * </ul>
  * {@link #NONE} (vectorBits 0): not probed; the roofline model with fitted overheads applies.
  */

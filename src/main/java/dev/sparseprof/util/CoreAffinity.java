@@ -93,14 +93,24 @@ public final class CoreAffinity {
         static final byte[] AT_START = maskOf((int) ProcessHandle.current().pid());
     }
 
-    /** The CPUs to pin a team's threads to, ascending: the process's ({@link #processCpus}) where affinity can be set, else none. */
+    /**
+     * The CPUs to pin a team's threads to, thread t on the t-th: the process's ({@link #processCpus})
+     * where affinity can be set, else none; spread over the physical cores first
+     * ({@link CoreSiblings#spreadOverCores}), so a team smaller than the machine never puts two
+     * threads on one core's hyperthreads while a core is idle. The process's CPUs are read once.
+     */
     public static int[] pinnable() {
-        return available() ? pinnable(ProcessMask.AT_START) : new int[0];
+        return available() ? PinOrder.CPUS.clone() : new int[0];
+    }
+
+    /** The process's CPUs in the order teams take them, worked out at the first use of {@link #pinnable}. */
+    private static final class PinOrder {
+        static final int[] CPUS = CoreSiblings.spreadOverCores(CoreSiblings.SYSFS, pinnable(ProcessMask.AT_START));
     }
 
     /**
-     * The CPUs to pin a team's threads to from the process's {@code mask}: its CPUs where there are
-     * two or more, none where there is one (nothing to choose) or the mask is unknown (null).
+     * The CPUs to pin a team's threads to from the process's {@code mask}, ascending: its CPUs where
+     * there are two or more, none where there is one (nothing to choose) or the mask is unknown (null).
      */
     static int[] pinnable(byte[] mask) {
         if (mask == null) return new int[0];

@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * one single-threaded runs take (the pinned pools, {@code kernel.WorkerPool#pinned}), so speeds are
  * relative to it; a static partition's threads all wait for the slowest CPU they run on.
  *
- * @param cpus                the CPUs this process may use, ascending
+ * @param cpus                the CPUs this process may use, in the order the pinned pools take them
  * @param flopsPerSecond      each one's median fp32 FMA throughput
  * @param takes               how many whole measurements were made for this one ({@link #settled}: 1, or
  *                            up to {@link #TAKES} when the first found the cores unequal)

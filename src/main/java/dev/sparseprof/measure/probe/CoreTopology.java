@@ -1,25 +1,20 @@
 package dev.sparseprof.measure.probe;
 
 import dev.sparseprof.util.CoreAffinity;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.sparseprof.util.CoreSiblings;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Which CPUs of a team are SMT siblings of one physical core, from Linux's sysfs topology:
- * {@code cpuN/topology/core_cpus_list} (kernels since 5.7; {@code thread_siblings_list} before) lists
- * the CPUs that share CPU N's core, so the team's CPUs span as many physical cores as distinct lists.
+ * Which CPUs of a team are SMT siblings of one physical core, from Linux's sysfs topology
+ * ({@link CoreSiblings}): the team's CPUs span as many physical cores as distinct sibling lists.
  * The team's threads run on the CPUs its pinned pools take ({@link CoreAffinity#pinnable}: thread t on
- * the t-th). A hypervisor shows its guest the topology it chooses: a guest whose two vCPUs are one
- * host core's hyperthreads but which is told they are two cores is not seen here (the probe's team
- * FMA pace still is).
+ * the t-th, one CPU per core first). A hypervisor shows its guest the topology it chooses: a guest
+ * whose two vCPUs are one host core's hyperthreads but which is told they are two cores is not seen
+ * here (the probe's team FMA pace still is).
  */
 public final class CoreTopology {
-    /** Linux's CPU folder. */
-    public static final Path SYSFS = Path.of("/sys/devices/system/cpu");
-
     private CoreTopology() {}
 
     /**
@@ -33,7 +28,7 @@ public final class CoreTopology {
             cpus = new int[threads];
             for (int i = 0; i < threads; i++) cpus[i] = i;
         }
-        return coresUnder(SYSFS, cpus, threads);
+        return coresUnder(CoreSiblings.SYSFS, cpus, threads);
     }
 
     /**
@@ -46,24 +41,10 @@ public final class CoreTopology {
         if (threads < 1 || cpus.length < threads) return 0;
         Set<String> cores = new HashSet<>();
         for (int t = 0; t < threads; t++) {
-            String siblings = siblings(root, cpus[t]);
+            String siblings = CoreSiblings.of(root, cpus[t]);
             if (siblings == null) return 0;
             cores.add(siblings);
         }
         return cores.size();
-    }
-
-    /** The list of CPUs sharing {@code cpu}'s core as sysfs writes it ({@code 0-1}, {@code 3,67}), or null. */
-    private static String siblings(Path root, int cpu) {
-        Path topology = root.resolve("cpu" + cpu).resolve("topology");
-        for (String name : new String[] {"core_cpus_list", "thread_siblings_list"}) {
-            try {
-                String list = Files.readString(topology.resolve(name)).strip();
-                if (!list.isEmpty()) return list;
-            } catch (IOException | RuntimeException e) {
-                // the older name, or nothing known
-            }
-        }
-        return null;
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sparseprof.hw.CoreTeam;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpecs;
 import dev.sparseprof.perfmodel.Features;
@@ -352,11 +353,19 @@ class EcmModelTest {
         Footprint own = EcmModel.footprint(w, FormatModels.byName("csr").plan(w, apart), apart);
         assertEquals(shared.allCoresBytes(), shared.perCoreBytes(), 1e-9 * shared.allCoresBytes());
         assertTrue(own.perCoreBytes() < shared.perCoreBytes());
-        // a team of 4 on 2 cores: nothing known about 2 threads
+        // a team of 4 on 2 cores: the pools put 2 threads on the 2 cores (each a core, full pace), 3 and 4 on siblings
         CpuSpec four = (CpuSpec) HardwareSpecs.parse("four.yaml", base.replace("    overlap: 0\n",
                 "    overlap: 0\n    teamThreads: 4\n    teamCores: 2\n    teamFma: 0.6\n"));
         assertEquals(2, four.privateCacheInstances());
         assertEquals(1.0, four.inCore().coreStretch(2));
+        CoreTeam team = four.inCore().team();
+        assertEquals(1, team.coresUnder(1));
+        assertEquals(2, team.coresUnder(3));
+        assertEquals(2, team.coresUnder(4));
+        assertEquals(0.6, team.paceOn(3));
+        assertEquals(0.6, team.paceOn(4));
+        assertEquals(8, team.coresUnder(8), "past the team's size: a core a thread, as before");
+        assertEquals(1.0, team.paceOn(8));
         SparseprofException e = assertThrows(SparseprofException.class, () -> HardwareSpecs.parse("b.yaml", base.replace("    overlap: 0\n",
                 "    overlap: 0\n    teamCores: 1\n")));
         assertTrue(e.getMessage().contains("need teamThreads"), e.getMessage());
