@@ -70,4 +70,24 @@ class PredictionErrorsTest {
                 MeasuredValidation.spread(runs, false), "csr, which the canary does not judge, is not counted");
         assertEquals("", MeasuredValidation.spread(runs, true), "the training half is empty");
     }
+
+    /** validate's note counts the multi-threaded runs one of whose threads the machine held back, and their error apart. */
+    @Test
+    void theNoteCountsRunsWithAThreadHeldBack() {
+        Workload w = Workload.uniformSparse("q", 384, 384, 128, DType.F32, 0.3, false);
+        List<CasePrediction> runs = new ArrayList<>();
+        double[][] imbalanceAndPredicted = {{1.02, 90e-6}, {1.18, 70e-6}, {1.25, 60e-6}, {Double.NaN, 50e-6}};
+        for (double[] c : imbalanceAndPredicted) {
+            MeasuredRun r = new MeasuredRun("q", "dense", 128, 2, 384, 384, 44_000, 0.7, 100e-6, 4, c[0]);
+            runs.add(new CasePrediction(new CalibrationCase(r, w, FormatModels.byName("dense"), false, "magnitude"), c[1], c[1]));
+        }
+        MeasuredRun one = new MeasuredRun("q", "csr", 128, 1, 384, 384, 44_000, 0.7, 100e-6, 4, 1.3);
+        runs.add(new CasePrediction(new CalibrationCase(one, w, FormatModels.byName("csr"), false, "magnitude"), 10e-6, 10e-6));
+        assertEquals("; multi-threaded runs: 2 of 3 at a measured thread imbalance above 1.10 (MAPE 35.0% against 10.0% for the rest)",
+                MeasuredValidation.imbalance(runs, false), "the 1-thread run and the run without an imbalance are not counted");
+        assertEquals("", MeasuredValidation.imbalance(runs.subList(0, 1), false), "none held back: nothing to say");
+        assertEquals("; multi-threaded runs: 1 of 1 at a measured thread imbalance above 1.10 (MAPE 30.0%)",
+                MeasuredValidation.imbalance(runs.subList(1, 2), false));
+        assertEquals("", MeasuredValidation.imbalance(runs, true), "the training half is empty");
+    }
 }
