@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,8 +15,7 @@ class CoreSiblingsTest {
     Path root;
 
     private void cpu(int cpu, String file, String siblings) throws IOException {
-        Path t = Files.createDirectories(root.resolve("cpu" + cpu).resolve("topology"));
-        Files.writeString(t.resolve(file), siblings + "\n");
+        SysfsTopologyFiles.siblings(root, cpu, file, siblings);
     }
 
     @Test

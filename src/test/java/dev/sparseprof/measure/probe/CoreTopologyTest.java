@@ -2,8 +2,8 @@ package dev.sparseprof.measure.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sparseprof.util.SysfsTopologyFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,8 +14,7 @@ class CoreTopologyTest {
     Path root;
 
     private void cpu(int cpu, String file, String siblings) throws IOException {
-        Path t = Files.createDirectories(root.resolve("cpu" + cpu).resolve("topology"));
-        Files.writeString(t.resolve(file), siblings + "\n");
+        SysfsTopologyFiles.siblings(root, cpu, file, siblings);
     }
 
     @Test
