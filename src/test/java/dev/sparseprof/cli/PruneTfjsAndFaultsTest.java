@@ -60,14 +60,32 @@ class PruneTfjsAndFaultsTest {
     void aFaceApiModelComesBackAsTfjsWithExactCounts(String name) throws IOException {
         Path manifest = FACE.resolve(name + "-weights_manifest.json");
         Assumptions.assumeTrue(Files.exists(manifest), "face-api models absent (./test.sh installs @vladmandic/face-api into target/npm)");
+        assertComesBackWithExactCounts(manifest, name + ".bin", name + "-weights_manifest.sparseprof.json");
+    }
+
+    /** The same for the graph models (model.json with its manifest) of @vladmandic/human, fp16, uint8 and fp32 weights. */
+    @ParameterizedTest
+    @ValueSource(strings = {"antispoof", "blazeface", "centernet", "emotion", "facemesh", "faceres", "handlandmark-lite", "handtrack", "iris",
+        "liveness", "movenet-lightning"})
+    void aGraphModelOfAnotherConverterComesBackAsTfjsWithExactCounts(String name) throws IOException {
+        Path model = Path.of("target/npm/packs/@vladmandic+human/models", name + ".json");
+        Assumptions.assumeTrue(Files.exists(model), "@vladmandic/human absent (./test.sh unpacks it into target/npm/packs)");
+        assertComesBackWithExactCounts(model, name + ".bin", name + ".sparseprof.json");
+    }
+
+    /**
+     * {@code prune --sparsity 0.5} of the TF.js model at {@code manifest} into a new folder: the JSON
+     * byte for byte, the one shard {@code shard} at its size, the metadata file {@code metadataName},
+     * each layer at exactly its half of non-zeros (or all it had), every other weight as it was.
+     */
+    private void assertComesBackWithExactCounts(Path manifest, String shard, String metadataName) throws IOException {
         Path out = dir.resolve("pruned");
         Result p = run("prune", manifest.toString(), "--sparsity", "0.5", "--out", out.toString());
         assertEquals(0, p.code(), p.err());
         Path written = out.resolve(manifest.getFileName());
         assertArrayEquals(Files.readAllBytes(manifest), Files.readAllBytes(written), "the manifest is kept byte for byte");
-        Path shard = out.resolve(name + ".bin");
-        assertEquals(Files.size(FACE.resolve(name + ".bin")), Files.size(shard), "the shard keeps its size");
-        Map<String, Object> meta = Json.parseObject(Files.readString(out.resolve(name + "-weights_manifest.sparseprof.json")));
+        assertEquals(Files.size(manifest.resolveSibling(shard)), Files.size(out.resolve(shard)), "the shard keeps its size");
+        Map<String, Object> meta = Json.parseObject(Files.readString(out.resolve(metadataName)));
         assertEquals("--sparsity 0.5 --scope layer", meta.get("sparseprof.prune"));
         try (Model a = Models.open(manifest); Model b = Models.open(written)) {
             Set<String> layers = new HashSet<>();
