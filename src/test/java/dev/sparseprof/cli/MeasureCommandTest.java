@@ -54,9 +54,11 @@ class MeasureCommandTest {
                 {"measure", "--formats", "csr", "--batch", "4", "--layers", "fc9"},
                 {"measure", "--formats", "csr", "--batch", "4", "--partition", "zigzag"},
                 {"measure", "--formats", "2:4", "--batch", "4", "--layers", "/encoder/layer.0/attention/self/query/MatMul", "--reps", "1"},
+                {"measure", "--formats", "csr", "--batch", "4", "--threads", "1025"},
         };
         String[] expected = {"--batch must be positive, got 0", "unknown format 'csx'", "--layers: no layer 'fc9'", "unknown partition 'zigzag'",
-                "layer '/encoder/layer.0/attention/self/query/MatMul': format 2:4 cannot hold this matrix: not 2:4: row 0 group"};
+                "layer '/encoder/layer.0/attention/self/query/MatMul': format 2:4 cannot hold this matrix: not 2:4: row 0 group",
+                "--threads 1025: more than the"};
         for (int i = 0; i < cases.length; i++) {
             Run r = run(cases[i]);
             assertEquals(2, r.code(), String.join(" ", cases[i]) + ": " + r.err());
