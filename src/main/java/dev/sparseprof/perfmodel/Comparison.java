@@ -162,24 +162,46 @@ public final class Comparison {
         return best;
     }
 
-    /** Sum over layers of the winners' times in a scenario (NaN when some layer has no winner). */
+    /** What a layer runs fastest as, in a scenario: a format, or {@link #DENSE} where no format beats its dense GEMM. */
+    public record Choice(String name, double seconds, double speedup) {}
+
+    /** {@link Choice#name} where the layer's dense GEMM is at least as fast as every format: keep the layer dense. */
+    public static final String DENSE = "dense";
+
+    /**
+     * The layer's choice in a scenario: the fastest format where it beats the layer's dense GEMM, else
+     * the dense GEMM itself (speedup 1: pruning that layer for these formats does not pay on this
+     * machine); null when no format ran.
+     */
+    public Choice choice(Scenario s, int layer) {
+        LayerEstimate best = winner(s, layer);
+        if (best == null) return null;
+        if (best.predictedSeconds() >= best.denseSeconds()) return new Choice(DENSE, best.denseSeconds(), 1);
+        return new Choice(best.format(), best.predictedSeconds(), best.speedup());
+    }
+
+    /** Sum over layers of the choices' times in a scenario (NaN when some layer has no winner): never above the dense total. */
     public double winnersTotalSeconds(Scenario s) {
         double t = 0;
         for (int l = 0; l < layerNames.size(); l++) {
-            LayerEstimate e = winner(s, l);
-            if (e == null) return Double.NaN;
-            t += e.predictedSeconds();
+            Choice c = choice(s, l);
+            if (c == null) return Double.NaN;
+            t += c.seconds();
         }
         return t;
     }
 
-    /** How many layers each format wins in a scenario, in the order of {@link #formats()} (zeros left out). */
+    /**
+     * How many layers each choice takes in a scenario: the formats in the order of {@link #formats()},
+     * then {@link #DENSE} (zeros left out).
+     */
     public Map<String, Integer> winnerCounts(Scenario s) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (String f : formats) counts.put(f, 0);
+        counts.putIfAbsent(DENSE, 0);
         for (int l = 0; l < layerNames.size(); l++) {
-            LayerEstimate e = winner(s, l);
-            if (e != null) counts.merge(e.format(), 1, Integer::sum);
+            Choice c = choice(s, l);
+            if (c != null) counts.merge(c.name(), 1, Integer::sum);
         }
         counts.values().removeIf(v -> v == 0);
         return counts;

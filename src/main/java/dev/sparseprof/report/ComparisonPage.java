@@ -141,8 +141,9 @@ final class ComparisonPage {
                     row.add(e == null ? HtmlTable.Cell.number("n/a", Double.POSITIVE_INFINITY)
                             : HtmlTable.Cell.number(Units.formatSeconds(e.predictedSeconds()), e.predictedSeconds()));
                 }
-                row.add(HtmlTable.Cell.text(w == null ? "-" : w.format()));
-                row.add(w == null ? HtmlTable.Cell.text("-") : HtmlTable.Cell.number(SimulationReport.times(w.speedup()), w.speedup()));
+                Comparison.Choice choice = c.choice(s, l);
+                row.add(HtmlTable.Cell.text(choice == null ? "-" : choice.name()));
+                row.add(choice == null ? HtmlTable.Cell.text("-") : HtmlTable.Cell.number(SimulationReport.times(choice.speedup()), choice.speedup()));
                 t.row(row);
             }
         }

@@ -42,8 +42,9 @@ public final class ComparisonReport {
                     LayerEstimate e = c.estimate(s, f, l);
                     row.add(e == null ? "n/a" : Units.formatSeconds(e.predictedSeconds()));
                 }
-                row.add(win == null ? "-" : win.format());
-                row.add(win == null ? "-" : SimulationReport.times(win.speedup()));
+                Comparison.Choice choice = c.choice(s, l);
+                row.add(choice == null ? "-" : choice.name());
+                row.add(choice == null ? "-" : SimulationReport.times(choice.speedup()));
                 rows.add(row.toArray(String[]::new));
             }
             double dense = c.denseTotalSeconds(s);
@@ -150,7 +151,11 @@ public final class ComparisonReport {
                 LayerEstimate win = c.winner(s, l);
                 j.beginObject().field("name", c.layerNames().get(l));
                 if (win == null) j.name("winner").nullValue();
-                else j.field("winner", win.format()).field("denseSeconds", win.denseSeconds()).field("speedup", win.speedup());
+                else {
+                    Comparison.Choice choice = c.choice(s, l);
+                    j.field("winner", choice.name()).field("denseSeconds", win.denseSeconds()).field("speedup", choice.speedup())
+                            .field("fastestFormat", win.format());
+                }
                 j.name("estimates").beginArray();
                 for (String f : c.formats()) {
                     LayerEstimate e = c.estimate(s, f, l);

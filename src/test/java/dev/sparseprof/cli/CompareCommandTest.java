@@ -41,7 +41,10 @@ class CompareCommandTest {
         return ((Number) o).doubleValue();
     }
 
-    /** Every layer: one dense baseline for every format, the winner the fastest estimate; the totals add up. */
+    /**
+     * Every layer: one dense baseline for every format, the winner the fastest estimate, or dense where
+     * no estimate beats the baseline; the totals add up, and the winners' total is never above dense's.
+     */
     static void assertConsistent(Map<String, Object> scenario) {
         double dense = 0;
         double winners = 0;
@@ -56,9 +59,12 @@ class CompareCommandTest {
                     bestFormat = (String) e.get("format");
                 }
             }
-            assertEquals(bestFormat, layer.get("winner"), "the winner is the fastest format of " + layer.get("name"));
+            String expected = best < base ? bestFormat : "dense";
+            assertEquals(expected, layer.get("winner"), "the winner is the fastest format of " + layer.get("name") + ", or dense where none beats it");
+            assertEquals(bestFormat, layer.get("fastestFormat"), layer.get("name").toString());
+            assertEquals(base / Math.min(best, base), num(layer.get("speedup")), 1e-9, layer.get("name").toString());
             dense += base;
-            winners += best;
+            winners += Math.min(best, base);
         }
         Map<String, Object> totals = map(scenario.get("totals"));
         assertEquals(dense, num(totals.get("denseBaselineSeconds")), 1e-12 * dense);
@@ -96,6 +102,24 @@ class CompareCommandTest {
         assertEquals(0, t.code(), t.err());
         assertTrue(t.out().replace("\n  ", " ").contains("bsr4x4 on 4x4 block pruning"), t.out());
         for (String line : t.out().split("\n")) assertTrue(line.length() <= 120, "over 120 columns: " + line);
+    }
+
+    /** Where no format beats a layer's dense GEMM (the A100 at 16 tokens: every sparse format about 0.6x), the winner is dense. */
+    @Test
+    void aLayerNoFormatSpeedsUpStaysDense() {
+        SimulateCommandTest.Run j = run("compare", "--hw", "a100-80gb", "--formats", "csr,2:4,bsr4x4", "--sparsity", "0.5", "--batch", "16",
+                "--json", "-");
+        assertEquals(0, j.code(), j.err());
+        Map<String, Object> scenario = list(Json.parseObject(j.out()).get("scenarios")).get(0);
+        assertConsistent(scenario);
+        for (Map<String, Object> layer : list(scenario.get("layers"))) {
+            assertEquals("dense", layer.get("winner"), layer.get("name").toString());
+            assertEquals(1.0, num(layer.get("speedup")));
+        }
+        assertEquals(Map.of("dense", 36), map(map(scenario.get("totals")).get("winnerCounts")).entrySet().stream()
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> ((Number) e.getValue()).intValue())));
+        SimulateCommandTest.Run t = run("compare", "--hw", "a100-80gb", "--formats", "csr,2:4,bsr4x4", "--sparsity", "0.5", "--batch", "16");
+        assertTrue(t.out().contains("winners: dense 36 of 36 layers"), t.out());
     }
 
     @Test
