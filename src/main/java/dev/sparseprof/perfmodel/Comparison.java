@@ -207,6 +207,7 @@ public final class Comparison {
         return counts;
     }
 
+    /** Each layer's fastest format in the last scenario ({@link #winner}), whether or not it beats the layer's dense GEMM. */
     public List<LayerEstimate> winnersOfLastScenario() {
         List<LayerEstimate> out = new ArrayList<>();
         if (scenarios.isEmpty()) return out;

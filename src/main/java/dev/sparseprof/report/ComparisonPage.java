@@ -61,9 +61,9 @@ final class ComparisonPage {
         List<LayerEstimate> winners = c.winnersOfLastScenario();
         if (!winners.isEmpty()) {
             Comparison.Scenario last = c.scenarios().get(c.scenarios().size() - 1);
-            HtmlReport.section(h, "Roofline of the winners, " + scenarioName(last), null);
+            HtmlReport.section(h, "Roofline of each layer's fastest format, " + scenarioName(last), null);
             HtmlReport.chart(h, "roofline", 620);
-            RooflineChart.write(j, "roofline", "Roofline: " + last.spec().name() + ", winners at " + SimulationReport.percent(last.sparsity()),
+            RooflineChart.write(j, "roofline", "Roofline: " + last.spec().name() + ", fastest formats at " + SimulationReport.percent(last.sparsity()),
                     last.spec(), winners, true);
             List<String> notes = new ArrayList<>();
             int slowest = 0;
@@ -71,9 +71,9 @@ final class ComparisonPage {
                 notes.add(null);
                 if (winners.get(i).predictedSeconds() > winners.get(slowest).predictedSeconds()) slowest = i;
             }
-            HtmlReport.section(h, "Where the gap goes, " + scenarioName(last), "Pick a layer: its winner's dense time, ideal, each cost beyond it, and predicted time.");
+            HtmlReport.section(h, "Where the gap goes, " + scenarioName(last), "Pick a layer: its fastest format's dense time, ideal, each cost beyond it, and predicted time (above dense where no format pays).");
             HtmlReport.chart(h, "waterfall", 460);
-            ChartData.waterfall(j, "waterfall", "Efficiency gap of the winner", winners, notes, slowest);
+            ChartData.waterfall(j, "waterfall", "Efficiency gap of the fastest format", winners, notes, slowest);
         }
         j.endArray().endObject();
 
