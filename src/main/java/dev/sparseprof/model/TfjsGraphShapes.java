@@ -11,9 +11,10 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The output size of each convolution of a TF.js graph model ({@link TfjsGraph}) for an input of
- * {@code --input-size HxW}: shapes are propagated from the {@code Placeholder} (its unknown height
- * and width set to H and W, an unknown batch to 1) through the ops a CNN is made of, NHWC:
+ * The output size of each convolution of a TF.js graph model ({@link TfjsGraph}): shapes are
+ * propagated from the {@code Placeholder}, with the height and width its {@code shape} attribute
+ * states (converters write the model's fixed input size there, e.g. {@code [-1, 128, 128, 3]}) or,
+ * where it leaves them open, those of {@code --input-size HxW} (an unknown batch is 1), through the ops a CNN is made of, NHWC:
  * <ul>
  * <li>{@code Conv2D}, {@code _FusedConv2D}, the depthwise two: {@code SAME} gives
  *     {@code ceil(in / stride)}, {@code VALID} {@code ceil((in - (k - 1)·dilation) / stride)},
@@ -91,8 +92,9 @@ final class TfjsGraphShapes {
 
     /**
      * Output pixels (H x W) of the convolution each weight feeds, for an input of
-     * {@code height x width}: a transposed convolution's input pixels (its GEMM runs over the input,
-     * col2im after); weights whose op's shapes stay unknown are absent.
+     * {@code height x width} where the graph's {@code Placeholder} leaves them open (0: not given, so
+     * only an input whose size the file states is followed): a transposed convolution's input pixels
+     * (its GEMM runs over the input, col2im after); weights whose op's shapes stay unknown are absent.
      */
     static Map<String, Long> convolutionPixels(Object json, Map<String, TfjsGraph.Feed> feeds, Map<String, Tensor> weights,
                                                long height, long width) {
@@ -124,7 +126,11 @@ final class TfjsGraphShapes {
             case "Placeholder" -> {
                 long[] dims = placeholderDims(node);
                 if (dims == null || dims.length != 4) return dims;
-                return new long[] {dims[0] > 0 ? dims[0] : 1, dims[1] > 0 ? dims[1] : height, dims[2] > 0 ? dims[2] : width, dims[3]};
+                long h = dims[1] > 0 ? dims[1] : height;
+                long w = dims[2] > 0 ? dims[2] : width;
+                // an image input whose size neither the file nor --input-size gives: nothing past it is known
+                if (h <= 0 || w <= 0 || dims[3] <= 0) return null;
+                return new long[] {dims[0] > 0 ? dims[0] : 1, h, w, dims[3]};
             }
             case "Const" -> {
                 Tensor t = weights.get(String.valueOf(node.get("name")));

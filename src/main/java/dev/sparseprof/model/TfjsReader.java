@@ -110,10 +110,12 @@ final class TfjsReader implements ModelReader {
             boolean graphModel = TfjsGraph.isGraphModel(json);
             Map<String, TfjsGraph.Feed> uses = TfjsGraph.uses(json);
             Map<String, Long> graphPixels = Map.of();
-            if (options.inputSize() != null && graphModel) {
+            if (graphModel) {
+                // the input size the graph states, or --input-size where it leaves it open
                 Map<String, Tensor> byName = new HashMap<>();
                 for (Tensor t : tensors) byName.putIfAbsent(t.name(), t);
-                graphPixels = TfjsGraphShapes.convolutionPixels(json, uses, byName, options.inputSize()[0], options.inputSize()[1]);
+                long[] given = options.inputSize();
+                graphPixels = TfjsGraphShapes.convolutionPixels(json, uses, byName, given == null ? 0 : given[0], given == null ? 0 : given[1]);
             } else if (options.inputSize() != null) {
                 if (!TfjsShapes.hasTopology(json)) {
                     throw ModelFormatException.in(source, "--input-size needs the model's graph, and a bare weights manifest has none "

@@ -65,5 +65,11 @@ class TfjsGraphModelsTest {
                 assertEquals(pin.nonZeros(), nonZeros, pin.file() + ": non-zeros");
             }
         }
+        // antispoof's input is stated as [-1, 128, 128, 3]: its first conv (3x3, VALID) has (128 - 2)^2 output pixels, no --input-size needed
+        try (Model m = Models.open(HUMAN.resolve("antispoof.json"))) {
+            GemmLayer first = m.layers().get(0);
+            assertEquals(27, first.cols(), first.name());
+            assertEquals(126L * 126, first.columnsPerSample(), first.name());
+        }
     }
 }

@@ -277,5 +277,18 @@ class TfjsTest {
         try (Model m = Models.open(file)) {
             assertEquals(List.of(1L, 1L, 1L), m.layers().stream().map(GemmLayer::columnsPerSample).toList(), "no --input-size: N = batch");
         }
+        // a Placeholder that states its size (converters write the model's fixed input there): followed without --input-size,
+        // and kept over one
+        Path stated = dir.resolve("stated.json");
+        Files.writeString(stated, json.replace("{\"size\":\"-1\"},{\"size\":\"-1\"},{\"size\":\"-1\"},{\"size\":\"3\"}",
+                "{\"size\":\"-1\"},{\"size\":\"16\"},{\"size\":\"16\"},{\"size\":\"3\"}"));
+        Files.copy(dir.resolve("cnn.bin"), dir.resolve("stated.bin"));
+        Files.writeString(stated, Files.readString(stated).replace("\"cnn.bin\"", "\"stated.bin\""));
+        try (Model m = Models.open(stated)) {
+            assertEquals(List.of(64L, 64L, 64L), m.layers().stream().map(GemmLayer::columnsPerSample).toList(), "the stated 16x16");
+        }
+        try (Model m = Models.open(stated, new ReadOptions(Map.of(), new long[] {32, 32}))) {
+            assertEquals(List.of(64L, 64L, 64L), m.layers().stream().map(GemmLayer::columnsPerSample).toList(), "the stated size is the model's");
+        }
     }
 }
