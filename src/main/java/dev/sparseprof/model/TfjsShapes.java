@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * The output size of each layer of a TF.js layers model ({@code model.json} with a Keras
- * {@code modelTopology}) for an input of {@code H x W} ({@code --input-size}), so that a conv
+ * {@code modelTopology}) for an input of {@code H x W} (the size the topology states,
+ * {@link #statedInputSize}, else {@code --input-size}), so that a conv
  * weight {@code LAYER/kernel} gets N per sample = that layer's output pixels. Layers are taken in
  * the topology's order, each fed by its first inbound layer (the previous one in a Sequential
  * model); the spatial size changes through {@code Conv2D}, {@code DepthwiseConv2D},
@@ -36,6 +37,21 @@ final class TfjsShapes {
             previous = out;
         }
         return sizes;
+    }
+
+    /**
+     * The input's {@code {h, w}} the Keras topology states, where it does: its first layer's
+     * {@code batch_input_shape} (Keras 3: {@code batch_shape}), NHWC, both positive (a
+     * {@code [null, 224, 224, 3]} model runs at 224 x 224 only); else null (open sizes, or no such key).
+     */
+    static long[] statedInputSize(Object json) {
+        List<?> layers = layerList(json);
+        if (layers == null || layers.isEmpty() || !(layers.get(0) instanceof Map<?, ?> first) || !(first.get("config") instanceof Map<?, ?> config)) {
+            return null;
+        }
+        Object shape = config.get("batch_input_shape") != null ? config.get("batch_input_shape") : config.get("batch_shape");
+        if (!(shape instanceof List<?> dims) || dims.size() != 4 || !(dims.get(1) instanceof Number h) || !(dims.get(2) instanceof Number w)) return null;
+        return h.longValue() > 0 && w.longValue() > 0 ? new long[] {h.longValue(), w.longValue()} : null;
     }
 
     /** True when the JSON is a model.json with a Keras layer list to propagate through. */

@@ -106,6 +106,19 @@ class TfjsTest {
         try (Model m = Models.open(file)) {
             assertEquals(List.of(1L, 1L, 1L), m.layers().stream().map(GemmLayer::columnsPerSample).toList(), "no --input-size: N = batch");
         }
+        // a topology that states its input (Keras' batch_input_shape, here [null, 16, 16, 3]): followed without --input-size, and over one
+        Path stated = dir.resolve("stated.json");
+        Files.writeString(stated, json.replace("{\"name\":\"in\"}", "{\"name\":\"in\",\"batch_input_shape\":[null,16,16,3]}"));
+        try (Model m = Models.open(stated)) {
+            assertEquals(List.of(64L, 36L, 9L), m.layers().stream().map(GemmLayer::columnsPerSample).toList(), "the stated 16x16");
+        }
+        try (Model m = Models.open(stated, new ReadOptions(Map.of(), new long[] {32, 32}))) {
+            assertEquals(List.of(64L, 36L, 9L), m.layers().stream().map(GemmLayer::columnsPerSample).toList(), "the stated size is the model's");
+        }
+        Files.writeString(stated, json.replace("{\"name\":\"in\"}", "{\"name\":\"in\",\"batch_input_shape\":[null,null,null,3]}"));
+        try (Model m = Models.open(stated)) {
+            assertEquals(List.of(1L, 1L, 1L), m.layers().stream().map(GemmLayer::columnsPerSample).toList(), "open sizes: N = batch");
+        }
         Path manifest = dir.resolve("bare-weights_manifest.json");
         Files.writeString(manifest, json.substring(json.indexOf("\"weightsManifest\":") + "\"weightsManifest\":".length(), json.length() - 1));
         ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(ModelFormatException.class,
