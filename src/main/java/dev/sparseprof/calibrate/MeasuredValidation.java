@@ -91,8 +91,8 @@ public final class MeasuredValidation {
     static final double HELD_BACK_IMBALANCE = 1.10;
 
     /**
-     * {@code ; 2-thread runs: K of M at a measured thread imbalance above 1.10 (MAPE A % against B %
-     * for the rest)}: how many of the half's multi-threaded runs had one thread held back by the
+     * {@code ; multi-threaded runs: K of M at a measured thread imbalance above 1.10 (MAPE A% against
+     * B% for the rest)}: how many of the half's multi-threaded runs had one thread held back by the
      * machine, and the error on those against the others, so that a reader sees what part of a
      * 2-thread MAPE the machine's other tenants account for; empty without such runs.
      */

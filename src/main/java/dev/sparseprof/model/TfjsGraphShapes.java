@@ -129,7 +129,7 @@ final class TfjsGraphShapes {
                 long h = dims[1] > 0 ? dims[1] : height;
                 long w = dims[2] > 0 ? dims[2] : width;
                 // an image input whose size neither the file nor --input-size gives: nothing past it is known
-                if (h <= 0 || w <= 0 || dims[3] <= 0) return null;
+                if (h <= 0 || w <= 0) return null;
                 return new long[] {dims[0] > 0 ? dims[0] : 1, h, w, dims[3]};
             }
             case "Const" -> {
