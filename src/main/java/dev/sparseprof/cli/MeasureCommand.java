@@ -111,7 +111,8 @@ final class MeasureCommand implements Callable<Integer> {
         Checks.positive(threads, "--threads");
         if (device.equals("gpu")) return gpu();
         if (!device.equals("cpu")) throw new SparseprofException("--device " + device + ": cpu or gpu");
-        int cpus = CoreAffinity.processCpus().length > 0 ? CoreAffinity.processCpus().length : Runtime.getRuntime().availableProcessors();
+        int processCpus = CoreAffinity.processCpus().length;
+        int cpus = processCpus > 0 ? processCpus : Runtime.getRuntime().availableProcessors();
         if (threads > cpus) {
             // two threads of a pinned pool on one CPU take turns in the scheduler's time slices: on the 2-vCPU Zen 5 VM
             // (7 Dec 2026) --threads 3 timed a 30 us dense call at 3.99 ms

@@ -133,12 +133,16 @@ public record MeasurementsFile(MeasurementsHeader header, List<Measurement> resu
         String reason = r.string("noise");
         double canary = r.optionalNumberOrNaN("canaryGflops");
         double speed = r.optionalNumberOrNaN("speed");
-        if (!r.map().containsKey("noiseCriterion")) return new Stability(r.bool("warmupSettled"), r.int32("warmupRuns"), r.int32("attempts"), noisy,
-                reason, canary, speed); // written before the criterion was kept: as its reason names it
-        String key = r.string("noiseCriterion");
-        NoiseCriterion criterion = NoiseCriterion.ofKey(key);
-        if (criterion == null || noisy != (criterion != NoiseCriterion.NONE)) {
-            throw SparseprofException.in(r.where(), "noiseCriterion '" + key + "' does not fit noisy: " + noisy);
+        NoiseCriterion criterion;
+        if (!r.map().containsKey("noiseCriterion")) {
+            // written before the criterion was kept: as its reason names it
+            criterion = NoiseCriterion.ofLegacyReason(noisy, reason);
+        } else {
+            String key = r.string("noiseCriterion");
+            criterion = NoiseCriterion.ofKey(key);
+            if (criterion == null || noisy != (criterion != NoiseCriterion.NONE)) {
+                throw SparseprofException.in(r.where(), "noiseCriterion '" + key + "' does not fit noisy: " + noisy);
+            }
         }
         return new Stability(r.bool("warmupSettled"), r.int32("warmupRuns"), r.int32("attempts"), noisy, reason, criterion, canary, speed);
     }

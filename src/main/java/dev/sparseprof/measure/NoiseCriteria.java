@@ -61,27 +61,13 @@ public record NoiseCriteria(double maxSpread, double maxRange, double maxDrift, 
         }
     }
 
-    /** {@link #verdict(Timing, double, double)} with the page faults unknown. */
-    public String verdict(Timing t, double drift) {
-        return verdict(t, drift, Double.NaN);
-    }
-
-    /** {@link #verdict(Timing, double, double, double)} with the machine's speed unknown. */
-    public String verdict(Timing t, double drift, double faultsPerRun) {
-        return verdict(t, drift, faultsPerRun, Double.NaN);
-    }
-
     /**
-     * Why {@code t} is noisy, or the empty string. {@code drift}: first third's median over the
-     * last third's (1 when unknown); {@code faultsPerRun}: the process's page faults per timed run
-     * (NaN when unknown); {@code speed}: the machine's speed while it was timed, over its best in
-     * the run ({@link dev.sparseprof.measure.probe.SpeedCanary}; NaN when unknown).
+     * Whether {@code t} is noisy: the first bound it passes, with its reason ({@link Verdict#QUIET}
+     * where none). {@code drift}: first third's median over the last third's (1 when unknown);
+     * {@code faultsPerRun}: the process's page faults per timed run (NaN when unknown);
+     * {@code speed}: the machine's speed while it was timed, over its best in the run
+     * ({@link dev.sparseprof.measure.probe.SpeedCanary}; NaN when unknown).
      */
-    public String verdict(Timing t, double drift, double faultsPerRun, double speed) {
-        return judge(t, drift, faultsPerRun, speed).reason();
-    }
-
-    /** {@link #verdict(Timing, double, double, double)} with the criterion it names. */
     public Verdict judge(Timing t, double drift, double faultsPerRun, double speed) {
         double spread = t.spread();
         if (spread > maxSpread) return new Verdict(NoiseCriterion.IQR, String.format(Locale.ROOT, "IQR %.0f%% of median", 100 * spread));

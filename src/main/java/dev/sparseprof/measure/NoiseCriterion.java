@@ -45,11 +45,12 @@ public enum NoiseCriterion {
     /**
      * The criterion a reason written before the criterion was kept names ({@code IQR 14% of median},
      * {@code max/min 3.20}, {@code drift 1.31 (...)}, {@code page faults 3.8 per run (...)},
-     * {@code FMA canary at 0.57 of its best}): measurements files of before 7 Dec 2026, 17 UTC, only.
+     * {@code FMA canary at 0.57 of its best}): measurements files of before 7 Dec 2026, 17 UTC, only;
+     * {@link #NONE} for a quiet case.
      */
-    static NoiseCriterion ofLegacyReason(String reason) {
-        String r = reason.strip().toLowerCase(Locale.ROOT);
-        if (r.isEmpty()) return NONE;
+    static NoiseCriterion ofLegacyReason(boolean noisy, String reason) {
+        String r = reason == null ? "" : reason.strip().toLowerCase(Locale.ROOT);
+        if (!noisy || r.isEmpty()) return NONE;
         for (NoiseCriterion c : values()) {
             if (c != NONE && c != OTHER && r.startsWith(c.label.toLowerCase(Locale.ROOT))) return c;
         }

@@ -24,7 +24,7 @@ public record Stability(boolean warmupSettled, int warmupRuns, int attempts, boo
 
     /** The criterion as the reason names it (a file written before the criterion was kept). */
     public Stability(boolean warmupSettled, int warmupRuns, int attempts, boolean noisy, String reason, double canaryGflops, double speed) {
-        this(warmupSettled, warmupRuns, attempts, noisy, reason, noisy ? NoiseCriterion.ofLegacyReason(reason == null ? "" : reason) : NoiseCriterion.NONE,
+        this(warmupSettled, warmupRuns, attempts, noisy, reason, NoiseCriterion.ofLegacyReason(noisy, reason),
                 canaryGflops, speed);
     }
 

@@ -116,14 +116,16 @@ final class TfjsReader implements ModelReader {
                 for (Tensor t : tensors) byName.putIfAbsent(t.name(), t);
                 long[] given = options.inputSize();
                 graphPixels = TfjsGraphShapes.convolutionPixels(json, uses, byName, given == null ? 0 : given[0], given == null ? 0 : given[1]);
-            } else if (options.inputSize() != null || TfjsShapes.statedInputSize(json) != null) {
-                if (!TfjsShapes.hasTopology(json)) {
-                    throw ModelFormatException.in(source, "--input-size needs the model's graph, and a bare weights manifest has none "
-                            + "(the convolutions' strides are unknown); give the model.json that holds its modelTopology");
-                }
+            } else {
                 // the size the topology states (the model runs at it only), else --input-size
                 long[] stated = TfjsShapes.statedInputSize(json);
-                sizes = TfjsShapes.outputSizes(json, stated != null ? stated : options.inputSize());
+                if (stated != null || options.inputSize() != null) {
+                    if (!TfjsShapes.hasTopology(json)) {
+                        throw ModelFormatException.in(source, "--input-size needs the model's graph, and a bare weights manifest has none "
+                                + "(the convolutions' strides are unknown); give the model.json that holds its modelTopology");
+                    }
+                    sizes = TfjsShapes.outputSizes(json, stated != null ? stated : options.inputSize());
+                }
             }
             List<GemmLayer> layers = new ArrayList<>();
             for (Tensor t : tensors) {

@@ -22,13 +22,13 @@ class NoiseAndIdentityTest {
     void eachCriterionNamesItselfAndTheLeastNoisyAttemptRanksFirst() {
         NoiseCriteria n = NoiseCriteria.DEFAULT;
         Timing quiet = timing(0.98, 0.99, 1.0, 1.02, 1.1);
-        assertEquals("", n.verdict(quiet, 1.0));
+        assertEquals("", n.judge(quiet, 1.0, Double.NaN, Double.NaN).reason());
         assertEquals(0, n.excess(quiet, 1.0), 1e-12);
         Timing wide = timing(0.8, 0.9, 1.0, 1.15, 1.5);
-        assertEquals("IQR 25% of median", n.verdict(wide, 1.0));
+        assertEquals("IQR 25% of median", n.judge(wide, 1.0, Double.NaN, Double.NaN).reason());
         Timing outlier = timing(0.5, 0.99, 1.0, 1.01, 1.6);
-        assertEquals("max/min 3.20", n.verdict(outlier, 1.0));
-        assertEquals("drift 1.40 (first third over last)", n.verdict(quiet, 1.4));
+        assertEquals("max/min 3.20", n.judge(outlier, 1.0, Double.NaN, Double.NaN).reason());
+        assertEquals("drift 1.40 (first third over last)", n.judge(quiet, 1.4, Double.NaN, Double.NaN).reason());
         assertTrue(n.excess(wide, 1.0) > n.excess(timing(0.9, 0.95, 1.0, 1.08, 1.2), 1.0));
     }
 
@@ -41,13 +41,13 @@ class NoiseAndIdentityTest {
     void pageFaultsDuringTheRunsMakeAnOtherwiseTightCaseNoisy() {
         NoiseCriteria n = NoiseCriteria.DEFAULT;
         Timing slowButTight = timing(0.0587, 0.0690, 0.0708, 0.0720, 0.0760);
-        assertEquals("", n.verdict(slowButTight, 1.02));
-        assertEquals("page faults 3.8 per run (fresh heap pages)", n.verdict(slowButTight, 1.02, 3.76));
-        assertEquals("", n.verdict(slowButTight, 1.02, 0.4), "a few faults of the JIT's or the GC's threads pass");
-        assertEquals("", n.verdict(slowButTight, 1.02, Double.NaN), "unknown faults (no /proc) judge nothing");
+        assertEquals("", n.judge(slowButTight, 1.02, Double.NaN, Double.NaN).reason());
+        assertEquals("page faults 3.8 per run (fresh heap pages)", n.judge(slowButTight, 1.02, 3.76, Double.NaN).reason());
+        assertEquals("", n.judge(slowButTight, 1.02, 0.4, Double.NaN).reason(), "a few faults of the JIT's or the GC's threads pass");
+        assertEquals("", n.judge(slowButTight, 1.02, Double.NaN, Double.NaN).reason(), "unknown faults (no /proc) judge nothing");
         assertTrue(n.excess(slowButTight, 1.02, 3.76) > n.excess(slowButTight, 1.02, 0.0));
         assertEquals(n.excess(slowButTight, 1.02), n.excess(slowButTight, 1.02, Double.NaN), 1e-12);
-        assertEquals("max/min 3.20", n.verdict(timing(0.5, 0.99, 1.0, 1.01, 1.6), 1.0, 5.0), "the first criterion met is named");
+        assertEquals("max/min 3.20", n.judge(timing(0.5, 0.99, 1.0, 1.01, 1.6), 1.0, 5.0, Double.NaN).reason(), "the first criterion met is named");
     }
 
     /**
@@ -58,13 +58,13 @@ class NoiseAndIdentityTest {
     void aMachineBelowItsBestSpeedMakesAnOtherwiseTightCaseNoisy() {
         NoiseCriteria n = NoiseCriteria.DEFAULT;
         Timing tight = timing(0.98, 0.99, 1.0, 1.02, 1.1);
-        assertEquals("FMA canary at 0.78 of its best", n.verdict(tight, 1.0, 0.0, 0.78));
-        assertEquals("", n.verdict(tight, 1.0, 0.0, 0.93), "a few per cent below the best is a quiet machine's spread");
-        assertEquals("", n.verdict(tight, 1.0, 0.0, Double.NaN), "no reading judges nothing");
+        assertEquals("FMA canary at 0.78 of its best", n.judge(tight, 1.0, 0.0, 0.78).reason());
+        assertEquals("", n.judge(tight, 1.0, 0.0, 0.93).reason(), "a few per cent below the best is a quiet machine's spread");
+        assertEquals("", n.judge(tight, 1.0, 0.0, Double.NaN).reason(), "no reading judges nothing");
         assertEquals(1.0, n.excess(tight, 1.0, 0.0, 0.8), 1e-9, "0.8 against 0.9 counts as twice the IQR bound does");
         assertTrue(n.excess(tight, 1.0, 0.0, 0.7) > n.excess(tight, 1.0, 0.0, 0.85));
         assertEquals(0, n.excess(tight, 1.0, 0.0, 1.0), 1e-12);
-        assertEquals("IQR 25% of median", n.verdict(timing(0.8, 0.9, 1.0, 1.15, 1.5), 1.0, 0.0, 0.5), "the first criterion met is named");
+        assertEquals("IQR 25% of median", n.judge(timing(0.8, 0.9, 1.0, 1.15, 1.5), 1.0, 0.0, 0.5).reason(), "the first criterion met is named");
         assertEquals(new NoiseCriteria.Verdict(NoiseCriterion.CANARY, "FMA canary at 0.78 of its best"), n.judge(tight, 1.0, 0.0, 0.78));
         assertEquals(NoiseCriterion.IQR, n.judge(timing(0.8, 0.9, 1.0, 1.15, 1.5), 1.0, 0.0, 0.5).criterion());
         assertEquals(NoiseCriterion.RANGE, n.judge(timing(0.5, 0.99, 1.0, 1.01, 1.5), 1.0, 0.0, 1.0).criterion());

@@ -7,7 +7,7 @@ import dev.sparseprof.kernel.WorkerPool;
  * ({@link FmaLoops}: registers only, no memory) on every thread of the kernels' pool, read once
  * per round of repetitions. On a shared VM another tenant can take part of the physical core for
  * seconds at a time. Every kernel then runs slower alike, its repetitions stay tight, and no
- * spread criterion of {@link NoiseCriteria} sees it: on the Zen 5 VM (7 Dec 2026, 1 thread) dense
+ * spread criterion of {@code measure.NoiseCriteria} sees it: on the Zen 5 VM (7 Dec 2026, 1 thread) dense
  * 3072x768x128 went from 3.8 ms to 5.2-7.1 ms for more than 15 s while this loop read 160-184
  * GFLOP/s against 217-228 before. A reading gives the slowest thread's rate and the fastest's: a
  * case's speed is the median of its rounds' slowest over the run's best median of the fastest
