@@ -4,6 +4,7 @@ import dev.sparseprof.hw.BandwidthCurve;
 import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.CoreTeam;
 import dev.sparseprof.hw.GatherRates;
+import dev.sparseprof.hw.SpmvRates;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +50,14 @@ final class CpuOverrides {
             if (!Double.isNaN(g.wideOverlap())) inCore.put("gatherWideOverlap", String.format(Locale.ROOT, "%.3f", g.wideOverlap()));
         }
         inCore.put("l1Reuse", fullyAssociativeReuse ? "fullyAssociative" : "setAssociative");
+    }
+
+    /** The {@code cpu.inCore} keys of csr's one-column body ({@code hw.SpmvRates}); none where not probed. */
+    static void spmv(Map<String, Object> inCore, SpmvRates r) {
+        if (!r.present()) return;
+        inCore.put("spmvVector", Quantities.cycles(r.vectorCycles()));
+        inCore.put("spmvRow", Quantities.cycles(r.rowCycles()));
+        inCore.put("spmvTail", Quantities.cycles(r.tailCycles()));
     }
 
     /**

@@ -403,11 +403,14 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         KernelRates k = r.kernels();
         w.printf(Locale.ROOT, "calibrate: kernel in-core rates (ns): dense %.3g per vector FMA (narrow %.3g); row body per entry %.3g / %.3g / %.3g / %.3g"
-                + " at 8 / 4 / 2 / 1 vectors, %.3g per row and block, %.3g per row of the tight loops; coo %.3g per triple, %.3g per row; bsr4x4 %.3g per block-strip (narrow %.3g), %.3g per tile and strip; 2:4 %.3g per slot, %.3g per row; general-path 2- and 1-vector blocks %.3g / %.3g per entry;"
+                + " at 8 / 4 / 2 / 1 vectors, %.3g per row and block, %.3g per row of the tight loops; coo %.3g per triple, %.3g per row; bsr4x4 %.3g per block-strip (narrow %.3g), %.3g per tile and strip; 2:4 %.3g per slot, %.3g per row; general-path 2- and 1-vector blocks %.3g / %.3g per entry;%s"
                 + " launch %.3g us, fork/join %.3g us; transfer overlap %.2f (dense's own %s)%n",
                 k.denseFmaSeconds() * 1e9, k.denseNarrowFmaSeconds() * 1e9, k.block8Seconds() * 1e9, k.block4Seconds() * 1e9,
                 k.block2Seconds() * 1e9, k.oneVectorSeconds() * 1e9, k.rowBlockSeconds() * 1e9, k.wholeRowSeconds() * 1e9, k.cooEntrySeconds() * 1e9, k.cooRowSeconds() * 1e9, k.bsrWideSeconds() * 1e9,
-                k.bsrNarrowSeconds() * 1e9, k.bsrTileSeconds() * 1e9, k.nmSlotSeconds() * 1e9, k.nmRowSeconds() * 1e9, k.split2Seconds() * 1e9, k.split1Seconds() * 1e9, k.launchSeconds() * 1e6, k.forkJoinSeconds() * 1e6,
+                k.bsrNarrowSeconds() * 1e9, k.bsrTileSeconds() * 1e9, k.nmSlotSeconds() * 1e9, k.nmRowSeconds() * 1e9, k.split2Seconds() * 1e9, k.split1Seconds() * 1e9,
+                k.spmv() == null ? "" : String.format(Locale.ROOT, " csr at N = 1 %.3g per vector, %.3g per row, %.3g per tail entry;",
+                        k.spmv().vectorSeconds() * 1e9, k.spmv().rowSeconds() * 1e9, k.spmv().tailSeconds() * 1e9),
+                k.launchSeconds() * 1e6, k.forkJoinSeconds() * 1e6,
                 k.overlap(), k.denseL2() == null ? "not probed" : String.format(Locale.ROOT, "%.2f", k.denseL2().transfer().overlap()));
         KernelRateProbe.RoundSpeeds rounds = kernelProbe.roundSpeeds();
         if (rounds != null) {

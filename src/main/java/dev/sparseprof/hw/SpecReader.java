@@ -25,7 +25,8 @@ final class SpecReader {
     private static final String[] IN_CORE = {"vectorBits", "denseFma", "denseNarrowFma", "block8", "block4", "block2", "oneVector", "rowBlock", "wholeRow", "cooEntry", "cooRow",
         "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap", "denseOverlap",
         "l2GatherPerCore", "l2GatherAll", "gatherThreads", "l2GatherWidePerCore", "l2GatherWideAll", "gatherOverlap", "gatherWideOverlap",
-        "slowestCore", "l1Reuse", "nmDecode", "teamThreads", "teamCores", "teamFma"};
+        "slowestCore", "l1Reuse", "nmDecode", "teamThreads", "teamCores", "teamFma",
+        "spmvVector", "spmvRow", "spmvTail"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -125,10 +126,21 @@ final class SpecReader {
                     apart ? SpecValues.cycles(m, "bsrTile") : 0, apart ? SpecValues.cycles(m, "nmRow") : 0, apart,
                     m.has("split2") ? SpecValues.cycles(m, "split2") : 0, m.has("split1") ? SpecValues.cycles(m, "split1") : 0,
                     gather(m), m.has("slowestCore") ? m.number("slowestCore") : 0,
-                    m.has("denseOverlap") ? m.number("denseOverlap") : InCoreRates.NOT_PROBED, fullyAssociativeReuse(m), nmDecodeSerial(m), team(m));
+                    m.has("denseOverlap") ? m.number("denseOverlap") : InCoreRates.NOT_PROBED, fullyAssociativeReuse(m), nmDecodeSerial(m), team(m),
+                    spmv(m));
         } catch (SpecException e) {
             throw m.error(e.getMessage());
         }
+    }
+
+    /** {@code spmvVector}, {@code spmvRow}, {@code spmvTail} ({@link SpmvRates}): all three or none (a probe writes them together). */
+    private static SpmvRates spmv(ConfigMap m) {
+        String[] keys = {"spmvVector", "spmvRow", "spmvTail"};
+        int present = 0;
+        for (String k : keys) if (m.has(k)) present++;
+        if (present == 0) return SpmvRates.NONE;
+        if (present < keys.length) throw m.error("spmvVector, spmvRow and spmvTail come together (a probe writes all three)");
+        return new SpmvRates(SpecValues.cycles(m, "spmvVector"), SpecValues.cycles(m, "spmvRow"), SpecValues.cycles(m, "spmvTail"));
     }
 
     /** {@code teamThreads}, {@code teamCores}, {@code teamFma} ({@link CoreTeam}): a probe writes the first two together, the third with them. */

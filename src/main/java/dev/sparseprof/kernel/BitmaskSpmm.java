@@ -42,7 +42,7 @@ public final class BitmaskSpmm extends RowSplitKernel<BitmaskRows> {
 
     @Override public int indexScratchInts(BitmaskRows a) { return a.matrix().cols(); }
 
-    @Override public boolean readsAlignedB() { return true; }
+    @Override public boolean readsAlignedB(int n) { return true; }
 
     /** Decodes the columns of row r's entries {@code [from, to)} into the index scratch, from index 0. */
     private static int[] decode(BitmaskRows a, int r, int from, int to, Workspace ws) {

@@ -56,7 +56,7 @@ public final class BsrSpmm implements SpmmKernel<BsrMatrix> {
 
     @Override public int scratchFloats(BsrMatrix a, int n) { return BlockRowTiles.TRACE_SCRATCH_FLOATS; }
 
-    @Override public boolean readsAlignedB() { return true; }
+    @Override public boolean readsAlignedB(int n) { return true; }
 
     @Override
     public void runRange(Operands<BsrMatrix> op, WorkRange range, Workspace ws) {

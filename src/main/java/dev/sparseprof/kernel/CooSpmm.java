@@ -87,7 +87,7 @@ public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
     /** Row runs: the decoded row starts, one per row and one past the last. */
     @Override public int indexScratchInts(Rows a) { return rowRuns ? a.matrix().rows() + 1 : 0; }
 
-    @Override public boolean readsAlignedB() { return true; }
+    @Override public boolean readsAlignedB(int n) { return true; }
 
     @Override
     public void runRange(Operands<Rows> op, WorkRange range, Workspace ws) {

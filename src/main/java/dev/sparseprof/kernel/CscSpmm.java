@@ -43,7 +43,7 @@ public final class CscSpmm implements SpmmKernel<CscMatrix> {
 
     @Override public int scratchFloats(CscMatrix a, int n) { return 0; }
 
-    @Override public boolean readsAlignedB() { return true; }
+    @Override public boolean readsAlignedB(int n) { return true; }
 
     @Override
     public void runRange(Operands<CscMatrix> op, WorkRange range, Workspace ws) {

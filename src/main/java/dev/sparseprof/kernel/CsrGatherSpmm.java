@@ -1,18 +1,12 @@
 package dev.sparseprof.kernel;
 
 import dev.sparseprof.trace.ArrayRole;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorSpecies;
 
 /**
  * CSR row-split SpMM for small N (1-8), vectorized over a row's entries instead of over N: B is
- * first transposed into scratch (column-major, {@code n x cols}), then for each row and each
- * column {@code c} of B, L entries at a time (16 at 512 bits) load their values contiguously and gather
- * {@code Bt[c*cols + colidx[j]]} with the hardware gather ({@code vgatherdps} under AVX-512, the
- * Vector API's {@code fromArray} with an index map), FMA, and reduce the lanes at the end; the
- * last {@code rowLength mod L} entries are added one by one (a masked gather still bounds-checks
- * the index map's unmasked lanes, which may lie past the row).
+ * first transposed into scratch (column-major, {@code n x cols}), then each row runs the gather
+ * body ({@link GatherRows}) once per column {@code c} of B over {@code Bt[c*cols ..]}. ({@code csr}
+ * runs the same body at N = 1, over B itself.)
  *
  * <p>The traced twin sums lanes pairwise, the fast path with {@code reduceLanes(ADD)} whose order
  * is the platform's (it differs even between the interpreter and C2): results agree to rounding,
@@ -24,8 +18,7 @@ import jdk.incubator.vector.VectorSpecies;
  * 1 scalar FMA. Per call: B transposed ({@code K x N} scalar copies).
  */
 public final class CsrGatherSpmm extends SliceKernel {
-    private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
-    private static final int L = S.length();
+    private static final int L = GatherRows.L;
 
     public CsrGatherSpmm() {
         super(SliceFormat.CSR);
@@ -71,19 +64,7 @@ public final class CsrGatherSpmm extends SliceKernel {
         float[] bt = ws.scratch();
         int n = op.n();
         int k = op.a().cols();
-        int whole = from + (to - from) / L * L;
-        for (int c = 0; c < n; c++) {
-            int bOffset = c * k;
-            FloatVector acc = FloatVector.zero(S);
-            int j = from;
-            for (; j < whole; j += L) {
-                FloatVector v = FloatVector.fromArray(S, vals, j);
-                acc = FloatVector.fromArray(S, bt, bOffset, cols, j).fma(v, acc);
-            }
-            float sum = acc.reduceLanes(VectorOperators.ADD);
-            for (; j < to; j++) sum = Math.fma(bt[bOffset + cols[j]], vals[j], sum);
-            out[outOffset + c] = sum;
-        }
+        for (int c = 0; c < n; c++) out[outOffset + c] = GatherRows.dot(vals, cols, from, to, bt, c * k);
     }
 
     @Override

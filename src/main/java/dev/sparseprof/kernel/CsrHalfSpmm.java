@@ -50,7 +50,7 @@ public final class CsrHalfSpmm extends RowSplitKernel<HalfRowSlices> {
     /** The decoded row values (up to a whole row: cols), then the traced twin's accumulators. */
     @Override public int scratchFloats(HalfRowSlices a, int n) { return a.cols() + BroadcastRows.TRACE_SCRATCH_FLOATS; }
 
-    @Override public boolean readsAlignedB() { return true; }
+    @Override public boolean readsAlignedB(int n) { return true; }
 
     /** Decodes values {@code [from, to)} into the scratch from index {@code at}. */
     private float[] decode(HalfRowSlices a, int from, int to, Workspace ws, int at) {

@@ -82,7 +82,7 @@ public final class NmSpmm extends RowSplitKernel<NmMatrix> {
 
     @Override public int indexScratchInts(NmMatrix a) { return a.groupsPerRow() * pattern.n(); }
 
-    @Override public boolean readsAlignedB() { return true; }
+    @Override public boolean readsAlignedB(int n) { return true; }
 
     /**
      * Decodes the columns of slots {@code [from, to)} of row r into the index scratch (from index 0):

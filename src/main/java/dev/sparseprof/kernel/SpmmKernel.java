@@ -72,8 +72,8 @@ public interface SpmmKernel<A> {
     /** Ints of per-thread index scratch (columns a format decodes from its metadata, one row at a time). */
     default int indexScratchInts(A a) { return 0; }
 
-    /** Whether the fast path reads B from {@link Operands#bAligned()}, a 64-byte aligned copy made per call. */
-    default boolean readsAlignedB() { return false; }
+    /** Whether the fast path at N = {@code n} reads B from {@link Operands#bAligned()}, a 64-byte aligned copy made per call. */
+    default boolean readsAlignedB(int n) { return false; }
 
     void runRange(Operands<A> op, WorkRange range, Workspace ws);
 

@@ -36,7 +36,7 @@ public final class SpmmPlan<A> {
         long aligned = kernel.alignedScratchFloats(a, n);
         int indexScratch = kernel.indexScratchInts(a);
         for (int t = 0; t < threads; t++) workspaces[t] = new Workspace(scratch, aligned, indexScratch, n);
-        if (kernel.readsAlignedB()) {
+        if (kernel.readsAlignedB(n)) {
             bCopies = new MemorySegment[threads];
             for (int t = 0; t < threads; t++) bCopies[t] = Arena.ofAuto().allocate((long) kernel.cols(a) * n * Float.BYTES, Workspace.ALIGNMENT_BYTES);
             bAligned = bCopies[0];

@@ -83,8 +83,8 @@ final class Machine {
      * and large N (refitted with it, the held-out MAPE on the build VM went from 7.4 % to 7.1 %,
      * docs/calibration.md).
      */
-    static double bCopySeconds(HardwareSpec spec, Workload w) {
-        return spec instanceof CpuSpec cpu ? EcmModel.bCopySeconds(cpu, w, "csr") : 0;
+    static double bCopySeconds(HardwareSpec spec, Workload w, String format) {
+        return spec instanceof CpuSpec cpu ? EcmModel.bCopySeconds(cpu, w, format) : 0;
     }
 
     /**
@@ -106,7 +106,7 @@ final class Machine {
     static double decodedOverheadSeconds(HardwareSpec spec, Workload w, String format, double rowTasks, double decodes,
                                          double bodyIndices, double sliceGathers) {
         KernelOverheads o = spec.overheads();
-        return launchSeconds(spec) + bCopySeconds(spec, w) + (rowTasks * o.perRowCycles() + decodes * o.perNnzCycles(format)
+        return launchSeconds(spec) + bCopySeconds(spec, w, format) + (rowTasks * o.perRowCycles() + decodes * o.perNnzCycles(format)
                 + bodyIndices * o.perNnzCycles(CSR_BODY) + sliceGathers * o.gatherCycles()) / (spec.parallelUnits() * spec.clockHertz());
     }
 

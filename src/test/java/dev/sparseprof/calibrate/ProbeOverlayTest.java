@@ -69,7 +69,7 @@ class ProbeOverlayTest {
     void theDenseChecksOverlapReachesTheSpecAsItsOwnKeyAndItsNote() {
         var dense = new KernelRates.DenseL2(256, 64, new KernelRates.Transfer(0.23e-9, 0.2e-9, 0.12e-9, 0.75));
         KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
-                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, dense, null, null, 30);
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, dense, null, null, 30, null);
         SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
         CpuSpec spec = (CpuSpec) o.check();
         assertEquals(0.75, spec.inCore().denseOverlap(), 1e-9);
@@ -78,11 +78,28 @@ class ProbeOverlayTest {
     }
 
     @Test
+    void csrsOneColumnRatesReachTheSpecInCyclesOfItsClock() {
+        KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, new KernelRates.Spmv(5e-9, 3e-9, 0.3e-9));
+        SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
+        CpuSpec spec = (CpuSpec) o.check();
+        double clock = spec.clockHertz();
+        assertEquals(5e-9 * clock, spec.inCore().spmv().vectorCycles(), 1e-6);
+        assertEquals(3e-9 * clock, spec.inCore().spmv().rowCycles(), 1e-6);
+        assertEquals(0.3e-9 * clock, spec.inCore().spmv().tailCycles(), 1e-6);
+        KernelRates without = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, null);
+        SpecOverlay old = ProbeOverlay.of(probe().withKernels(without), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
+        assertFalse(((CpuSpec) old.check()).inCore().spmv().present());
+        assertFalse(old.toYaml().contains("spmv"), old.toYaml());
+    }
+
+    @Test
     void theProbedGatherBandwidthsReachTheSpecAndItsNote() {
         var gather = new KernelRates.Gather(50_000, 20e6, 90e-6, 200e-6, 110e-6, 2, 120e9, 210e9, 0.62);
         var wide = new KernelRates.Gather(25_000, 20e6, 90e-6, 180e-6, 100e-6, 2, 135e9, 240e9, 0.71);
         KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
-                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, gather, wide, 30);
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, gather, wide, 30, null);
         SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
         CpuSpec spec = (CpuSpec) o.check();
         assertFalse(spec.inCore().denseOverlapProbed(), "no dense check: no denseOverlap key");
@@ -120,7 +137,7 @@ class ProbeOverlayTest {
     @Test
     void theTeamsCoresAndFmaPaceGoIntoTheSpec() {
         KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
-                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30);
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, null);
         ProbeResult p = probe();
         // one thread 128 GFLOP/s, both at once 160: SMT siblings, 0.625 of two cores
         List<FlopsPoint> fl = List.of(new FlopsPoint(64, 1, 60e9, 64e9), new FlopsPoint(64, 2, 70e9, 72e9),

@@ -34,7 +34,7 @@ class CpuDecodeScalingTest {
         for (int n : new int[] {32, 128, 256}) {
             int tiles = Machine.columnTiles(spec, twoFour(n));
             double overhead = FormatModels.byName("2:4").plan(twoFour(n), spec).overheadSeconds();
-            assertEquals((slots * 10 + slots * tiles * 1) * perCycle + Machine.bCopySeconds(spec, twoFour(n)), overhead, 1e-15, "N = " + n);
+            assertEquals((slots * 10 + slots * tiles * 1) * perCycle + Machine.bCopySeconds(spec, twoFour(n), "2:4"), overhead, 1e-15, "N = " + n);
         }
     }
 
@@ -42,10 +42,10 @@ class CpuDecodeScalingTest {
     void bCopyRunsAtTheFirstLevelThatHoldsItAndNotOnAGpu() {
         CpuSpec spec = (CpuSpec) HardwareSpecs.parse("s.yaml", SPEC); // L1 48 KiB per core at 947 GB/s, L2 1 MiB per core at 473 GB/s
         double small = 2 * 2.0 * 128 * 32 * Float.BYTES; // 2 x 32 KiB: B and each core's copy fit the two cores' L1s
-        assertEquals(small / 947e9, Machine.bCopySeconds(spec, twoFour(32)), 1e-15);
+        assertEquals(small / 947e9, Machine.bCopySeconds(spec, twoFour(32), "2:4"), 1e-15);
         double wide = 2 * 2.0 * 128 * 1024 * Float.BYTES; // 2 x 1 MiB: the L2s
-        assertEquals(wide / 473e9, Machine.bCopySeconds(spec, twoFour(1024)), 1e-15);
-        assertEquals(0, Machine.bCopySeconds(HardwareSpecs.load("a100-80gb"), twoFour(32)));
+        assertEquals(wide / 473e9, Machine.bCopySeconds(spec, twoFour(1024), "2:4"), 1e-15);
+        assertEquals(0, Machine.bCopySeconds(HardwareSpecs.load("a100-80gb"), twoFour(32), "2:4"));
     }
 
     @Test

@@ -38,6 +38,11 @@ import java.util.function.ToDoubleFunction;
  *     vectors waits on the FMA latency (one FMA per accumulator per entry), a wide one on the load
  *     ports, so no line through the widths holds; per row and block what the short rows take
  *     beyond their entries;
+ * <li>csr at N = 1, its one-column gather body, on rows of random lengths at random columns (the
+ *     row and tail loops' exits mispredicted as a layer's are): per entry of the scalar tail the
+ *     slope between rows shorter than one vector (up to a quarter of one, and most of one); per
+ *     whole vector the slope between rows of 2-4 and of 6-8 vectors, their tails out; per row the
+ *     rest of the shorter ones;
  * <li>per BSR block, the difference of two block-row lengths (12 and 4 blocks of 4 x 4), so the
  *     tile's fixed work (its C stores, the strip's set-up) does not leak into the per-block rate; the
  *     fixed work per tile and strip is what the short block rows take beyond their blocks;
@@ -87,6 +92,12 @@ public final class KernelRateProbe {
      * together take half the L2 as a layer's do.
      */
     static final int GATHER_MIN = 48, GATHER_MAX = 144;
+    /**
+     * csr at N = 1 (its one-column gather body): 16 rows of up to 8 vectors' entries at random columns
+     * of K = 512 (B 2 KiB, 32 lines, as a layer's B of 384-1536 floats spreads its gathers over 24-96),
+     * timed against their first 8; values and indices take at most 16 KiB at 512 bits.
+     */
+    static final int SPMV_ROWS = 16, SPMV_K = 512;
     /** Dense K. */
     static final int DENSE_K = 48;
     /**
@@ -351,12 +362,26 @@ public final class KernelRateProbe {
         // dense: per vector FMA, wide (4 vectors) and narrow (1 vector) micro-kernels, from two K
         double denseWide = denseWideFma(t, one);
         double denseNarrow = perFma(t, 1, DENSE_NARROW_ROWS, one);
+        // csr at N = 1, its one-column gather body (kernel.GatherRows), on rows of random lengths at random
+        // columns, as a pruned layer's: per tail entry the slope between rows shorter than a vector (up to a
+        // quarter of one, and most of one); per whole vector and per row from rows of 2-4 and of 6-8 vectors,
+        // their tails taken out (each loop's exit mispredicted once a row, as a layer's rows of varying length do)
+        SpmvSample quarter = spmvSample(t, randomRows(SPMV_ROWS, SPMV_K, 1, Math.max(1, lanes / 4)), one);
+        SpmvSample most = spmvSample(t, randomRows(SPMV_ROWS, SPMV_K, 3 * lanes / 4, lanes - 1), one);
+        SpmvSample few = spmvSample(t, randomRows(SPMV_ROWS, SPMV_K, 2 * lanes, 4 * lanes), one);
+        SpmvSample many = spmvSample(t, randomRows(SPMV_ROWS, SPMV_K, 6 * lanes, 8 * lanes), one);
+        double spmvTail = Math.max(0, (most.seconds() / most.rows() - quarter.seconds() / quarter.rows())
+                / (most.tails() / most.rows() - quarter.tails() / quarter.rows()));
+        double fewBody = few.seconds() - few.tails() * spmvTail;
+        double manyBody = many.seconds() - many.tails() * spmvTail;
+        double spmvVector = (manyBody / many.rows() - fewBody / few.rows()) / (many.vectors() / many.rows() - few.vectors() / few.rows());
+        double spmvRow = Math.max(0, (fewBody - few.vectors() * Math.max(0, spmvVector)) / few.rows());
         // fixed costs of a call: one row of one entry, N = one vector
         double launch = t.seconds("csr", rowsMatrix(1, K_L1, 1, 1), lanes, one);
         double forkJoin = threads > 1 ? Math.max(0, (t.seconds("csr", rowsMatrix(threads, K_L1, 1, 1), lanes, all) - launch) / (threads - 1)) : 0;
         if (!last) return null; // a pass that only times the calls
         {
-            double[] positive = {denseWide, denseNarrow, wide.perBlock(), narrow.perBlock()};
+            double[] positive = {denseWide, denseNarrow, wide.perBlock(), narrow.perBlock(), spmvVector};
             for (double v : positive) {
                 if (!(v > 0)) throw new SparseprofException("kernel probe: the dense or bsr4x4 micro-kernel measured no time per unit in "
                         + ROUNDS + " rounds (the machine is too noisy to probe)");
@@ -365,7 +390,7 @@ public final class KernelRateProbe {
         return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
                 wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
                 launch, forkJoin, checks.csr().overlap(), checks.csr().measuredSeconds(), checks.csr().coreSeconds(), checks.csr().transferSeconds(),
-                checks.dense(), null, null, (System.nanoTime() - t0) * 1e-9);
+                checks.dense(), null, null, (System.nanoTime() - t0) * 1e-9, new KernelRates.Spmv(spmvVector, spmvRow, spmvTail));
     }
 
     /**
@@ -669,6 +694,26 @@ public final class KernelRateProbe {
         long eShort = entries(shortRows, half, shortRows.rows());
         double entry = (dLong - dShort) / (eLong - eShort);
         return new RowRates(entry, Math.max(0, (dShort - eShort * Math.max(0, entry)) / half));
+    }
+
+    /** csr at N = 1 on the second half of a matrix's rows: the seconds they add to the first half's call, their rows, whole vectors and tail entries. */
+    record SpmvSample(double seconds, double rows, double vectors, double tails) {}
+
+    /** {@link SpmvSample} of {@code m}: timed whole against its first half (the call's fixed costs cancel). */
+    private SpmvSample spmvSample(Timer t, MatrixView m, WorkerPool pool) {
+        int half = m.rows() / 2;
+        double seconds = t.seconds("csr", m, 1, pool) - t.seconds("csr", firstRows(m, half), 1, pool);
+        float[] row = new float[m.cols()];
+        double vectors = 0;
+        double tails = 0;
+        for (int r = half; r < m.rows(); r++) {
+            m.copyRow(r, row, 0);
+            int len = 0;
+            for (float v : row) if (v != 0) len++;
+            vectors += len / lanes;
+            tails += len % lanes;
+        }
+        return new SpmvSample(seconds, m.rows() - half, vectors, tails);
     }
 
     /** BSR 4x4 at N columns: per block the slope between block rows of 12 and 4 blocks; per tile and strip the rest of the short ones. */

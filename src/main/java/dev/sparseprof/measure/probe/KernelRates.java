@@ -14,13 +14,14 @@ import java.util.List;
  * {@code denseL2}: the same composition for the dense kernel with its packed B block in L2
  * ({@link DenseL2}; null where the block cannot pass L1d);
  * {@code gather}: the sustained row-gather bandwidths ({@code hw.GatherRates}) with the calls they
- * came from ({@link Gather}), at one block of 8 vectors; {@code gatherWide} the same at two blocks.
+ * came from ({@link Gather}), at one block of 8 vectors; {@code gatherWide} the same at two blocks;
+ * {@code spmv}: csr's one-column body ({@link Spmv}; null where not measured).
  */
 public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNarrowFmaSeconds, double block8Seconds, double block4Seconds,
                           double block2Seconds, double oneVectorSeconds, double rowBlockSeconds, double wholeRowSeconds, double cooEntrySeconds, double cooRowSeconds, double bsrWideSeconds, double bsrNarrowSeconds,
                           double nmSlotSeconds, double bsrTileSeconds, double nmRowSeconds, double split2Seconds, double split1Seconds, double launchSeconds, double forkJoinSeconds, double overlap,
                           double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, DenseL2 denseL2, Gather gather, Gather gatherWide,
-                          double elapsedSeconds) {
+                          double elapsedSeconds, Spmv spmv) {
     /**
      * The dense kernel at K = {@code k} (its K block) and N = {@code n} columns, where the packed
      * {@code k x n} block of B is larger than L1d and every row tile streams it from L2; its
@@ -55,6 +56,12 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
     public record Gather(long entries, double l2Bytes, double coreSeconds, double measuredSeconds, double allMeasuredSeconds, int threads,
                          double coreBytesPerSecond, double allBytesPerSecond, double overlap) {}
 
+    /**
+     * csr's one-column body at N = 1 ({@code kernel.GatherRows}, {@code hw.SpmvRates}): seconds per
+     * whole vector of a row's entries, per row, and per entry of a row's scalar tail.
+     */
+    public record Spmv(double vectorSeconds, double rowSeconds, double tailSeconds) {}
+
     public KernelRates {
         double[] all = {denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds, rowBlockSeconds, wholeRowSeconds,
             cooEntrySeconds, cooRowSeconds,
@@ -67,6 +74,6 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
         return new KernelRates(vectorBits, denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds,
                 rowBlockSeconds, wholeRowSeconds, cooEntrySeconds, cooRowSeconds, bsrWideSeconds, bsrNarrowSeconds, nmSlotSeconds, bsrTileSeconds,
                 nmRowSeconds, split2Seconds, split1Seconds, launchSeconds, forkJoinSeconds, overlap, l2MeasuredSeconds, l2CoreSeconds,
-                l2TransferSeconds, denseL2, g, wide, elapsed);
+                l2TransferSeconds, denseL2, g, wide, elapsed, spmv);
     }
 }

@@ -64,8 +64,12 @@ public final class EcmModel {
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
         int lanes = spec.simdBits() / (8 * plan.computeDType().sizeBytes());
         long l2Bytes = spec.caches().size() > 1 ? spec.caches().get(1).sizeBytes() : Long.MAX_VALUE;
-        LoopCounts counts = LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
-                plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
+        // csr at N = 1 runs its gather dot per row; a probe that did not measure that body (before 7 Dec
+        // 2026) measured the broadcast body the kernel ran there then, which LoopNests.of counts
+        LoopCounts counts = plan.format().equals("csr") && w.denseColumns() == 1 && rates.spmv().present()
+                ? LoopNests.spmv(w.rowLengths(), lanes)
+                : LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
+                        plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
         double core = inCoreSeconds(counts.cycles(rates), spec, imbalance);
         // the N:M decode pass, where the probe measured it alone: in series, nothing hides behind it
         double inSeries = inCoreSeconds(counts.serialCycles(rates), spec, imbalance);
@@ -205,8 +209,12 @@ public final class EcmModel {
         return bytes / levelBandwidth(cpu, caches.size());
     }
 
-    /** The bytes of one thread's copy of B ({@link #bCopySeconds}): K x N fp32, K x the padded columns for dense. */
+    /**
+     * The bytes of one thread's copy of B ({@link #bCopySeconds}): K x N fp32, K x the padded
+     * columns for dense; none for csr at N = 1, whose gather dot reads B itself.
+     */
     static double bCopyBytesPerThread(CpuSpec cpu, Workload w, String format) {
+        if (format.equals("csr") && w.denseColumns() == 1) return 0;
         long columns = format.equals("dense") ? LoopNests.densePaddedColumns(w.denseColumns(), cpu.simdBits() / (8 * Float.BYTES))
                 : w.denseColumns();
         return (double) w.cols() * columns * Float.BYTES;

@@ -8,16 +8,18 @@ import dev.sparseprof.hw.InCoreRates;
  * row-body entries of 8-, 4-, 2- and 1-vector column blocks, row/column-block setups of the
  * general path (its 2- and 1-vector blocks apart from the tight loops' entries) and rows of the
  * tight all-rows loops, COO run-search
- * triples and rows, BSR block strips and register tiles (per strip), N:M decoded slots and rows.
+ * triples and rows, BSR block strips and register tiles (per strip), N:M decoded slots and rows,
+ * and csr's one-column body at N = 1: whole vectors of a row's entries, rows, scalar tail entries.
  * {@link #cycles} is the in-core time (ECM's T_core) of the whole call on one core.
  */
 public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8Entries, double block4Entries, double block2Entries,
                          double oneVectorEntries, double rowBlocks, double wholeRows, double cooEntries, double cooRows, double bsrWide, double bsrNarrow, double nmSlots,
-                         double bsrTiles, double nmRows, double split2Entries, double split1Entries) {
-    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+                         double bsrTiles, double nmRows, double split2Entries, double split1Entries, double spmvVectors, double spmvRows,
+                         double spmvTails) {
+    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     public LoopCounts {
-        double[] all = {denseFmas, denseNarrowFmas, block8Entries, block4Entries, block2Entries, oneVectorEntries, rowBlocks, wholeRows, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots, bsrTiles, nmRows, split2Entries, split1Entries};
+        double[] all = {denseFmas, denseNarrowFmas, block8Entries, block4Entries, block2Entries, oneVectorEntries, rowBlocks, wholeRows, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots, bsrTiles, nmRows, split2Entries, split1Entries, spmvVectors, spmvRows, spmvTails};
         for (double v : all) if (!(v >= 0)) throw new IllegalArgumentException("loop counts must not be negative, got " + v);
     }
 
@@ -33,6 +35,7 @@ public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8
                 + rowBlocks * r.rowBlockCycles() + wholeRows * r.wholeRowCycles() + cooEntries * r.cooEntryCycles()
                 + cooRows * r.cooRowCycles() + bsrWide * r.bsrWideCycles() + bsrNarrow * r.bsrNarrowCycles()
                 + split2Entries * r.generalBlock2Cycles() + split1Entries * r.generalBlock1Cycles()
+                + spmvVectors * r.spmv().vectorCycles() + spmvRows * r.spmv().rowCycles() + spmvTails * r.spmv().tailCycles()
                 + (r.fixedPartsApart() ? bsrTiles * r.bsrTileCycles() : 0)
                 + (r.nmDecodeSerial() ? 0 : nmDecodeCycles(r));
     }
@@ -54,6 +57,7 @@ public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8
                 block4Entries + o.block4Entries, block2Entries + o.block2Entries, oneVectorEntries + o.oneVectorEntries, rowBlocks + o.rowBlocks,
                 wholeRows + o.wholeRows, cooEntries + o.cooEntries, cooRows + o.cooRows,
                 bsrWide + o.bsrWide, bsrNarrow + o.bsrNarrow, nmSlots + o.nmSlots, bsrTiles + o.bsrTiles, nmRows + o.nmRows,
-                split2Entries + o.split2Entries, split1Entries + o.split1Entries);
+                split2Entries + o.split2Entries, split1Entries + o.split1Entries, spmvVectors + o.spmvVectors, spmvRows + o.spmvRows,
+                spmvTails + o.spmvTails);
     }
 }

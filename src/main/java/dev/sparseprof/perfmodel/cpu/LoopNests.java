@@ -3,6 +3,7 @@ package dev.sparseprof.perfmodel.cpu;
 import dev.sparseprof.kernel.CsrSpmm;
 import dev.sparseprof.sparse.stats.BlockDensity;
 import dev.sparseprof.sparse.stats.BlockShape;
+import dev.sparseprof.sparse.stats.Lengths;
 import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.SparseprofException;
 
@@ -11,7 +12,10 @@ import dev.sparseprof.util.SparseprofException;
  * vector, read from the kernels' loop nests (kept in step with them by hand; the head comment of
  * each kernel class says what its inner loops execute per vector):
  * <ul>
- * <li>{@code csr} ({@code CsrSpmm} over {@code BroadcastRows}): when N is exactly one vector, or
+ * <li>{@code csr} ({@code CsrSpmm} over {@code BroadcastRows}): at N = 1, one gather dot per row
+ *     ({@link #spmv}: whole vectors, scalar tail entries and rows, from the real row lengths), where
+ *     the spec carries the probe's rates for that body ({@code hw.SpmvRates}; older probes measured
+ *     the broadcast body, which ran at N = 1 then, and the counts below stand); when N is exactly one vector, or
  *     two, all rows run in one tight loop ({@code oneVectorRows}, 4 accumulators in turn;
  *     {@code twoVectorRows}, two entries per trip into two pairs of accumulators), counted per entry at the one- or 2-vector
  *     rate and per row at the tight loops' row rate; any other N is cut into column blocks as
@@ -96,10 +100,10 @@ public final class LoopNests {
         if (format.equals("dense")) {
             double fmas = executedFlops / (2.0 * lanes);
             double narrowShare = (double) denseNarrowColumns(n, lanes) / densePaddedColumns(n, lanes);
-            return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         if (format.equals("csr")) return csrBody(rows, cols, nnz, n, lanes, l2Bytes);
-        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, true).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0));
+        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, true).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         if (format.startsWith("bsr")) {
             if (blocks == null) throw new SparseprofException(format + ": no block counts for this layer");
             return bsr(BlockShape.parse(format.substring(3)), rows, blocks.nonEmptyBlocks(), n, lanes);
@@ -107,9 +111,26 @@ public final class LoopNests {
         if (format.contains(":")) {
             NmPattern p = NmPattern.parse(format);
             double slots = (double) rows * (cols / p.m()) * p.n();
-            return rowBody(rows, slots, n, lanes, false).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0));
+            return rowBody(rows, slots, n, lanes, false).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0, 0, 0, 0));
         }
         throw new SparseprofException("no CPU loop nest for format '" + format + "'");
+    }
+
+    /**
+     * csr's one-column body at N = 1 ({@code kernel.GatherRows}): per row of length {@code len},
+     * {@code len / lanes} whole vectors (a gather each) and {@code len mod lanes} scalar tail
+     * entries, and the row's reduction and store.
+     */
+    public static LoopCounts spmv(Lengths rowLengths, int lanes) {
+        double vectors = 0;
+        double tails = 0;
+        int rows = rowLengths.count();
+        for (int i = 0; i < rows; i++) {
+            int len = rowLengths.get(i);
+            vectors += len / lanes;
+            tails += len % lanes;
+        }
+        return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, vectors, rows, tails);
     }
 
     /**
@@ -133,8 +154,8 @@ public final class LoopNests {
      * N:M and csr's columns past its last pass do not).
      */
     static LoopCounts rowBody(int rows, double entries, long n, int lanes, boolean tightLoops) {
-        if (n == lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        if (n == 2L * lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        if (n == lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        if (n == 2L * lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         double[] byWidth = new double[MAX_BLOCK_VECTORS + 1]; // blocks of 8, 4, 2, 1 vectors (0: the masked tail)
         double blocks = 0;
         for (long left = n; left > 0; ) {
@@ -145,7 +166,7 @@ public final class LoopNests {
             left -= v == 0 ? left : (long) v * lanes;
         }
         return new LoopCounts(0, 0, entries * byWidth[8], entries * byWidth[4], 0, 0,
-                rows * blocks, 0, 0, 0, 0, 0, 0, 0, 0, entries * byWidth[2], entries * (byWidth[1] + byWidth[0]));
+                rows * blocks, 0, 0, 0, 0, 0, 0, 0, 0, entries * byWidth[2], entries * (byWidth[1] + byWidth[0]), 0, 0, 0);
     }
 
     static LoopCounts bsr(BlockShape shape, int rows, long blocks, long n, int lanes) {
@@ -165,6 +186,6 @@ public final class LoopNests {
         double columns = shape.cols() / 4.0; // the rates are probed on 4-column blocks
         double perBlock = tiles * columns;
         return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                blocks * perBlock * wide, blocks * perBlock * narrow, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0, 0, 0);
+                blocks * perBlock * wide, blocks * perBlock * narrow, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0, 0, 0, 0, 0, 0);
     }
 }

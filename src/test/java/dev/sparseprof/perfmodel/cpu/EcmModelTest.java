@@ -107,6 +107,33 @@ class EcmModelTest {
         assertTrue(e.getMessage().contains("bsrTile and nmRow come together"), e.getMessage());
     }
 
+    /**
+     * csr at N = 1 runs one gather dot per row (kernel.GatherRows): per row its whole vectors, its
+     * scalar tail and the row, from the real row lengths, at the probe's spmv rates; a probe without
+     * them (before 7 Dec 2026) measured the broadcast body the kernel ran there then, still counted.
+     */
+    @Test
+    void csrAtOneTokenCountsTheGatherDotsVectorsTailsAndRows() {
+        LoopCounts c = LoopNests.spmv(dev.sparseprof.sparse.stats.Lengths.of(0, 5, 16, 37), 16);
+        assertEquals(0 + 0 + 1 + 2, c.spmvVectors(), 1e-12);
+        assertEquals(0 + 5 + 0 + 5, c.spmvTails(), 1e-12);
+        assertEquals(4, c.spmvRows(), 1e-12);
+        String withSpmv = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    spmvVector: 20cycles\n    spmvRow: 10cycles\n    spmvTail: 1cycles\n");
+        CpuSpec probed = (CpuSpec) HardwareSpecs.parse("spmv.yaml", withSpmv);
+        assertEquals(3 * 20 + 4 * 10 + 10 * 1, c.cycles(probed.inCore()), 1e-9);
+        Workload one = Workload.uniformSparse("q", 384, 384, 1, DType.F32, 0.1, false);
+        double counted = LoopNests.spmv(one.rowLengths(), 16).cycles(probed.inCore()) / (probed.cores() * probed.clockHertz());
+        Prediction gather = new PerfModel(probed, TrafficModel.ANALYTICAL).predict(one, FormatModels.byName("csr"), Features.ALL);
+        assertEquals(counted, gather.computeSeconds(), counted * 1e-9, "the gather dot's counts at the spmv rates");
+        Prediction old = new PerfModel(cpu(512, "0.5"), TrafficModel.ANALYTICAL).predict(one, FormatModels.byName("csr"), Features.ALL);
+        double broadcast = LoopNests.of("csr", 384, 384, 1, one.nnz(), null, 0, 16).cycles(cpu(512, "0.5").inCore()) / (probed.cores() * probed.clockHertz());
+        assertEquals(broadcast, old.computeSeconds(), broadcast * 1e-9, "an older probe: the broadcast body's counts");
+        // the three keys come together
+        String two = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    spmvVector: 20cycles\n    spmvRow: 10cycles\n");
+        Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("two.yaml", two));
+        assertTrue(e.getMessage().contains("spmvVector, spmvRow and spmvTail come together"), e.getMessage());
+    }
+
     @Test
     void theModelFollowsTheSimdWidth() {
         Workload w = Workload.uniformSparse("q", 384, 384, 128, DType.F32, 0.1, false);
