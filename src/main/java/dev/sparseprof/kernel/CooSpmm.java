@@ -87,7 +87,8 @@ public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
     /** Row runs: the decoded row starts, one per row and one past the last. */
     @Override public int indexScratchInts(Rows a) { return rowRuns ? a.matrix().rows() + 1 : 0; }
 
-    @Override public boolean readsAlignedB(int n) { return true; }
+    /** Every N but 1 of the row runs ({@code coo}), whose gather dot reads B itself. */
+    @Override public boolean readsAlignedB(int n) { return !(rowRuns && n == 1); }
 
     @Override
     public void runRange(Operands<Rows> op, WorkRange range, Workspace ws) {
@@ -140,7 +141,7 @@ public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
     /**
      * The row runs decoded, then each row as CSR computes it; N = one or two vectors: csr's tight
      * loops over all the range's rows ({@code oneVectorRows}, {@code twoVectorRows}), the run starts
-     * taking the place of csr's row pointers.
+     * taking the place of csr's row pointers; N = 1: csr's gather dot per run ({@link GatherRows}).
      */
     private static void runRows(Operands<Rows> op, WorkRange range, Workspace ws) {
         CooMatrix a = op.a().matrix();
@@ -154,6 +155,12 @@ public final class CooSpmm implements SpmmKernel<CooSpmm.Rows> {
         }
         if (n == 2 * BroadcastRows.L) {
             BroadcastRows.twoVectorRows(op, vals, colIdx, starts, range.rowStart(), range.rowEnd(), range.nzStart());
+            return;
+        }
+        if (n == 1) {
+            float[] b = op.b();
+            float[] c = op.c();
+            for (int r = range.rowStart(); r < range.rowEnd(); r++) c[r] = GatherRows.dot(vals, colIdx, starts[r], starts[r + 1], b, 0);
             return;
         }
         for (int r = range.rowStart(); r < range.rowEnd(); r++) {

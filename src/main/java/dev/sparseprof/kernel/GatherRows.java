@@ -17,7 +17,9 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Per row: {@code length / L} times 1 value vector load, 1 column-index vector load, 1 gather
  * of L elements of B and 1 FMA; then 1 lane reduction and {@code length mod L} times 2 scalar
  * loads, 1 scalar load of B and 1 scalar FMA. The CPU time model counts the same
- * ({@code perfmodel.cpu.LoopNests}: csr at N = 1), at the probe's rates for each part.
+ * ({@code perfmodel.cpu.LoopNests}: csr, coo and N:M at N = 1), at the probe's rates for each part.
+ * csr runs it on its rows at N = 1, coo on its row runs, N:M on its decoded slots, csr-gather on
+ * each column of its transposed B.
  *
  * <p>Contract: the sum is the row's dot product to fp32 rounding; its order is the platform's
  * ({@code reduceLanes}), so it agrees with a sequential sum to rounding, not bit for bit.
@@ -30,12 +32,22 @@ final class GatherRows {
 
     /** The sum over {@code j} in {@code [from, to)} of {@code vals[j] * b[bOffset + cols[j]]}. */
     static float dot(float[] vals, int[] cols, int from, int to, float[] b, int bOffset) {
-        int whole = from + (to - from) / L * L;
+        return dot(vals, from, cols, from, to - from, b, bOffset);
+    }
+
+    /**
+     * The sum over {@code i} in {@code [0, count)} of {@code vals[valueFrom + i] * b[bOffset + cols[columnFrom + i]]}:
+     * values and columns at offsets of their own (N:M's columns are decoded into index scratch from 0).
+     */
+    static float dot(float[] vals, int valueFrom, int[] cols, int columnFrom, int count, float[] b, int bOffset) {
+        int whole = count / L * L;
         FloatVector acc = FloatVector.zero(S);
-        int j = from;
-        for (; j < whole; j += L) acc = FloatVector.fromArray(S, b, bOffset, cols, j).fma(FloatVector.fromArray(S, vals, j), acc);
+        int i = 0;
+        for (; i < whole; i += L) {
+            acc = FloatVector.fromArray(S, b, bOffset, cols, columnFrom + i).fma(FloatVector.fromArray(S, vals, valueFrom + i), acc);
+        }
         float sum = acc.reduceLanes(VectorOperators.ADD);
-        for (; j < to; j++) sum = Math.fma(b[bOffset + cols[j]], vals[j], sum);
+        for (; i < count; i++) sum = Math.fma(b[bOffset + cols[columnFrom + i]], vals[valueFrom + i], sum);
         return sum;
     }
 }

@@ -12,8 +12,8 @@ import java.util.Map;
  * SpMM over the N:M compressed layout (2:4 by default): row r stores {@code G*N} value slots, slot
  * {@code j} of group {@code g} at column {@code g*M + positions[j]}. Each row's columns are decoded
  * from the metadata into the thread's index scratch (one byte read per slot), then the row runs the
- * broadcast-and-FMA body ({@link BroadcastRows}); empty slots hold 0.0f and are multiplied, as the
- * hardware does. A matrix with a group of more than N non-zeros cannot be held: bad input.
+ * broadcast-and-FMA body ({@link BroadcastRows}), at N = 1 the gather dot ({@link GatherRows}); empty
+ * slots hold 0.0f and are multiplied, as the hardware does. A matrix with a group of more than N non-zeros cannot be held: bad input.
  *
  * <p>Per SIMD vector (L lanes): per row, per slot 1 metadata byte read and 1 decoded column written
  * to index scratch; then the {@link BroadcastRows} body over all G*N slots (per slot 1 value, 1
@@ -82,7 +82,8 @@ public final class NmSpmm extends RowSplitKernel<NmMatrix> {
 
     @Override public int indexScratchInts(NmMatrix a) { return a.groupsPerRow() * pattern.n(); }
 
-    @Override public boolean readsAlignedB(int n) { return true; }
+    /** Every N but 1, whose gather dot reads B itself. */
+    @Override public boolean readsAlignedB(int n) { return n > 1; }
 
     /**
      * Decodes the columns of slots {@code [from, to)} of row r into the index scratch (from index 0):
@@ -112,6 +113,10 @@ public final class NmSpmm extends RowSplitKernel<NmMatrix> {
     @Override
     void row(Operands<NmMatrix> op, int r, int from, int to, Workspace ws) {
         int[] cols = decode(op.a(), r, from, to, ws);
+        if (op.n() == 1) {
+            output(op, r, ws)[outputOffset(op, r, ws)] = GatherRows.dot(op.a().values(), from, cols, 0, to - from, op.b(), 0);
+            return;
+        }
         BroadcastRows.compute(op, ws.rowSlice().set(op.a().values(), cols, from, from, to, false), output(op, r, ws), outputOffset(op, r, ws));
     }
 

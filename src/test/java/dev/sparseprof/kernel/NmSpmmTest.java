@@ -14,7 +14,11 @@ class NmSpmmTest {
      */
     @Test
     void everyPatternDecodesItsColumnsWhereverARowIsSplit() {
-        int m = 23, k = 37, n = 3 * KernelVectors.FLOATS.length() + 1;
+        for (int n : new int[] {1, 3 * KernelVectors.FLOATS.length() + 1}) everyPatternAt(n); // N = 1: the gather dot
+    }
+
+    private static void everyPatternAt(int n) {
+        int m = 23, k = 37;
         float[] b = RandomMatrices.dense(k, n, 5);
         for (NmPattern pattern : new NmPattern[] {NmPattern.ONE_TWO, NmPattern.TWO_FOUR, new NmPattern(3, 5), NmPattern.FOUR_EIGHT}) {
             float[] a = RandomMatrices.nm(RandomMatrices.sparse(m, k, 0.8, pattern.m()), m, k, pattern.n(), pattern.m());
@@ -26,7 +30,7 @@ class NmSpmmTest {
                     float[] c = new float[m * n];
                     Arrays.fill(c, Float.NaN);
                     SpmmPlan.of(kernel, prepared, n, Partitions.byName(partition), threads).run(b, c);
-                    KernelOracleTest.assertClose(expected, c, k, pattern + " " + partition + " threads=" + threads);
+                    KernelOracleTest.assertClose(expected, c, k, pattern + " " + partition + " threads=" + threads + " N=" + n);
                 }
             }
         }

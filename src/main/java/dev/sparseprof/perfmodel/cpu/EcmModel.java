@@ -64,10 +64,10 @@ public final class EcmModel {
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
         int lanes = spec.simdBits() / (8 * plan.computeDType().sizeBytes());
         long l2Bytes = spec.caches().size() > 1 ? spec.caches().get(1).sizeBytes() : Long.MAX_VALUE;
-        // csr at N = 1 runs its gather dot per row; a probe that did not measure that body (before 7 Dec
-        // 2026) measured the broadcast body the kernel ran there then, which LoopNests.of counts
-        LoopCounts counts = plan.format().equals("csr") && w.denseColumns() == 1 && rates.spmv().present()
-                ? LoopNests.spmv(w.rowLengths(), lanes)
+        // csr, coo and N:M at N = 1 run the gather dot per row; a probe that did not measure that body (before
+        // 7 Dec 2026) measured the broadcast body the kernels ran there then, which LoopNests.of counts
+        LoopCounts counts = w.denseColumns() == 1 && rates.spmv().present() && LoopNests.gathersAtOneColumn(plan.format())
+                ? LoopNests.oneColumn(plan.format(), w.rowLengths(), w.cols(), lanes)
                 : LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
                         plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
         double core = inCoreSeconds(counts.cycles(rates), spec, imbalance);
@@ -211,10 +211,10 @@ public final class EcmModel {
 
     /**
      * The bytes of one thread's copy of B ({@link #bCopySeconds}): K x N fp32, K x the padded
-     * columns for dense; none for csr at N = 1, whose gather dot reads B itself.
+     * columns for dense; none at N = 1 for csr, coo and N:M, whose gather dot reads B itself.
      */
     static double bCopyBytesPerThread(CpuSpec cpu, Workload w, String format) {
-        if (format.equals("csr") && w.denseColumns() == 1) return 0;
+        if (w.denseColumns() == 1 && LoopNests.gathersAtOneColumn(format)) return 0;
         long columns = format.equals("dense") ? LoopNests.densePaddedColumns(w.denseColumns(), cpu.simdBits() / (8 * Float.BYTES))
                 : w.denseColumns();
         return (double) w.cols() * columns * Float.BYTES;

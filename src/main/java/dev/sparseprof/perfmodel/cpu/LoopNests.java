@@ -6,16 +6,19 @@ import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.Lengths;
 import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.SparseprofException;
+import java.util.Arrays;
 
 /**
  * The loop counts of each CPU kernel of the {@code kernel} package at {@code lanes} fp32 lanes per
  * vector, read from the kernels' loop nests (kept in step with them by hand; the head comment of
  * each kernel class says what its inner loops execute per vector):
  * <ul>
- * <li>{@code csr} ({@code CsrSpmm} over {@code BroadcastRows}): at N = 1, one gather dot per row
- *     ({@link #spmv}: whole vectors, scalar tail entries and rows, from the real row lengths), where
- *     the spec carries the probe's rates for that body ({@code hw.SpmvRates}; older probes measured
- *     the broadcast body, which ran at N = 1 then, and the counts below stand); when N is exactly one vector, or
+ * <li>at N = 1, csr, coo and N:M run one gather dot per row, row run or row of slots
+ *     ({@link #oneColumn}: whole vectors, scalar tail entries and rows from the real row lengths,
+ *     plus coo's run search and N:M's decode), where the spec carries the probe's rates for that
+ *     body ({@code hw.SpmvRates}; older probes measured the broadcast body, which ran at N = 1
+ *     then, and the counts below stand);
+ * <li>{@code csr} ({@code CsrSpmm} over {@code BroadcastRows}): when N is exactly one vector, or
  *     two, all rows run in one tight loop ({@code oneVectorRows}, 4 accumulators in turn;
  *     {@code twoVectorRows}, two entries per trip into two pairs of accumulators), counted per entry at the one- or 2-vector
  *     rate and per row at the tight loops' row rate; any other N is cut into column blocks as
@@ -114,6 +117,29 @@ public final class LoopNests {
             return rowBody(rows, slots, n, lanes, false).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0, 0, 0, 0));
         }
         throw new SparseprofException("no CPU loop nest for format '" + format + "'");
+    }
+
+    /**
+     * The counts of {@code format}'s kernel at N = 1 where the kernel runs the gather dot there
+     * ({@link #gathersAtOneColumn}): csr over its rows, coo over its row runs (plus the run search),
+     * N:M over every row's kept slots (plus the decode).
+     */
+    public static LoopCounts oneColumn(String format, Lengths rowLengths, int cols, int lanes) {
+        if (format.equals("csr")) return spmv(rowLengths, lanes);
+        long nnz = rowLengths.sum();
+        int rows = rowLengths.count();
+        if (format.equals("coo")) return spmv(rowLengths, lanes).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        NmPattern p = NmPattern.parse(format);
+        int slots = cols / p.m() * p.n();
+        int[] perRow = new int[rows];
+        Arrays.fill(perRow, slots);
+        return spmv(Lengths.of(perRow), lanes)
+                .plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (double) rows * slots, 0, rows, 0, 0, 0, 0, 0));
+    }
+
+    /** Whether {@code format}'s kernel runs the gather dot at N = 1: csr, coo and N:M ({@code kernel.GatherRows}). */
+    public static boolean gathersAtOneColumn(String format) {
+        return format.equals("csr") || format.equals("coo") || format.contains(":");
     }
 
     /**

@@ -108,7 +108,7 @@ class EcmModelTest {
     }
 
     /**
-     * csr at N = 1 runs one gather dot per row (kernel.GatherRows): per row its whole vectors, its
+     * csr (coo, N:M) at N = 1 runs one gather dot per row (kernel.GatherRows): per row its whole vectors, its
      * scalar tail and the row, from the real row lengths, at the probe's spmv rates; a probe without
      * them (before 7 Dec 2026) measured the broadcast body the kernel ran there then, still counted.
      */
@@ -128,6 +128,15 @@ class EcmModelTest {
         Prediction old = new PerfModel(cpu(512, "0.5"), TrafficModel.ANALYTICAL).predict(one, FormatModels.byName("csr"), Features.ALL);
         double broadcast = LoopNests.of("csr", 384, 384, 1, one.nnz(), null, 0, 16).cycles(cpu(512, "0.5").inCore()) / (probed.cores() * probed.clockHertz());
         assertEquals(broadcast, old.computeSeconds(), broadcast * 1e-9, "an older probe: the broadcast body's counts");
+        // coo's gather dot over its row runs, with the run search; 2:4's over every row's slots (K / 2), with the decode
+        LoopCounts coo = LoopNests.oneColumn("coo", dev.sparseprof.sparse.stats.Lengths.of(0, 5, 16, 37), 64, 16);
+        assertEquals(c.plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 58, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), coo);
+        LoopCounts nm = LoopNests.oneColumn("2:4", dev.sparseprof.sparse.stats.Lengths.of(0, 5, 16, 37), 72, 16);
+        assertEquals(4 * 2, nm.spmvVectors(), 1e-12); // 36 slots a row: 2 vectors and a tail of 4
+        assertEquals(4 * 4, nm.spmvTails(), 1e-12);
+        assertEquals(4 * 36, nm.nmSlots(), 1e-12);
+        assertEquals(4, nm.nmRows(), 1e-12);
+        assertTrue(LoopNests.gathersAtOneColumn("1:2") && !LoopNests.gathersAtOneColumn("bsr4x4") && !LoopNests.gathersAtOneColumn("dense"));
         // the three keys come together
         String two = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    spmvVector: 20cycles\n    spmvRow: 10cycles\n");
         Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("two.yaml", two));
