@@ -91,7 +91,7 @@ public final class CalibratedOverlay {
             CpuOverrides.gather(inCore, k.l2Gather(), k.fullyAssociativeReuse());
             if (k.slowestCore() > 0) inCore.put("slowestCore", String.format(Locale.ROOT, "%.3f", k.slowestCore()));
             CpuOverrides.team(inCore, k.team());
-            CpuOverrides.spmv(inCore, k.spmv());
+            CpuOverrides.oneColumn(inCore, k.oneColumn());
             cpu.put("inCore", inCore);
             notes.put("cpu.inCore", wasCore.toString());
         }

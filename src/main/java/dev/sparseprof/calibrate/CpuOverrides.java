@@ -4,7 +4,7 @@ import dev.sparseprof.hw.BandwidthCurve;
 import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.CoreTeam;
 import dev.sparseprof.hw.GatherRates;
-import dev.sparseprof.hw.SpmvRates;
+import dev.sparseprof.hw.OneColumnRates;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,12 +52,17 @@ final class CpuOverrides {
         inCore.put("l1Reuse", fullyAssociativeReuse ? "fullyAssociative" : "setAssociative");
     }
 
-    /** The {@code cpu.inCore} keys of csr's one-column body ({@code hw.SpmvRates}); none where not probed. */
-    static void spmv(Map<String, Object> inCore, SpmvRates r) {
-        if (!r.present()) return;
-        inCore.put("spmvVector", Quantities.cycles(r.vectorCycles()));
-        inCore.put("spmvRow", Quantities.cycles(r.rowCycles()));
-        inCore.put("spmvTail", Quantities.cycles(r.tailCycles()));
+    /** The {@code cpu.inCore} keys of the kernels' bodies at N = 1 ({@code hw.OneColumnRates}); none of a body not probed. */
+    static void oneColumn(Map<String, Object> inCore, OneColumnRates r) {
+        if (r.spmvPresent()) {
+            inCore.put("spmvVector", Quantities.cycles(r.spmvVectorCycles()));
+            inCore.put("spmvRow", Quantities.cycles(r.spmvRowCycles()));
+            inCore.put("spmvTail", Quantities.cycles(r.spmvTailCycles()));
+        }
+        if (r.gemvPresent()) {
+            inCore.put("gemvFma", Quantities.cycles(r.gemvFmaCycles()));
+            inCore.put("gemvRow", Quantities.cycles(r.gemvRowCycles()));
+        }
     }
 
     /**

@@ -79,7 +79,7 @@ public final class CpuParameters {
         return new InCoreRates(r.vectorBits(), x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], x[10], x[11], x[12], x[13],
                 r.l3CoreBytesPerSecond(),
                 r.overlap(), r.bsrTileCycles(), r.nmRowCycles(), r.fixedPartsApart(), r.split2Cycles(), r.split1Cycles(), r.l2Gather(), r.slowestCore(),
-                r.denseOverlap(), r.fullyAssociativeReuse(), r.nmDecodeSerial(), r.team(), r.spmv());
+                r.denseOverlap(), r.fullyAssociativeReuse(), r.nmDecodeSerial(), r.team(), r.oneColumn());
     }
 
     /** Every parameter, in a fixed order. */

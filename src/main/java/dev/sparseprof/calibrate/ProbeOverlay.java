@@ -4,7 +4,7 @@ import dev.sparseprof.hw.CacheLevel;
 import dev.sparseprof.hw.CoreTeam;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.GatherRates;
-import dev.sparseprof.hw.SpmvRates;
+import dev.sparseprof.hw.OneColumnRates;
 import dev.sparseprof.measure.probe.BandwidthPoint;
 import dev.sparseprof.measure.probe.CoreSpeeds;
 import dev.sparseprof.measure.probe.FlopsPoint;
@@ -199,9 +199,10 @@ public final class ProbeOverlay {
         m.put("l3PerCore", Quantities.gigabytesPerSecond(l3CoreBytesPerSecond));
         m.put("overlap", String.format(Locale.ROOT, "%.3f", k.overlap()));
         if (k.denseL2() != null) m.put("denseOverlap", String.format(Locale.ROOT, "%.3f", k.denseL2().transfer().overlap()));
-        if (k.spmv() != null) {
-            KernelRates.Spmv v = k.spmv();
-            CpuOverrides.spmv(m, new SpmvRates(v.vectorSeconds() * clockHertz, v.rowSeconds() * clockHertz, v.tailSeconds() * clockHertz));
+        if (k.oneColumn() != null) {
+            KernelRates.OneColumn v = k.oneColumn();
+            CpuOverrides.oneColumn(m, new OneColumnRates(v.spmvVectorSeconds() * clockHertz, v.spmvRowSeconds() * clockHertz,
+                    v.spmvTailSeconds() * clockHertz, v.gemvFmaSeconds() * clockHertz, v.gemvRowSeconds() * clockHertz));
         }
         if (k.gather() != null) {
             KernelRates.Gather g = k.gather();

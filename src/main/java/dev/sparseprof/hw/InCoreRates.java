@@ -84,8 +84,9 @@ package dev.sparseprof.hw;
  *     {@code 1 / min(slowestCore, teamFma)} ({@link CoreTeam#paceOn}), and the private caches are
  *     those cores' ({@link CoreTeam#coresUnder}): siblings share one core's ports, L1 and L2, which
  *     each CPU timed alone does not show.
- * <li>{@code spmv} ({@link SpmvRates}; spec keys {@code spmvVector}, {@code spmvRow},
- *     {@code spmvTail}): csr's one-column body, the kernel's path at N = 1.
+ * <li>{@code oneColumn} ({@link OneColumnRates}; spec keys {@code spmvVector}, {@code spmvRow},
+ *     {@code spmvTail}, {@code gemvFma}, {@code gemvRow}): the sparse kernels' gather dot and the
+ *     dense matrix-vector product, the kernels' paths at N = 1.
  * </ul>
  * {@link #NONE} (vectorBits 0): not probed; the roofline model with fitted overheads applies.
  */
@@ -94,11 +95,11 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
                           double nmSlotCycles, double l2CoreBytesPerSecond, double l3CoreBytesPerSecond, double overlap,
                           double bsrTileCycles, double nmRowCycles, boolean fixedPartsApart, double split2Cycles, double split1Cycles,
                           GatherRates l2Gather, double slowestCore, double denseOverlap, boolean fullyAssociativeReuse, boolean nmDecodeSerial,
-                          CoreTeam team, SpmvRates spmv) {
+                          CoreTeam team, OneColumnRates oneColumn) {
     /** A {@code denseOverlap} the probe did not measure: the shared {@code overlap} stands in. */
     public static final double NOT_PROBED = Double.NaN;
     public static final InCoreRates NONE = new InCoreRates(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, GatherRates.NONE, 0, NOT_PROBED,
-            false, false, CoreTeam.NONE, SpmvRates.NONE);
+            false, false, CoreTeam.NONE, OneColumnRates.NONE);
 
     public InCoreRates {
         if (vectorBits < 0 || vectorBits % 64 != 0) throw new SpecException("cpu.inCore.vectorBits must be a multiple of 64, got " + vectorBits);
@@ -117,7 +118,7 @@ public record InCoreRates(int vectorBits, double denseFmaCycles, double denseNar
         }
         if (l2Gather == null) l2Gather = GatherRates.NONE;
         if (team == null) team = CoreTeam.NONE;
-        if (spmv == null) spmv = SpmvRates.NONE;
+        if (oneColumn == null) oneColumn = OneColumnRates.NONE;
         if (!(slowestCore >= 0 && slowestCore <= 1)) throw new SpecException("cpu.inCore.slowestCore must be in (0, 1], got " + slowestCore);
     }
 

@@ -26,7 +26,7 @@ final class SpecReader {
         "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap", "denseOverlap",
         "l2GatherPerCore", "l2GatherAll", "gatherThreads", "l2GatherWidePerCore", "l2GatherWideAll", "gatherOverlap", "gatherWideOverlap",
         "slowestCore", "l1Reuse", "nmDecode", "teamThreads", "teamCores", "teamFma",
-        "spmvVector", "spmvRow", "spmvTail"};
+        "spmvVector", "spmvRow", "spmvTail", "gemvFma", "gemvRow"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -127,20 +127,31 @@ final class SpecReader {
                     m.has("split2") ? SpecValues.cycles(m, "split2") : 0, m.has("split1") ? SpecValues.cycles(m, "split1") : 0,
                     gather(m), m.has("slowestCore") ? m.number("slowestCore") : 0,
                     m.has("denseOverlap") ? m.number("denseOverlap") : InCoreRates.NOT_PROBED, fullyAssociativeReuse(m), nmDecodeSerial(m), team(m),
-                    spmv(m));
+                    oneColumn(m));
         } catch (SpecException e) {
             throw m.error(e.getMessage());
         }
     }
 
-    /** {@code spmvVector}, {@code spmvRow}, {@code spmvTail} ({@link SpmvRates}): all three or none (a probe writes them together). */
-    private static SpmvRates spmv(ConfigMap m) {
-        String[] keys = {"spmvVector", "spmvRow", "spmvTail"};
+    /**
+     * {@code spmvVector}, {@code spmvRow}, {@code spmvTail} and {@code gemvFma}, {@code gemvRow}
+     * ({@link OneColumnRates}): each group all or none (a probe writes each together).
+     */
+    private static OneColumnRates oneColumn(ConfigMap m) {
+        double[] spmv = together(m, "spmvVector", "spmvRow", "spmvTail");
+        double[] gemv = together(m, "gemvFma", "gemvRow");
+        return new OneColumnRates(spmv[0], spmv[1], spmv[2], gemv[0], gemv[1]);
+    }
+
+    /** The cycles of {@code keys}, all present or all absent (zeros). */
+    private static double[] together(ConfigMap m, String... keys) {
         int present = 0;
         for (String k : keys) if (m.has(k)) present++;
-        if (present == 0) return SpmvRates.NONE;
-        if (present < keys.length) throw m.error("spmvVector, spmvRow and spmvTail come together (a probe writes all three)");
-        return new SpmvRates(SpecValues.cycles(m, "spmvVector"), SpecValues.cycles(m, "spmvRow"), SpecValues.cycles(m, "spmvTail"));
+        double[] v = new double[keys.length];
+        if (present == 0) return v;
+        if (present < keys.length) throw m.error(String.join(", ", keys) + " come together (a probe writes them all)");
+        for (int i = 0; i < keys.length; i++) v[i] = SpecValues.cycles(m, keys[i]);
+        return v;
     }
 
     /** {@code teamThreads}, {@code teamCores}, {@code teamFma} ({@link CoreTeam}): a probe writes the first two together, the third with them. */

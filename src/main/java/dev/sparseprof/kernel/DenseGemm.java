@@ -41,7 +41,8 @@ import jdk.incubator.vector.VectorSpecies;
  * <li>rows past the last multiple of the tile's rows: one-row kernels of the same width
  *     (per k {@code vectors} loads, 1 broadcast, {@code vectors} FMAs);
  * <li>a partial panel computes the whole panel into a tile in scratch and copies its valid
- *     columns (scalar) into C.
+ *     columns (scalar) into C;
+ * <li>N = 1: no packing and no micro-kernel, a matrix-vector product along K ({@link DenseGemv}).
  * </ul>
  */
 public final class DenseGemm implements SpmmKernel<DenseMatrix> {
@@ -107,6 +108,7 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
      */
     @Override
     public int scratchFloats(DenseMatrix a, int n) {
+        if (n == 1) return DenseGemv.ROWS * L; // the matrix-vector product's traced lanes
         int nc = Math.min(n, NC);
         return Math.toIntExact((long) (packsWholeK(a.cols(), nc) ? a.cols() : KC) * TILING.paddedColumns(nc) + TILE_FLOATS);
     }
@@ -136,7 +138,7 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     /** The fast path's packed KC x NC block, 64-byte aligned off-heap (one cache line per load). */
     @Override
     public long alignedScratchFloats(DenseMatrix a, int n) {
-        return scratchFloats(a, n) - TILE_FLOATS;
+        return n == 1 ? 0 : scratchFloats(a, n) - TILE_FLOATS;
     }
 
     /**
@@ -180,6 +182,11 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     public void runRange(Operands<DenseMatrix> op, WorkRange range, Workspace ws) {
         int n = op.n();
         int k = op.a().cols();
+        if (n == 1) {
+            ws.setCarryRow(-1);
+            DenseGemv.run(op.a().values(), k, op.b(), op.c(), range.rowStart(), range.rowEnd());
+            return;
+        }
         MemorySegment packed = ws.alignedScratch();
         float[] tile = ws.scratch();
         int tileAt = tile.length - TILE_FLOATS;
@@ -246,6 +253,11 @@ public final class DenseGemm implements SpmmKernel<DenseMatrix> {
     public void traceRange(Operands<DenseMatrix> op, WorkRange range, Workspace ws, Tracer tracer) {
         int n = op.n();
         int k = op.a().cols();
+        if (n == 1) {
+            ws.setCarryRow(-1);
+            DenseGemv.trace(op.a().values(), k, op.b(), op.c(), range.rowStart(), range.rowEnd(), ws.scratch(), tracer);
+            return;
+        }
         float[] packed = ws.scratch();
         ws.setCarryRow(-1);
         for (int j0 = 0; j0 < n; j0 += NC) {

@@ -78,20 +78,23 @@ class ProbeOverlayTest {
     }
 
     @Test
-    void csrsOneColumnRatesReachTheSpecInCyclesOfItsClock() {
+    void theOneColumnRatesReachTheSpecInCyclesOfItsClock() {
         KernelRates k = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
-                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, new KernelRates.Spmv(5e-9, 3e-9, 0.3e-9));
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9));
         SpecOverlay o = ProbeOverlay.of(probe().withKernels(k), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
         CpuSpec spec = (CpuSpec) o.check();
         double clock = spec.clockHertz();
-        assertEquals(5e-9 * clock, spec.inCore().spmv().vectorCycles(), 1e-6);
-        assertEquals(3e-9 * clock, spec.inCore().spmv().rowCycles(), 1e-6);
-        assertEquals(0.3e-9 * clock, spec.inCore().spmv().tailCycles(), 1e-6);
+        assertEquals(5e-9 * clock, spec.inCore().oneColumn().spmvVectorCycles(), 1e-6);
+        assertEquals(3e-9 * clock, spec.inCore().oneColumn().spmvRowCycles(), 1e-6);
+        assertEquals(0.3e-9 * clock, spec.inCore().oneColumn().spmvTailCycles(), 1e-6);
+        assertEquals(0.2e-9 * clock, spec.inCore().oneColumn().gemvFmaCycles(), 1e-6);
+        assertEquals(2e-9 * clock, spec.inCore().oneColumn().gemvRowCycles(), 1e-6);
         KernelRates without = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
                 1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, null);
         SpecOverlay old = ProbeOverlay.of(probe().withKernels(without), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));
-        assertFalse(((CpuSpec) old.check()).inCore().spmv().present());
-        assertFalse(old.toYaml().contains("spmv"), old.toYaml());
+        assertFalse(((CpuSpec) old.check()).inCore().oneColumn().spmvPresent());
+        assertFalse(((CpuSpec) old.check()).inCore().oneColumn().gemvPresent());
+        assertFalse(old.toYaml().contains("spmv") || old.toYaml().contains("gemv"), old.toYaml());
     }
 
     @Test

@@ -43,6 +43,8 @@ import java.util.function.ToDoubleFunction;
  *     slope between rows shorter than one vector (up to a quarter of one, and most of one); per
  *     whole vector the slope between rows of 2-4 and of 6-8 vectors, their tails out; per row the
  *     rest of the shorter ones;
+ * <li>dense at N = 1, its matrix-vector product: per row from 32 rows against 16, at K of 8 and 4
+ *     vectors; per vector FMA the slope between them, per row the rest of the shorter;
  * <li>per BSR block, the difference of two block-row lengths (12 and 4 blocks of 4 x 4), so the
  *     tile's fixed work (its C stores, the strip's set-up) does not leak into the per-block rate; the
  *     fixed work per tile and strip is what the short block rows take beyond their blocks;
@@ -98,6 +100,8 @@ public final class KernelRateProbe {
      * timed against their first 8; values and indices take at most 16 KiB at 512 bits.
      */
     static final int SPMV_ROWS = 16, SPMV_K = 512;
+    /** Dense at N = 1 (its matrix-vector product): 32 rows timed against 16, at K of 8 and 4 vectors (A 16 KiB at 512 bits). */
+    static final int GEMV_ROWS = 32;
     /** Dense K. */
     static final int DENSE_K = 48;
     /**
@@ -376,12 +380,20 @@ public final class KernelRateProbe {
         double manyBody = many.seconds() - many.tails() * spmvTail;
         double spmvVector = (manyBody / many.rows() - fewBody / few.rows()) / (many.vectors() / many.rows() - few.vectors() / few.rows());
         double spmvRow = Math.max(0, (fewBody - few.vectors() * Math.max(0, spmvVector)) / few.rows());
+        // dense at N = 1, its matrix-vector product (kernel.DenseGemv): per row from 32 rows against 16, at K of 8
+        // and 4 vectors; per vector FMA the slope between them, per row the rest of the shorter
+        double gemvLong = perRowOf(t, "dense", rowsMatrix(GEMV_ROWS, 8 * lanes, 8 * lanes, 1), rowsMatrix(GEMV_ROWS / 2, 8 * lanes, 8 * lanes, 1),
+                GEMV_ROWS / 2, 1, one);
+        double gemvShort = perRowOf(t, "dense", rowsMatrix(GEMV_ROWS, 4 * lanes, 4 * lanes, 1), rowsMatrix(GEMV_ROWS / 2, 4 * lanes, 4 * lanes, 1),
+                GEMV_ROWS / 2, 1, one);
+        double gemvFma = (gemvLong - gemvShort) / 4;
+        double gemvRow = Math.max(0, gemvShort - 4 * Math.max(0, gemvFma));
         // fixed costs of a call: one row of one entry, N = one vector
         double launch = t.seconds("csr", rowsMatrix(1, K_L1, 1, 1), lanes, one);
         double forkJoin = threads > 1 ? Math.max(0, (t.seconds("csr", rowsMatrix(threads, K_L1, 1, 1), lanes, all) - launch) / (threads - 1)) : 0;
         if (!last) return null; // a pass that only times the calls
         {
-            double[] positive = {denseWide, denseNarrow, wide.perBlock(), narrow.perBlock(), spmvVector};
+            double[] positive = {denseWide, denseNarrow, wide.perBlock(), narrow.perBlock(), spmvVector, gemvFma};
             for (double v : positive) {
                 if (!(v > 0)) throw new SparseprofException("kernel probe: the dense or bsr4x4 micro-kernel measured no time per unit in "
                         + ROUNDS + " rounds (the machine is too noisy to probe)");
@@ -390,7 +402,7 @@ public final class KernelRateProbe {
         return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
                 wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
                 launch, forkJoin, checks.csr().overlap(), checks.csr().measuredSeconds(), checks.csr().coreSeconds(), checks.csr().transferSeconds(),
-                checks.dense(), null, null, (System.nanoTime() - t0) * 1e-9, new KernelRates.Spmv(spmvVector, spmvRow, spmvTail));
+                checks.dense(), null, null, (System.nanoTime() - t0) * 1e-9, new KernelRates.OneColumn(spmvVector, spmvRow, spmvTail, gemvFma, gemvRow));
     }
 
     /**

@@ -15,13 +15,13 @@ import java.util.List;
  * ({@link DenseL2}; null where the block cannot pass L1d);
  * {@code gather}: the sustained row-gather bandwidths ({@code hw.GatherRates}) with the calls they
  * came from ({@link Gather}), at one block of 8 vectors; {@code gatherWide} the same at two blocks;
- * {@code spmv}: csr's one-column body ({@link Spmv}; null where not measured).
+ * {@code oneColumn}: the kernels' bodies at N = 1 ({@link OneColumn}; null where not measured).
  */
 public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNarrowFmaSeconds, double block8Seconds, double block4Seconds,
                           double block2Seconds, double oneVectorSeconds, double rowBlockSeconds, double wholeRowSeconds, double cooEntrySeconds, double cooRowSeconds, double bsrWideSeconds, double bsrNarrowSeconds,
                           double nmSlotSeconds, double bsrTileSeconds, double nmRowSeconds, double split2Seconds, double split1Seconds, double launchSeconds, double forkJoinSeconds, double overlap,
                           double l2MeasuredSeconds, double l2CoreSeconds, double l2TransferSeconds, DenseL2 denseL2, Gather gather, Gather gatherWide,
-                          double elapsedSeconds, Spmv spmv) {
+                          double elapsedSeconds, OneColumn oneColumn) {
     /**
      * The dense kernel at K = {@code k} (its K block) and N = {@code n} columns, where the packed
      * {@code k x n} block of B is larger than L1d and every row tile streams it from L2; its
@@ -57,10 +57,12 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
                          double coreBytesPerSecond, double allBytesPerSecond, double overlap) {}
 
     /**
-     * csr's one-column body at N = 1 ({@code kernel.GatherRows}, {@code hw.SpmvRates}): seconds per
-     * whole vector of a row's entries, per row, and per entry of a row's scalar tail.
+     * The kernels' bodies at N = 1 ({@code hw.OneColumnRates}): the gather dot ({@code kernel.GatherRows})
+     * per whole vector of a row's entries, per row and per entry of a row's scalar tail; the dense
+     * matrix-vector product ({@code kernel.DenseGemv}) per vector FMA and per row.
      */
-    public record Spmv(double vectorSeconds, double rowSeconds, double tailSeconds) {}
+    public record OneColumn(double spmvVectorSeconds, double spmvRowSeconds, double spmvTailSeconds, double gemvFmaSeconds,
+                            double gemvRowSeconds) {}
 
     public KernelRates {
         double[] all = {denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds, rowBlockSeconds, wholeRowSeconds,
@@ -74,6 +76,6 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
         return new KernelRates(vectorBits, denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds,
                 rowBlockSeconds, wholeRowSeconds, cooEntrySeconds, cooRowSeconds, bsrWideSeconds, bsrNarrowSeconds, nmSlotSeconds, bsrTileSeconds,
                 nmRowSeconds, split2Seconds, split1Seconds, launchSeconds, forkJoinSeconds, overlap, l2MeasuredSeconds, l2CoreSeconds,
-                l2TransferSeconds, denseL2, g, wide, elapsed, spmv);
+                l2TransferSeconds, denseL2, g, wide, elapsed, oneColumn);
     }
 }

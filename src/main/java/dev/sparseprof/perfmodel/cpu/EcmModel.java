@@ -66,8 +66,11 @@ public final class EcmModel {
         long l2Bytes = spec.caches().size() > 1 ? spec.caches().get(1).sizeBytes() : Long.MAX_VALUE;
         // csr, coo and N:M at N = 1 run the gather dot per row; a probe that did not measure that body (before
         // 7 Dec 2026) measured the broadcast body the kernels ran there then, which LoopNests.of counts
-        LoopCounts counts = w.denseColumns() == 1 && rates.spmv().present() && LoopNests.gathersAtOneColumn(plan.format())
+        // and dense its matrix-vector product, counted where the probe measured it
+        boolean oneColumn = w.denseColumns() == 1;
+        LoopCounts counts = oneColumn && rates.oneColumn().spmvPresent() && LoopNests.gathersAtOneColumn(plan.format())
                 ? LoopNests.oneColumn(plan.format(), w.rowLengths(), w.cols(), lanes)
+                : oneColumn && rates.oneColumn().gemvPresent() && plan.format().equals("dense") ? LoopNests.gemv(w.rows(), w.cols(), lanes)
                 : LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
                         plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
         double core = inCoreSeconds(counts.cycles(rates), spec, imbalance);
@@ -211,10 +214,11 @@ public final class EcmModel {
 
     /**
      * The bytes of one thread's copy of B ({@link #bCopySeconds}): K x N fp32, K x the padded
-     * columns for dense; none at N = 1 for csr, coo and N:M, whose gather dot reads B itself.
+     * columns for dense; none at N = 1 for csr, coo and N:M (the gather dot) and dense (the
+     * matrix-vector product), which read B itself.
      */
     static double bCopyBytesPerThread(CpuSpec cpu, Workload w, String format) {
-        if (w.denseColumns() == 1 && LoopNests.gathersAtOneColumn(format)) return 0;
+        if (w.denseColumns() == 1 && (format.equals("dense") || LoopNests.gathersAtOneColumn(format))) return 0;
         long columns = format.equals("dense") ? LoopNests.densePaddedColumns(w.denseColumns(), cpu.simdBits() / (8 * Float.BYTES))
                 : w.denseColumns();
         return (double) w.cols() * columns * Float.BYTES;

@@ -9,17 +9,18 @@ import dev.sparseprof.hw.InCoreRates;
  * general path (its 2- and 1-vector blocks apart from the tight loops' entries) and rows of the
  * tight all-rows loops, COO run-search
  * triples and rows, BSR block strips and register tiles (per strip), N:M decoded slots and rows,
- * and csr's one-column body at N = 1: whole vectors of a row's entries, rows, scalar tail entries.
+ * the gather dot at N = 1 (whole vectors of a row's entries, rows, scalar tail entries) and the
+ * dense matrix-vector product at N = 1 (vector FMAs, rows).
  * {@link #cycles} is the in-core time (ECM's T_core) of the whole call on one core.
  */
 public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8Entries, double block4Entries, double block2Entries,
                          double oneVectorEntries, double rowBlocks, double wholeRows, double cooEntries, double cooRows, double bsrWide, double bsrNarrow, double nmSlots,
                          double bsrTiles, double nmRows, double split2Entries, double split1Entries, double spmvVectors, double spmvRows,
-                         double spmvTails) {
-    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+                         double spmvTails, double gemvFmas, double gemvRows) {
+    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     public LoopCounts {
-        double[] all = {denseFmas, denseNarrowFmas, block8Entries, block4Entries, block2Entries, oneVectorEntries, rowBlocks, wholeRows, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots, bsrTiles, nmRows, split2Entries, split1Entries, spmvVectors, spmvRows, spmvTails};
+        double[] all = {denseFmas, denseNarrowFmas, block8Entries, block4Entries, block2Entries, oneVectorEntries, rowBlocks, wholeRows, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots, bsrTiles, nmRows, split2Entries, split1Entries, spmvVectors, spmvRows, spmvTails, gemvFmas, gemvRows};
         for (double v : all) if (!(v >= 0)) throw new IllegalArgumentException("loop counts must not be negative, got " + v);
     }
 
@@ -35,7 +36,8 @@ public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8
                 + rowBlocks * r.rowBlockCycles() + wholeRows * r.wholeRowCycles() + cooEntries * r.cooEntryCycles()
                 + cooRows * r.cooRowCycles() + bsrWide * r.bsrWideCycles() + bsrNarrow * r.bsrNarrowCycles()
                 + split2Entries * r.generalBlock2Cycles() + split1Entries * r.generalBlock1Cycles()
-                + spmvVectors * r.spmv().vectorCycles() + spmvRows * r.spmv().rowCycles() + spmvTails * r.spmv().tailCycles()
+                + spmvVectors * r.oneColumn().spmvVectorCycles() + spmvRows * r.oneColumn().spmvRowCycles() + spmvTails * r.oneColumn().spmvTailCycles()
+                + gemvFmas * r.oneColumn().gemvFmaCycles() + gemvRows * r.oneColumn().gemvRowCycles()
                 + (r.fixedPartsApart() ? bsrTiles * r.bsrTileCycles() : 0)
                 + (r.nmDecodeSerial() ? 0 : nmDecodeCycles(r));
     }
@@ -58,6 +60,6 @@ public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8
                 wholeRows + o.wholeRows, cooEntries + o.cooEntries, cooRows + o.cooRows,
                 bsrWide + o.bsrWide, bsrNarrow + o.bsrNarrow, nmSlots + o.nmSlots, bsrTiles + o.bsrTiles, nmRows + o.nmRows,
                 split2Entries + o.split2Entries, split1Entries + o.split1Entries, spmvVectors + o.spmvVectors, spmvRows + o.spmvRows,
-                spmvTails + o.spmvTails);
+                spmvTails + o.spmvTails, gemvFmas + o.gemvFmas, gemvRows + o.gemvRows);
     }
 }

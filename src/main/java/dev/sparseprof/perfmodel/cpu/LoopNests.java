@@ -40,7 +40,9 @@ import java.util.Arrays;
  *     and strip of N (wide strips of 4 vectors at 512 bits, 2 at 256, while they fit; then
  *     1-vector strips, then a masked one), the block's C columns each load a B strip and FMA it
  *     with 4 broadcast values; per tile and strip the C stores and the strip's set-up;
- * <li>{@code dense} ({@code DenseGemm}): the vector FMAs of the padded panels ({@link #densePaddedColumns}:
+ * <li>{@code dense} ({@code DenseGemm}): at N = 1 the matrix-vector product ({@link #gemv}, where the
+ *     spec carries its probed rates; else the one-vector micro-kernel older probes measured, one
+ *     vector FMA per row and element of K); else the vector FMAs of the padded panels ({@link #densePaddedColumns}:
  *     whole panels of the register tile's vectors, then two-vector panels while more than one
  *     vector is left, then a one-vector panel), in the 4 x 4- or 6 x 2-vector micro-kernels, and
  *     in the 8 x 1-vector one for the one-vector panel (all of N when N fits one vector).
@@ -78,6 +80,7 @@ public final class LoopNests {
     }
 
     private static long denseColumns(long n, int lanes, boolean narrowOnly) {
+        if (n == 1) return narrowOnly ? 0 : 1; // the matrix-vector product (kernel.DenseGemv): no panels
         long panel = (long) denseWideVectors(lanes) * lanes;
         long whole = n / panel * panel;
         long columns = narrowOnly ? 0 : whole;
@@ -100,13 +103,18 @@ public final class LoopNests {
      */
     public static LoopCounts of(String format, int rows, int cols, long n, long nnz, BlockDensity blocks, double executedFlops, int lanes,
                                 long l2Bytes) {
+        if (format.equals("dense") && n == 1) {
+            // a probe without the matrix-vector product's rates measured the one-vector micro-kernel the
+            // kernel ran at N = 1 before: one vector FMA per row and element of K
+            return new LoopCounts(0, (double) rows * cols, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        }
         if (format.equals("dense")) {
             double fmas = executedFlops / (2.0 * lanes);
             double narrowShare = (double) denseNarrowColumns(n, lanes) / densePaddedColumns(n, lanes);
-            return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         if (format.equals("csr")) return csrBody(rows, cols, nnz, n, lanes, l2Bytes);
-        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, true).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, true).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         if (format.startsWith("bsr")) {
             if (blocks == null) throw new SparseprofException(format + ": no block counts for this layer");
             return bsr(BlockShape.parse(format.substring(3)), rows, blocks.nonEmptyBlocks(), n, lanes);
@@ -114,7 +122,7 @@ public final class LoopNests {
         if (format.contains(":")) {
             NmPattern p = NmPattern.parse(format);
             double slots = (double) rows * (cols / p.m()) * p.n();
-            return rowBody(rows, slots, n, lanes, false).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0, 0, 0, 0));
+            return rowBody(rows, slots, n, lanes, false).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0, 0, 0, 0, 0, 0));
         }
         throw new SparseprofException("no CPU loop nest for format '" + format + "'");
     }
@@ -128,13 +136,22 @@ public final class LoopNests {
         if (format.equals("csr")) return spmv(rowLengths, lanes);
         long nnz = rowLengths.sum();
         int rows = rowLengths.count();
-        if (format.equals("coo")) return spmv(rowLengths, lanes).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        if (format.equals("coo")) return spmv(rowLengths, lanes).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         NmPattern p = NmPattern.parse(format);
         int slots = cols / p.m() * p.n();
         int[] perRow = new int[rows];
         Arrays.fill(perRow, slots);
         return spmv(Lengths.of(perRow), lanes)
-                .plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (double) rows * slots, 0, rows, 0, 0, 0, 0, 0));
+                .plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (double) rows * slots, 0, rows, 0, 0, 0, 0, 0, 0, 0));
+    }
+
+    /**
+     * The dense matrix-vector product at N = 1 ({@code kernel.DenseGemv}): per row {@code cols / lanes}
+     * vector FMAs and the row's reduction and store ({@code cols mod lanes} scalar FMAs of a K that is not a
+     * whole number of vectors are not counted: none at the K of the layers seen, 384 to 11008).
+     */
+    public static LoopCounts gemv(int rows, int cols, int lanes) {
+        return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (double) rows * (cols / lanes), rows);
     }
 
     /** Whether {@code format}'s kernel runs the gather dot at N = 1: csr, coo and N:M ({@code kernel.GatherRows}). */
@@ -156,7 +173,7 @@ public final class LoopNests {
             vectors += len / lanes;
             tails += len % lanes;
         }
-        return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, vectors, rows, tails);
+        return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, vectors, rows, tails, 0, 0);
     }
 
     /**
@@ -180,8 +197,8 @@ public final class LoopNests {
      * N:M and csr's columns past its last pass do not).
      */
     static LoopCounts rowBody(int rows, double entries, long n, int lanes, boolean tightLoops) {
-        if (n == lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        if (n == 2L * lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        if (n == lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        if (n == 2L * lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         double[] byWidth = new double[MAX_BLOCK_VECTORS + 1]; // blocks of 8, 4, 2, 1 vectors (0: the masked tail)
         double blocks = 0;
         for (long left = n; left > 0; ) {
@@ -192,7 +209,7 @@ public final class LoopNests {
             left -= v == 0 ? left : (long) v * lanes;
         }
         return new LoopCounts(0, 0, entries * byWidth[8], entries * byWidth[4], 0, 0,
-                rows * blocks, 0, 0, 0, 0, 0, 0, 0, 0, entries * byWidth[2], entries * (byWidth[1] + byWidth[0]), 0, 0, 0);
+                rows * blocks, 0, 0, 0, 0, 0, 0, 0, 0, entries * byWidth[2], entries * (byWidth[1] + byWidth[0]), 0, 0, 0, 0, 0);
     }
 
     static LoopCounts bsr(BlockShape shape, int rows, long blocks, long n, int lanes) {
@@ -212,6 +229,6 @@ public final class LoopNests {
         double columns = shape.cols() / 4.0; // the rates are probed on 4-column blocks
         double perBlock = tiles * columns;
         return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                blocks * perBlock * wide, blocks * perBlock * narrow, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0, 0, 0, 0, 0, 0);
+                blocks * perBlock * wide, blocks * perBlock * narrow, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0, 0, 0, 0, 0, 0, 0, 0);
     }
 }

@@ -130,7 +130,7 @@ class EcmModelTest {
         assertEquals(broadcast, old.computeSeconds(), broadcast * 1e-9, "an older probe: the broadcast body's counts");
         // coo's gather dot over its row runs, with the run search; 2:4's over every row's slots (K / 2), with the decode
         LoopCounts coo = LoopNests.oneColumn("coo", dev.sparseprof.sparse.stats.Lengths.of(0, 5, 16, 37), 64, 16);
-        assertEquals(c.plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 58, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), coo);
+        assertEquals(c.plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 58, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), coo);
         LoopCounts nm = LoopNests.oneColumn("2:4", dev.sparseprof.sparse.stats.Lengths.of(0, 5, 16, 37), 72, 16);
         assertEquals(4 * 2, nm.spmvVectors(), 1e-12); // 36 slots a row: 2 vectors and a tail of 4
         assertEquals(4 * 4, nm.spmvTails(), 1e-12);
@@ -140,7 +140,34 @@ class EcmModelTest {
         // the three keys come together
         String two = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    spmvVector: 20cycles\n    spmvRow: 10cycles\n");
         Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("two.yaml", two));
-        assertTrue(e.getMessage().contains("spmvVector, spmvRow and spmvTail come together"), e.getMessage());
+        assertTrue(e.getMessage().contains("spmvVector, spmvRow, spmvTail come together"), e.getMessage());
+    }
+
+    /**
+     * Dense at N = 1 runs a matrix-vector product (kernel.DenseGemv): K / L vector FMAs and one row's
+     * reduction per row, at the probe's gemv rates; no B is packed; a probe without those rates measured
+     * the one-vector micro-kernel, one vector FMA per row and element of K, still counted.
+     */
+    @Test
+    void denseAtOneTokenCountsTheMatrixVectorProduct() {
+        LoopCounts g = LoopNests.gemv(384, 1536, 16);
+        assertEquals(384 * 96, g.gemvFmas(), 1e-9);
+        assertEquals(384, g.gemvRows(), 1e-9);
+        String withGemv = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    gemvFma: 0.6cycles\n    gemvRow: 12cycles\n");
+        CpuSpec probed = (CpuSpec) HardwareSpecs.parse("gemv.yaml", withGemv);
+        assertEquals(384 * 96 * 0.6 + 384 * 12, g.cycles(probed.inCore()), 1e-6);
+        Workload one = Workload.dense("d", 384, 1536, 1, DType.F32);
+        double perCycle = 1 / (probed.cores() * probed.clockHertz());
+        Prediction p = new PerfModel(probed, TrafficModel.ANALYTICAL).predict(one, FormatModels.byName("dense"), Features.ALL);
+        assertEquals(g.cycles(probed.inCore()) * perCycle, p.computeSeconds(), 1e-15);
+        assertEquals(0, EcmModel.bCopyBytesPerThread(probed, one, "dense"), "nothing packed");
+        Prediction old = new PerfModel(cpu(512, "0.5"), TrafficModel.ANALYTICAL).predict(one, FormatModels.byName("dense"), Features.ALL);
+        LoopCounts narrow = LoopNests.of("dense", 384, 1536, 1, 384L * 1536, null, 2.0 * 384 * 1536, 16);
+        assertEquals(384.0 * 1536, narrow.denseNarrowFmas(), 1e-9);
+        assertEquals(narrow.cycles(cpu(512, "0.5").inCore()) * perCycle, old.computeSeconds(), 1e-15);
+        String half = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    gemvFma: 0.6cycles\n");
+        Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("half.yaml", half));
+        assertTrue(e.getMessage().contains("gemvFma, gemvRow come together"), e.getMessage());
     }
 
     @Test
