@@ -41,7 +41,7 @@ import java.util.function.ToDoubleFunction;
  * <li>csr at N = 1, its one-column gather body, on rows of random lengths at random columns (the
  *     row and tail loops' exits mispredicted as a layer's are): per entry of the scalar tail the
  *     slope between rows shorter than one vector (up to a quarter of one, and most of one); per
- *     whole vector the slope between rows of 2-4 and of 6-8 vectors, their tails out; per row the
+ *     whole vector the slope between rows of 2-4 and of 5-7 vectors, their tails out; per row the
  *     rest of the shorter ones;
  * <li>dense at N = 1, its matrix-vector product: per row from 32 rows against 16, at K of 8 and 4
  *     vectors; per vector FMA the slope between them, per row the rest of the shorter;
@@ -95,11 +95,15 @@ public final class KernelRateProbe {
      */
     static final int GATHER_MIN = 48, GATHER_MAX = 144;
     /**
-     * csr at N = 1 (its one-column gather body): 16 rows of up to 8 vectors' entries at random columns
-     * of K = 512 (B 2 KiB, 32 lines, as a layer's B of 384-1536 floats spreads its gathers over 24-96),
-     * timed against their first 8; values and indices take at most 16 KiB at 512 bits.
+     * csr at N = 1 (its one-column gather body): rows at random columns of K = 512 (B 2 KiB, 32 lines,
+     * as a layer's B of 384-1536 floats spreads its gathers over 24-96), each matrix timed against its
+     * first half of rows: 128 rows of up to 7 vectors' entries (their values and indices, up to 96 KiB,
+     * stream from L2 at a few bytes a cycle; B stays in L1) and 256 rows shorter than a vector. With
+     * 16 rows against 8 the per-row part read 2-38 cycles over seven probes on the Zen 5 VM (7 Dec 2026):
+     * a residual of two slopes over differences of about 0.1 us, in the timer's noise.
      */
-    static final int SPMV_ROWS = 16, SPMV_K = 512;
+    static final int SPMV_ROWS = 128, SPMV_TAIL_ROWS = 256, SPMV_K = 512;
+
     /** Dense at N = 1 (its matrix-vector product): 32 rows timed against 16, at K of 8 and 4 vectors (A 16 KiB at 512 bits). */
     static final int GEMV_ROWS = 32;
     /** Dense K. */
@@ -368,12 +372,12 @@ public final class KernelRateProbe {
         double denseNarrow = perFma(t, 1, DENSE_NARROW_ROWS, one);
         // csr at N = 1, its one-column gather body (kernel.GatherRows), on rows of random lengths at random
         // columns, as a pruned layer's: per tail entry the slope between rows shorter than a vector (up to a
-        // quarter of one, and most of one); per whole vector and per row from rows of 2-4 and of 6-8 vectors,
+        // quarter of one, and most of one); per whole vector and per row from rows of 2-4 and of 5-7 vectors,
         // their tails taken out (each loop's exit mispredicted once a row, as a layer's rows of varying length do)
-        SpmvSample quarter = spmvSample(t, randomRows(SPMV_ROWS, SPMV_K, 1, Math.max(1, lanes / 4)), one);
-        SpmvSample most = spmvSample(t, randomRows(SPMV_ROWS, SPMV_K, 3 * lanes / 4, lanes - 1), one);
+        SpmvSample quarter = spmvSample(t, randomRows(SPMV_TAIL_ROWS, SPMV_K, 1, Math.max(1, lanes / 4)), one);
+        SpmvSample most = spmvSample(t, randomRows(SPMV_TAIL_ROWS, SPMV_K, 3 * lanes / 4, lanes - 1), one);
         SpmvSample few = spmvSample(t, randomRows(SPMV_ROWS, SPMV_K, 2 * lanes, 4 * lanes), one);
-        SpmvSample many = spmvSample(t, randomRows(SPMV_ROWS, SPMV_K, 6 * lanes, 8 * lanes), one);
+        SpmvSample many = spmvSample(t, randomRows(SPMV_ROWS, SPMV_K, 5 * lanes, 7 * lanes), one);
         double spmvTail = Math.max(0, (most.seconds() / most.rows() - quarter.seconds() / quarter.rows())
                 / (most.tails() / most.rows() - quarter.tails() / quarter.rows()));
         double fewBody = few.seconds() - few.tails() * spmvTail;
