@@ -99,8 +99,9 @@ public final class KernelRateProbe {
      * as a layer's B of 384-1536 floats spreads its gathers over 24-96), each matrix timed against its
      * first half of rows: 128 rows of up to 7 vectors' entries (their values and indices, up to 96 KiB,
      * stream from L2 at a few bytes a cycle; B stays in L1) and 256 rows shorter than a vector. With
-     * 16 rows against 8 the per-row part read 2-38 cycles over seven probes on the Zen 5 VM (7 Dec 2026):
-     * a residual of two slopes over differences of about 0.1 us, in the timer's noise.
+     * 16 rows against 8, and 32 against 16, the per-row part read 2-38 cycles over eight probes on the
+     * Zen 5 VM (7 Dec 2026): a residual of two slopes over differences of about 0.1 us, in the timer's
+     * noise; the tail's rate read 0.9-2.8 there and 1.35-1.36 over three probes of these sizes.
      */
     static final int SPMV_ROWS = 128, SPMV_TAIL_ROWS = 256, SPMV_K = 512;
 
