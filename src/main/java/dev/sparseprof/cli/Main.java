@@ -3,6 +3,7 @@ package dev.sparseprof.cli;
 import dev.sparseprof.util.SparseprofException;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -71,6 +72,8 @@ public final class Main {
                 code = direct.call(out);
             } catch (Exception e) {
                 code = failed(e, err, verbose);
+            } catch (OutOfMemoryError e) {
+                code = outOfMemory(e, err, verbose);
             }
             out.flush();
             err.flush();
@@ -83,7 +86,12 @@ public final class Main {
         cli.setExitCodeExceptionMapper(handlers);
         cli.setParameterExceptionHandler(handlers);
         cli.setExecutionExceptionHandler(handlers);
-        int code = cli.execute(args);
+        int code;
+        try {
+            code = cli.execute(args);
+        } catch (OutOfMemoryError e) {
+            code = outOfMemory(e, err, verbose);
+        }
         out.flush();
         err.flush();
         return code;
@@ -156,6 +164,19 @@ public final class Main {
     }
 
     /** What a command that threw prints, and its exit code: one line for bad input, a trace only when asked. */
+    /**
+     * The JVM's heap ran out: one line with the heap's size and how to give it more (the launcher's
+     * {@code SPARSEPROF_JAVA_OPTS}, default {@code -Xmx8g}), exit {@link #EXIT_BUG}: the commands are
+     * meant to stay within a bound a model's size does not set, so this is ours to fix too.
+     */
+    static int outOfMemory(OutOfMemoryError e, PrintWriter err, boolean showTraces) {
+        err.println(String.format(Locale.ROOT, "sparseprof: out of memory (%s) in a heap of %.1f GiB; give the JVM more with "
+                + "SPARSEPROF_JAVA_OPTS=-Xmx<size>, and report the command", oneLine(String.valueOf(e.getMessage())),
+                Runtime.getRuntime().maxMemory() / (double) (1L << 30)));
+        if (showTraces) e.printStackTrace(err);
+        return EXIT_BUG;
+    }
+
     private static int failed(Exception ex, PrintWriter err, boolean showTraces) {
         if (ex instanceof SparseprofException) {
             err.println("sparseprof: " + oneLine(ex.getMessage()));

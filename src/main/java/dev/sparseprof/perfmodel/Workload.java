@@ -163,4 +163,9 @@ public record Workload(String name, MatrixStats stats, long denseColumns, DType 
     public Workload withRuns(double r) {
         return new Workload(name, stats, denseColumns, dtype, matrix, r, weightBits);
     }
+
+    /** The same GEMM without its weights (its statistics stay): what the sampled replays need is not kept. */
+    public Workload withoutMatrix() {
+        return new Workload(name, stats, denseColumns, dtype, null, runs, weightBits);
+    }
 }

@@ -49,12 +49,23 @@ public final class Workloads {
         };
     }
 
-    /** The workload of {@code layer} pruned in memory (on a copy) by {@code spec}. */
+    /**
+     * The workload of {@code layer} pruned in memory (on a copy) by {@code spec}. The copy is fp32,
+     * 4 bytes a weight: a workload keeps it (for the sampled memsim replays, {@link SimulatedTraffic})
+     * only up to {@link #RETAINED_PRUNED_ELEMENTS}; a larger layer keeps its statistics and no
+     * matrix, so a pruned model needs one layer's copy at a time. {@code simulate --nm 2:4} of a
+     * LLaMA-2-7B-shaped checkpoint kept every copy, 25 GB of fp32, and ran out of an 8 GiB heap.
+     */
     public static Workload pruned(GemmLayer layer, long batch, DType dtype, PruneSpec spec) {
         float[] copy = layer.matrix().toDense();
         Pruner.apply(spec, List.of(new LayerWeights(layer.name(), layer.rows(), layer.cols(), copy)));
-        return of(layer, MatrixView.of(layer.rows(), layer.cols(), copy), batch, dtype);
+        MatrixView prunedView = MatrixView.of(layer.rows(), layer.cols(), copy);
+        Workload w = of(layer, prunedView, batch, dtype);
+        return copy.length <= RETAINED_PRUNED_ELEMENTS ? w : w.withoutMatrix();
     }
+
+    /** The largest pruned copy a workload keeps: 4 M weights, 16 MiB of fp32 (BERT-large's 1024 x 4096 layers). */
+    static final long RETAINED_PRUNED_ELEMENTS = 1L << 22;
 
     /**
      * {@code layer}'s GEMM over the weight {@code a} for a batch of {@code batch} samples: its N and
