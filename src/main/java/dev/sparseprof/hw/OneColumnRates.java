@@ -16,7 +16,7 @@ package dev.sparseprof.hw;
  *     written together.
  * </ul>
  * Contract: {@link #spmvPresent} and {@link #gemvPresent} say which were probed (files since 7 Dec
- * 2026, 21:00 and 21:50 UTC); where not, the model counts the broadcast body and the GEMM's
+ * 2026, 21:18 and 21:49 UTC); where not, the model counts the broadcast body and the GEMM's
  * one-vector micro-kernel that those files' probes measured, which the kernels ran at N = 1 then.
  */
 public record OneColumnRates(double spmvVectorCycles, double spmvRowCycles, double spmvTailCycles, double gemvFmaCycles, double gemvRowCycles) {

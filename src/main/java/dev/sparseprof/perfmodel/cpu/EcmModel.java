@@ -64,9 +64,9 @@ public final class EcmModel {
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
         int lanes = spec.simdBits() / (8 * plan.computeDType().sizeBytes());
         long l2Bytes = spec.caches().size() > 1 ? spec.caches().get(1).sizeBytes() : Long.MAX_VALUE;
-        // csr, coo and N:M at N = 1 run the gather dot per row; a probe that did not measure that body (before
-        // 7 Dec 2026) measured the broadcast body the kernels ran there then, which LoopNests.of counts
-        // and dense its matrix-vector product, counted where the probe measured it
+        // At N = 1 csr, coo and N:M run the gather dot per row and dense its matrix-vector product, each
+        // counted where the probe measured it; a probe that did not (before 7 Dec 2026) measured the bodies
+        // the kernels ran at N = 1 then, which LoopNests.of counts
         boolean oneColumn = w.denseColumns() == 1;
         LoopCounts counts = oneColumn && rates.oneColumn().spmvPresent() && LoopNests.gathersAtOneColumn(plan.format())
                 ? LoopNests.oneColumn(plan.format(), w.rowLengths(), w.cols(), lanes)

@@ -16,7 +16,7 @@ import java.util.Arrays;
  * <li>at N = 1, csr, coo and N:M run one gather dot per row, row run or row of slots
  *     ({@link #oneColumn}: whole vectors, scalar tail entries and rows from the real row lengths,
  *     plus coo's run search and N:M's decode), where the spec carries the probe's rates for that
- *     body ({@code hw.SpmvRates}; older probes measured the broadcast body, which ran at N = 1
+ *     body ({@code hw.OneColumnRates}; older probes measured the broadcast body, which ran at N = 1
  *     then, and the counts below stand);
  * <li>{@code csr} ({@code CsrSpmm} over {@code BroadcastRows}): when N is exactly one vector, or
  *     two, all rows run in one tight loop ({@code oneVectorRows}, 4 accumulators in turn;
