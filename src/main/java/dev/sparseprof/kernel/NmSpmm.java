@@ -97,10 +97,11 @@ public final class NmSpmm extends RowSplitKernel<NmMatrix> {
      * a count, not by dividing each slot's index by N: N is not a constant the JIT can fold, and an
      * integer division a slot (about 7 clocks on the Zen 4 VM) made 2:4 at N = 16 run 4.5x csr's time
      * on the same non-zeros (docs/calibration.md, "The N:M decode"). Where the vector's lanes hold
-     * whole groups ({@link #chunkBases}), the slots from the first group start on go L at a time: L
-     * position bytes widened to ints, plus the chunk's group starts, stored as one int vector
-     * (0.04 against 0.46 ns a slot at 512 bits on the Zen 5 VM, 0.07 at 256; 7 Dec 2026, a throwaway
-     * loop over a 2:4 384 x 1536 layer's slots).
+     * whole groups ({@link #chunkBases}), a chunk of L slots that starts a group goes at once: L
+     * position bytes widened to ints, plus the chunk's group starts, stored as one int vector; the
+     * slots before the first group start and after the last whole chunk go one at a time, in the same
+     * loop (0.05 against 0.46 ns a slot at 512 bits on the Zen 5 VM, 0.08 at 256; 7 Dec 2026, a
+     * throwaway loop over a 2:4 384 x 1536 layer's slots).
      */
     private int[] decode(NmMatrix a, int r, int from, int to, Workspace ws) {
         int[] cols = ws.indexScratch();
@@ -110,28 +111,20 @@ public final class NmSpmm extends RowSplitKernel<NmMatrix> {
         int slot = from - r * a.groupsPerRow() * n; // the row's slot at `from`
         int base = slot / n * m; // its group's first column
         int left = n - slot % n; // slots left in that group
-        int j = from;
-        int i = 0;
-        if (chunkBases != null) {
-            for (; j < to && left < n; j++, i++) { // the rest of a group the range begins inside
-                cols[i] = base + positions[j];
+        int step = GatherRows.L / n * m; // the columns a chunk of L slots spans
+        for (int j = from, i = 0; j < to; ) {
+            if (chunkBases != null && left == n && j + GatherRows.L <= to) { // a chunk of whole groups
+                ((IntVector) ByteVector.fromArray(POSITION_BYTES, positions, j).convertShape(VectorOperators.B2I, KernelVectors.INTS, 0))
+                        .add(IntVector.fromArray(KernelVectors.INTS, chunkBases, 0)).add(base).intoArray(cols, i);
+                j += GatherRows.L;
+                i += GatherRows.L;
+                base += step;
+            } else {
+                cols[i++] = base + positions[j++];
                 if (--left == 0) {
                     base += m;
                     left = n;
                 }
-            }
-            IntVector bases = IntVector.fromArray(KernelVectors.INTS, chunkBases, 0);
-            int step = GatherRows.L / n * m; // the columns a chunk of L slots spans
-            for (; j + GatherRows.L <= to; j += GatherRows.L, i += GatherRows.L, base += step) {
-                ((IntVector) ByteVector.fromArray(POSITION_BYTES, positions, j).convertShape(VectorOperators.B2I, KernelVectors.INTS, 0))
-                        .add(bases).add(base).intoArray(cols, i);
-            }
-        }
-        for (; j < to; j++, i++) {
-            cols[i] = base + positions[j];
-            if (--left == 0) {
-                base += m;
-                left = n;
             }
         }
         return cols;
