@@ -3,7 +3,6 @@ package dev.sparseprof.cli;
 import static dev.sparseprof.cli.ModelCommandsTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxTensor;
@@ -16,8 +15,8 @@ import dev.sparseprof.cli.ModelCommandsTest.Result;
 import dev.sparseprof.model.GemmLayer;
 import dev.sparseprof.model.Model;
 import dev.sparseprof.model.Models;
+import dev.sparseprof.model.OnnxBackendTestData;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -38,15 +37,14 @@ import org.junit.jupiter.api.io.TempDir;
  * surviving and untouched weight keeps its value; docs/models.md.)
  */
 class OnnxBackendPruneTest {
-    static final Path DATA = Path.of("target/debian/libonnx-testdata/usr/share/libonnx-testdata/data");
+    private static final Path DATA = OnnxBackendTestData.DATA;
 
     @TempDir Path dir;
 
     @Test
     void everyModelWithAGemmLayerPrunesToExactlyHalf() throws IOException {
-        assumeTrue(Files.isDirectory(DATA), "libonnx-testdata absent (./test.sh unpacks the Debian package into target/debian)");
-        List<String> models = Files.readAllLines(Path.of("src/test/resources/onnx-backend-test-data.tsv")).stream()
-                .filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.split("\t")[0]).toList();
+        OnnxBackendTestData.assumePresent();
+        List<String> models = OnnxBackendTestData.pins().stream().map(f -> f[0]).toList();
         int pruned = 0;
         int ran = 0;
         for (String name : models) {

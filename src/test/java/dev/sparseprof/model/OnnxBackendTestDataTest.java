@@ -2,7 +2,6 @@ package dev.sparseprof.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,11 +22,11 @@ import org.junit.jupiter.api.Test;
  * inputs, not initializers, so they have no GEMM layer.
  */
 class OnnxBackendTestDataTest {
-    static final Path DATA = Path.of("target/debian/libonnx-testdata/usr/share/libonnx-testdata/data");
+    private static final Path DATA = OnnxBackendTestData.DATA;
 
     @Test
     void everyModelOpensAndTheOnesWithWeightsCountAsOnnxDecodesThem() throws IOException {
-        assumeTrue(Files.isDirectory(DATA), "libonnx-testdata absent (./test.sh unpacks the Debian package into target/debian)");
+        OnnxBackendTestData.assumePresent();
         List<Path> models;
         try (Stream<Path> s = Files.walk(DATA)) {
             models = s.filter(p -> p.getFileName().toString().endsWith(".onnx")).sorted().toList();
@@ -39,11 +38,9 @@ class OnnxBackendTestDataTest {
                 if (!m.layers().isEmpty()) withLayers.add(DATA.relativize(p).toString());
             }
         }
-        List<String> pins = Files.readAllLines(Path.of("src/test/resources/onnx-backend-test-data.tsv")).stream()
-                .filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
-        assertEquals(pins.stream().map(l -> l.split("\t")[0]).toList(), withLayers, "the models with GEMM layers");
-        for (String line : pins) {
-            String[] f = line.split("\t");
+        List<String[]> pins = OnnxBackendTestData.pins();
+        assertEquals(pins.stream().map(f -> f[0]).toList(), withLayers, "the models with GEMM layers");
+        for (String[] f : pins) {
             try (Model m = Models.open(DATA.resolve(f[0]))) {
                 assertEquals(Integer.parseInt(f[1]), m.layers().size(), f[0]);
                 long elements = 0;
