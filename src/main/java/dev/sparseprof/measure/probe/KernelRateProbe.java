@@ -398,7 +398,7 @@ public final class KernelRateProbe {
         double forkJoin = threads > 1 ? Math.max(0, (t.seconds("csr", rowsMatrix(threads, K_L1, 1, 1), lanes, all) - launch) / (threads - 1)) : 0;
         if (!last) return null; // a pass that only times the calls
         {
-            double[] positive = {denseWide, denseNarrow, wide.perBlock(), narrow.perBlock(), spmvVector, gemvFma};
+            double[] positive = {denseWide, denseNarrow, wide.perBlock(), narrow.perBlock()};
             for (double v : positive) {
                 if (!(v > 0)) throw new SparseprofException("kernel probe: the dense or bsr4x4 micro-kernel measured no time per unit in "
                         + ROUNDS + " rounds (the machine is too noisy to probe)");
@@ -407,7 +407,19 @@ public final class KernelRateProbe {
         return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
                 wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
                 launch, forkJoin, checks.csr().overlap(), checks.csr().measuredSeconds(), checks.csr().coreSeconds(), checks.csr().transferSeconds(),
-                checks.dense(), null, null, (System.nanoTime() - t0) * 1e-9, new KernelRates.OneColumn(spmvVector, spmvRow, spmvTail, gemvFma, gemvRow));
+                checks.dense(), null, null, (System.nanoTime() - t0) * 1e-9, oneColumn(spmvVector, spmvRow, spmvTail, gemvFma, gemvRow));
+    }
+
+    /**
+     * The one-token rates, each body's left out (zeros: not probed) where its per-unit rate solved
+     * to 0 or below: those slopes are differences of tenths of a microsecond (the matrix-vector
+     * product's of about 50 ns), which a disturbed minute can invert, and the rest of the probe
+     * stands without them ({@link #solved} asks for extra rounds first).
+     */
+    static KernelRates.OneColumn oneColumn(double spmvVector, double spmvRow, double spmvTail, double gemvFma, double gemvRow) {
+        boolean spmv = spmvVector > 0;
+        boolean gemv = gemvFma > 0;
+        return new KernelRates.OneColumn(spmv ? spmvVector : 0, spmv ? spmvRow : 0, spmv ? spmvTail : 0, gemv ? gemvFma : 0, gemv ? gemvRow : 0);
     }
 
     /**
@@ -618,7 +630,7 @@ public final class KernelRateProbe {
         public String describe() {
             return String.format(Locale.ROOT, "the FMA canary read %.2f-%.2f of the one-thread peak; %d of %d rounds quiet (>= %.2f before and after), %d extra%s",
                     lowest, highest, quietRounds, ROUNDS + extraRounds, QUIET_SPEED, extraRounds,
-                    perRowSolved ? "" : "; coo's or the N:M decode's per-row cost still solved to 0");
+                    perRowSolved ? "" : "; coo's or the N:M decode's per-row cost, or a one-token rate, still solved to 0");
         }
     }
 
@@ -656,10 +668,12 @@ public final class KernelRateProbe {
      * kernels do work per row (a run search, a decode set-up), so a difference of two best times that
      * solves to 0 or below says the rounds of one of its cases were disturbed (four of the Zen 5 VM's
      * twelve probes of 7 Dec 16:13-17:34 UTC solved {@code cooRow} or {@code nmRow} to 0, the other
-     * eight to 2.4-31 cycles).
+     * eight to 2.4-31 cycles), and the one-token bodies' per-unit rates are above 0 (see
+     * {@link #oneColumn}).
      */
     static boolean solved(KernelRates r) {
-        return r != null && r.cooRowSeconds() > 0 && r.nmRowSeconds() > 0;
+        return r != null && r.cooRowSeconds() > 0 && r.nmRowSeconds() > 0
+                && r.oneColumn() != null && r.oneColumn().spmvVectorSeconds() > 0 && r.oneColumn().gemvFmaSeconds() > 0;
     }
 
     /** The block widths of {@link #rowRates}, in vectors. */

@@ -1,9 +1,9 @@
 package dev.sparseprof.measure.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sparseprof.hw.GatherRates;
 import dev.sparseprof.hw.SpecException;
@@ -19,6 +19,27 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The probe's arithmetic and its fallbacks, without timing anything. */
 class KernelRateProbeTest {
+    /**
+     * A one-token body whose per-unit slope solved to 0 or below is left out (zeros: not probed)
+     * instead of failing the probe, and asks for extra rounds first: its slopes are differences of
+     * tenths of a microsecond.
+     */
+    @Test
+    void aOneTokenRateThatSolvesToZeroIsLeftOutAndAsksForMoreRounds() {
+        KernelRates.OneColumn both = KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9);
+        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9), both);
+        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0, 0), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, -1e-11, 2e-9));
+        assertEquals(new KernelRates.OneColumn(0, 0, 0, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(0, 3e-9, 0.3e-9, 0.2e-9, 2e-9));
+        assertTrue(KernelRateProbe.solved(rates(both)));
+        assertFalse(KernelRateProbe.solved(rates(KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0, 2e-9))));
+        assertFalse(KernelRateProbe.solved(rates(null)));
+    }
+
+    private static KernelRates rates(KernelRates.OneColumn oneColumn) {
+        return new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, oneColumn);
+    }
+
     @Test
     void oneSlowRoundDoesNotMoveARate() {
         // a JIT transient or a time slice measured one round 30x slow: each call keeps its best round
