@@ -148,7 +148,7 @@ public final class EcmModel {
      * rounded down: the gather rate of rows walked more than once ({@code hw.GatherRates}).
      */
     static int blocksPerRow(LoopCounts counts, int rows) {
-        return rows > 0 ? (int) Math.max(1, Math.floor(counts.rowBlocks() / rows + 1e-9)) : 1;
+        return rows > 0 ? (int) Math.max(1, Math.floor(counts.get(LoopBody.ROW_BLOCK) / rows + 1e-9)) : 1;
     }
 
     /**

@@ -1,45 +1,57 @@
 package dev.sparseprof.perfmodel.cpu;
 
 import dev.sparseprof.hw.InCoreRates;
+import java.util.Arrays;
+import java.util.StringJoiner;
 
 /**
- * What one CPU kernel's loop nest executes for one workload at one SIMD width, in the units the
- * probe's in-core rates are measured in ({@link InCoreRates}): dense micro-kernel vector FMAs,
- * row-body entries of 8-, 4-, 2- and 1-vector column blocks, row/column-block setups of the
- * general path (its 2- and 1-vector blocks apart from the tight loops' entries) and rows of the
- * tight all-rows loops, COO run-search
- * triples and rows, BSR block strips and register tiles (per strip), N:M decoded slots and rows,
- * the gather dot at N = 1 (whole vectors of a row's entries, rows, scalar tail entries) and the
- * dense matrix-vector product at N = 1 (vector FMAs, rows).
- * {@link #cycles} is the in-core time (ECM's T_core) of the whole call on one core.
+ * What one CPU kernel's loop nest executes for one workload at one SIMD width: how many of each
+ * {@link LoopBody} it runs, in the units the probe's in-core rates are measured in. Immutable;
+ * built with {@link #of} and {@link #and}. {@link #cycles} is the in-core time (ECM's T_core) of
+ * the whole call on one core.
  */
-public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8Entries, double block4Entries, double block2Entries,
-                         double oneVectorEntries, double rowBlocks, double wholeRows, double cooEntries, double cooRows, double bsrWide, double bsrNarrow, double nmSlots,
-                         double bsrTiles, double nmRows, double split2Entries, double split1Entries, double spmvVectors, double spmvRows,
-                         double spmvTails, double gemvFmas, double gemvRows) {
-    public static final LoopCounts ZERO = new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+public final class LoopCounts {
+    private static final LoopBody[] BODIES = LoopBody.values();
+    public static final LoopCounts ZERO = new LoopCounts(new double[BODIES.length]);
 
-    public LoopCounts {
-        double[] all = {denseFmas, denseNarrowFmas, block8Entries, block4Entries, block2Entries, oneVectorEntries, rowBlocks, wholeRows, cooEntries, cooRows, bsrWide, bsrNarrow, nmSlots, bsrTiles, nmRows, split2Entries, split1Entries, spmvVectors, spmvRows, spmvTails, gemvFmas, gemvRows};
-        for (double v : all) if (!(v >= 0)) throw new IllegalArgumentException("loop counts must not be negative, got " + v);
+    private final double[] counts;
+
+    private LoopCounts(double[] counts) {
+        this.counts = counts;
+    }
+
+    /** {@code count} units of {@code body} and nothing else. */
+    public static LoopCounts of(LoopBody body, double count) {
+        return ZERO.and(body, count);
+    }
+
+    /** These counts with {@code count} more units of {@code body}. */
+    public LoopCounts and(LoopBody body, double count) {
+        if (!(count >= 0)) throw new IllegalArgumentException("loop counts must not be negative, got " + count + " " + body);
+        double[] c = counts.clone();
+        c[body.ordinal()] += count;
+        return new LoopCounts(c);
+    }
+
+    public LoopCounts plus(LoopCounts o) {
+        double[] c = counts.clone();
+        for (int i = 0; i < c.length; i++) c[i] += o.counts[i];
+        return new LoopCounts(c);
+    }
+
+    /** The units of {@code body} counted. */
+    public double get(LoopBody body) {
+        return counts[body.ordinal()];
     }
 
     /**
      * T_core in cycles: every count at its probed rate; the BSR tiles and N:M rows only where the
-     * probe measured their fixed parts apart ({@link InCoreRates#fixedPartsApart}; an older probe's
-     * per-block and per-slot rates carry them). Where the N:M decode runs in series with the body
-     * ({@link InCoreRates#nmDecodeSerial}) it is not here but in {@link #serialCycles}.
+     * probe measured their fixed parts apart ({@link InCoreRates#fixedPartsApart}). Where the N:M
+     * decode runs in series with the body ({@link InCoreRates#nmDecodeSerial}) it is not here but in
+     * {@link #serialCycles}.
      */
     public double cycles(InCoreRates r) {
-        return denseFmas * r.denseFmaCycles() + denseNarrowFmas * r.denseNarrowFmaCycles() + block8Entries * r.block8Cycles()
-                + block4Entries * r.block4Cycles() + block2Entries * r.block2Cycles() + oneVectorEntries * r.oneVectorCycles()
-                + rowBlocks * r.rowBlockCycles() + wholeRows * r.wholeRowCycles() + cooEntries * r.cooEntryCycles()
-                + cooRows * r.cooRowCycles() + bsrWide * r.bsrWideCycles() + bsrNarrow * r.bsrNarrowCycles()
-                + split2Entries * r.generalBlock2Cycles() + split1Entries * r.generalBlock1Cycles()
-                + spmvVectors * r.oneColumn().spmvVectorCycles() + spmvRows * r.oneColumn().spmvRowCycles() + spmvTails * r.oneColumn().spmvTailCycles()
-                + gemvFmas * r.oneColumn().gemvFmaCycles() + gemvRows * r.oneColumn().gemvRowCycles()
-                + (r.fixedPartsApart() ? bsrTiles * r.bsrTileCycles() : 0)
-                + (r.nmDecodeSerial() ? 0 : nmDecodeCycles(r));
+        return sum(r, !r.nmDecodeSerial());
     }
 
     /**
@@ -47,19 +59,35 @@ public record LoopCounts(double denseFmas, double denseNarrowFmas, double block8
      * N:M decode pass where the probe measured it alone ({@link InCoreRates#nmDecodeSerial}), else 0.
      */
     public double serialCycles(InCoreRates r) {
-        return r.nmDecodeSerial() ? nmDecodeCycles(r) : 0;
+        if (!r.nmDecodeSerial()) return 0;
+        double total = 0;
+        for (LoopBody b : BODIES) if (b.decode() && b.counted(r)) total += counts[b.ordinal()] * b.cycles(r);
+        return total;
     }
 
-    private double nmDecodeCycles(InCoreRates r) {
-        return nmSlots * r.nmSlotCycles() + (r.fixedPartsApart() ? nmRows * r.nmRowCycles() : 0);
+    private double sum(InCoreRates r, boolean withDecode) {
+        double total = 0;
+        for (LoopBody b : BODIES) {
+            if (b.counted(r) && (withDecode || !b.decode())) total += counts[b.ordinal()] * b.cycles(r);
+        }
+        return total;
     }
 
-    public LoopCounts plus(LoopCounts o) {
-        return new LoopCounts(denseFmas + o.denseFmas, denseNarrowFmas + o.denseNarrowFmas, block8Entries + o.block8Entries,
-                block4Entries + o.block4Entries, block2Entries + o.block2Entries, oneVectorEntries + o.oneVectorEntries, rowBlocks + o.rowBlocks,
-                wholeRows + o.wholeRows, cooEntries + o.cooEntries, cooRows + o.cooRows,
-                bsrWide + o.bsrWide, bsrNarrow + o.bsrNarrow, nmSlots + o.nmSlots, bsrTiles + o.bsrTiles, nmRows + o.nmRows,
-                split2Entries + o.split2Entries, split1Entries + o.split1Entries, spmvVectors + o.spmvVectors, spmvRows + o.spmvRows,
-                spmvTails + o.spmvTails, gemvFmas + o.gemvFmas, gemvRows + o.gemvRows);
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LoopCounts l && Arrays.equals(counts, l.counts);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(counts);
+    }
+
+    /** The bodies counted, e.g. {@code LoopCounts[SPMV_VECTOR=4.0, SPMV_ROW=2.0]}. */
+    @Override
+    public String toString() {
+        StringJoiner j = new StringJoiner(", ", "LoopCounts[", "]");
+        for (LoopBody b : BODIES) if (counts[b.ordinal()] != 0) j.add(b + "=" + counts[b.ordinal()]);
+        return j.toString();
     }
 }

@@ -106,15 +106,15 @@ public final class LoopNests {
         if (format.equals("dense") && n == 1) {
             // a probe without the matrix-vector product's rates measured the one-vector micro-kernel the
             // kernel ran at N = 1 before: one vector FMA per row and element of K
-            return new LoopCounts(0, (double) rows * cols, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return LoopCounts.of(LoopBody.DENSE_NARROW_FMA, (double) rows * cols);
         }
         if (format.equals("dense")) {
             double fmas = executedFlops / (2.0 * lanes);
             double narrowShare = (double) denseNarrowColumns(n, lanes) / densePaddedColumns(n, lanes);
-            return new LoopCounts(fmas * (1 - narrowShare), fmas * narrowShare, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return LoopCounts.of(LoopBody.DENSE_FMA, fmas * (1 - narrowShare)).and(LoopBody.DENSE_NARROW_FMA, fmas * narrowShare);
         }
         if (format.equals("csr")) return csrBody(rows, cols, nnz, n, lanes, l2Bytes);
-        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, true).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        if (format.equals("coo")) return rowBody(rows, nnz, n, lanes, true).plus(runSearch(nnz, rows));
         if (format.startsWith("bsr")) {
             if (blocks == null) throw new SparseprofException(format + ": no block counts for this layer");
             return bsr(BlockShape.parse(format.substring(3)), rows, blocks.nonEmptyBlocks(), n, lanes);
@@ -122,7 +122,7 @@ public final class LoopNests {
         if (format.contains(":")) {
             NmPattern p = NmPattern.parse(format);
             double slots = (double) rows * (cols / p.m()) * p.n();
-            return rowBody(rows, slots, n, lanes, false).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, slots, 0, rows, 0, 0, 0, 0, 0, 0, 0));
+            return rowBody(rows, slots, n, lanes, false).plus(decode(slots, rows));
         }
         throw new SparseprofException("no CPU loop nest for format '" + format + "'");
     }
@@ -136,13 +136,13 @@ public final class LoopNests {
         if (format.equals("csr")) return spmv(rowLengths, lanes);
         long nnz = rowLengths.sum();
         int rows = rowLengths.count();
-        if (format.equals("coo")) return spmv(rowLengths, lanes).plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, nnz, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        if (format.equals("coo")) return spmv(rowLengths, lanes).plus(runSearch(nnz, rows));
         NmPattern p = NmPattern.parse(format);
         int slots = cols / p.m() * p.n();
         int[] perRow = new int[rows];
         Arrays.fill(perRow, slots);
         return spmv(Lengths.of(perRow), lanes)
-                .plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (double) rows * slots, 0, rows, 0, 0, 0, 0, 0, 0, 0));
+                .plus(decode((double) rows * slots, rows));
     }
 
     /**
@@ -151,7 +151,7 @@ public final class LoopNests {
      * whole number of vectors are not counted: none at the K of the layers seen, 384 to 11008).
      */
     public static LoopCounts gemv(int rows, int cols, int lanes) {
-        return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (double) rows * (cols / lanes), rows);
+        return LoopCounts.of(LoopBody.GEMV_FMA, (double) rows * (cols / lanes)).and(LoopBody.GEMV_ROW, rows);
     }
 
     /** Whether {@code format}'s kernel runs the gather dot at N = 1: csr, coo and N:M ({@code kernel.GatherRows}). */
@@ -173,7 +173,7 @@ public final class LoopNests {
             vectors += len / lanes;
             tails += len % lanes;
         }
-        return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, vectors, rows, tails, 0, 0);
+        return LoopCounts.of(LoopBody.SPMV_VECTOR, vectors).and(LoopBody.SPMV_ROW, rows).and(LoopBody.SPMV_TAIL, tails);
     }
 
     /**
@@ -197,8 +197,8 @@ public final class LoopNests {
      * N:M and csr's columns past its last pass do not).
      */
     static LoopCounts rowBody(int rows, double entries, long n, int lanes, boolean tightLoops) {
-        if (n == lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, 0, entries, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        if (n == 2L * lanes && tightLoops) return new LoopCounts(0, 0, 0, 0, entries, 0, 0, rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        if (n == lanes && tightLoops) return LoopCounts.of(LoopBody.ONE_VECTOR_ENTRY, entries).and(LoopBody.WHOLE_ROW, rows);
+        if (n == 2L * lanes && tightLoops) return LoopCounts.of(LoopBody.BLOCK2_ENTRY, entries).and(LoopBody.WHOLE_ROW, rows);
         double[] byWidth = new double[MAX_BLOCK_VECTORS + 1]; // blocks of 8, 4, 2, 1 vectors (0: the masked tail)
         double blocks = 0;
         for (long left = n; left > 0; ) {
@@ -208,8 +208,19 @@ public final class LoopNests {
             blocks++;
             left -= v == 0 ? left : (long) v * lanes;
         }
-        return new LoopCounts(0, 0, entries * byWidth[8], entries * byWidth[4], 0, 0,
-                rows * blocks, 0, 0, 0, 0, 0, 0, 0, 0, entries * byWidth[2], entries * (byWidth[1] + byWidth[0]), 0, 0, 0, 0, 0);
+        return LoopCounts.of(LoopBody.BLOCK8_ENTRY, entries * byWidth[8]).and(LoopBody.BLOCK4_ENTRY, entries * byWidth[4])
+                .and(LoopBody.SPLIT2_ENTRY, entries * byWidth[2]).and(LoopBody.SPLIT1_ENTRY, entries * (byWidth[1] + byWidth[0]))
+                .and(LoopBody.ROW_BLOCK, rows * blocks);
+    }
+
+    /** coo's run search: a vector compare per lane group of row indices, counted per triple and per row run. */
+    static LoopCounts runSearch(double entries, double rows) {
+        return LoopCounts.of(LoopBody.COO_ENTRY, entries).and(LoopBody.COO_ROW, rows);
+    }
+
+    /** N:M's decode of every kept slot, once per row. */
+    static LoopCounts decode(double slots, double rows) {
+        return LoopCounts.of(LoopBody.NM_SLOT, slots).and(LoopBody.NM_ROW, rows);
     }
 
     static LoopCounts bsr(BlockShape shape, int rows, long blocks, long n, int lanes) {
@@ -228,7 +239,7 @@ public final class LoopNests {
         double tiles = Math.ceil(shape.rows() / (double) BSR_TILE_ROWS);
         double columns = shape.cols() / 4.0; // the rates are probed on 4-column blocks
         double perBlock = tiles * columns;
-        return new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                blocks * perBlock * wide, blocks * perBlock * narrow, 0, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow), 0, 0, 0, 0, 0, 0, 0, 0);
+        return LoopCounts.of(LoopBody.BSR_WIDE, blocks * perBlock * wide).and(LoopBody.BSR_NARROW, blocks * perBlock * narrow)
+                .and(LoopBody.BSR_TILE, (double) shape.blockRowsOf(rows) * tiles * (wide + narrow));
     }
 }

@@ -34,55 +34,55 @@ class EcmModelTest {
     void theRowBodyIsCutIntoColumnBlocksAsTheKernelCutsIt() {
         // N = 128: one 8-vector block at 16 lanes, two at 8 lanes
         LoopCounts wide = LoopNests.rowBody(10, 100, 128, 16, true);
-        assertEquals(100, wide.block8Entries());
-        assertEquals(10, wide.rowBlocks());
+        assertEquals(100, wide.get(LoopBody.BLOCK8_ENTRY));
+        assertEquals(10, wide.get(LoopBody.ROW_BLOCK));
         LoopCounts avx2 = LoopNests.rowBody(10, 100, 128, 8, true);
-        assertEquals(200, avx2.block8Entries());
-        assertEquals(20, avx2.rowBlocks());
+        assertEquals(200, avx2.get(LoopBody.BLOCK8_ENTRY));
+        assertEquals(20, avx2.get(LoopBody.ROW_BLOCK));
         // N = 40 at 16 lanes: a 2-vector block and a masked tail of 8 columns (a one-vector block)
         LoopCounts tail = LoopNests.rowBody(1, 1, 40, 16, true);
-        assertEquals(1, tail.split2Entries());
-        assertEquals(1, tail.split1Entries());
-        assertEquals(0, tail.block2Entries() + tail.oneVectorEntries());
-        assertEquals(2, tail.rowBlocks());
+        assertEquals(1, tail.get(LoopBody.SPLIT2_ENTRY));
+        assertEquals(1, tail.get(LoopBody.SPLIT1_ENTRY));
+        assertEquals(0, tail.get(LoopBody.BLOCK2_ENTRY) + tail.get(LoopBody.ONE_VECTOR_ENTRY));
+        assertEquals(2, tail.get(LoopBody.ROW_BLOCK));
         // N = 48 = 2 + 1 vectors: one 2-vector and one one-vector block of the general path
         LoopCounts three = LoopNests.rowBody(4, 8, 48, 16, true);
-        assertEquals(8, three.split2Entries());
-        assertEquals(8, three.split1Entries());
-        assertEquals(8, three.rowBlocks());
-        assertEquals(0, three.wholeRows());
+        assertEquals(8, three.get(LoopBody.SPLIT2_ENTRY));
+        assertEquals(8, three.get(LoopBody.SPLIT1_ENTRY));
+        assertEquals(8, three.get(LoopBody.ROW_BLOCK));
+        assertEquals(0, three.get(LoopBody.WHOLE_ROW));
         // N = one and two vectors: the tight all-rows loops, no block dispatch (csr, and coo over its row runs)
         LoopCounts csr32 = LoopNests.rowBody(10, 100, 32, 16, true);
-        assertEquals(100, csr32.block2Entries());
-        assertEquals(10, csr32.wholeRows());
-        assertEquals(0, csr32.rowBlocks());
+        assertEquals(100, csr32.get(LoopBody.BLOCK2_ENTRY));
+        assertEquals(10, csr32.get(LoopBody.WHOLE_ROW));
+        assertEquals(0, csr32.get(LoopBody.ROW_BLOCK));
         LoopCounts general32 = LoopNests.rowBody(10, 100, 32, 16, false);
-        assertEquals(100, general32.split2Entries()); // the general path's 2-vector block, not the tight loop
-        assertEquals(0, general32.block2Entries());
-        assertEquals(10, general32.rowBlocks());
+        assertEquals(100, general32.get(LoopBody.SPLIT2_ENTRY)); // the general path's 2-vector block, not the tight loop
+        assertEquals(0, general32.get(LoopBody.BLOCK2_ENTRY));
+        assertEquals(10, general32.get(LoopBody.ROW_BLOCK));
         LoopCounts coo16 = LoopNests.of("coo", 10, 64, 16, 100, null, 0, 16);
-        assertEquals(100, coo16.oneVectorEntries());
-        assertEquals(10, coo16.wholeRows());
-        assertEquals(100, coo16.cooEntries());
+        assertEquals(100, coo16.get(LoopBody.ONE_VECTOR_ENTRY));
+        assertEquals(10, coo16.get(LoopBody.WHOLE_ROW));
+        assertEquals(100, coo16.get(LoopBody.COO_ENTRY));
         // coo at two vectors (32 at 512 bits, 16 at 256): csr's two-vector tight loop plus the run search
         for (int lanes : new int[] {16, 8}) {
             LoopCounts coo2 = LoopNests.of("coo", 10, 64, 2L * lanes, 100, null, 0, lanes);
             LoopCounts csr2 = LoopNests.of("csr", 10, 64, 2L * lanes, 100, null, 0, lanes);
-            assertEquals(100, coo2.block2Entries());
-            assertEquals(0, coo2.split2Entries() + coo2.rowBlocks());
-            assertEquals(csr2.wholeRows(), coo2.wholeRows());
-            assertEquals(100, coo2.cooEntries());
-            assertEquals(10, coo2.cooRows());
+            assertEquals(100, coo2.get(LoopBody.BLOCK2_ENTRY));
+            assertEquals(0, coo2.get(LoopBody.SPLIT2_ENTRY) + coo2.get(LoopBody.ROW_BLOCK));
+            assertEquals(csr2.get(LoopBody.WHOLE_ROW), coo2.get(LoopBody.WHOLE_ROW));
+            assertEquals(100, coo2.get(LoopBody.COO_ENTRY));
+            assertEquals(10, coo2.get(LoopBody.COO_ROW));
         }
         // N:M has no tight loop
         LoopCounts nm16 = LoopNests.of("2:4", 10, 64, 16, 320, null, 0, 16);
-        assertEquals(320, nm16.split1Entries());
-        assertEquals(10, nm16.nmRows());
-        assertEquals(10, nm16.rowBlocks());
+        assertEquals(320, nm16.get(LoopBody.SPLIT1_ENTRY));
+        assertEquals(10, nm16.get(LoopBody.NM_ROW));
+        assertEquals(10, nm16.get(LoopBody.ROW_BLOCK));
         // BSR N = 80 at 16 lanes: one wide strip (64 columns) and one narrow
         LoopCounts bsr = LoopNests.bsr(BlockShape.B4X4, 8, 5, 80, 16);
-        assertEquals(5, bsr.bsrWide());
-        assertEquals(5, bsr.bsrNarrow());
+        assertEquals(5, bsr.get(LoopBody.BSR_WIDE));
+        assertEquals(5, bsr.get(LoopBody.BSR_NARROW));
         assertThrows(SparseprofException.class, () -> LoopNests.of("ell", 4, 4, 16, 4, null, 0, 16));
     }
 
@@ -115,9 +115,9 @@ class EcmModelTest {
     @Test
     void csrAtOneTokenCountsTheGatherDotsVectorsTailsAndRows() {
         LoopCounts c = LoopNests.spmv(dev.sparseprof.sparse.stats.Lengths.of(0, 5, 16, 37), 16);
-        assertEquals(0 + 0 + 1 + 2, c.spmvVectors(), 1e-12);
-        assertEquals(0 + 5 + 0 + 5, c.spmvTails(), 1e-12);
-        assertEquals(4, c.spmvRows(), 1e-12);
+        assertEquals(0 + 0 + 1 + 2, c.get(LoopBody.SPMV_VECTOR), 1e-12);
+        assertEquals(0 + 5 + 0 + 5, c.get(LoopBody.SPMV_TAIL), 1e-12);
+        assertEquals(4, c.get(LoopBody.SPMV_ROW), 1e-12);
         String withSpmv = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    spmvVector: 20cycles\n    spmvRow: 10cycles\n    spmvTail: 1cycles\n");
         CpuSpec probed = (CpuSpec) HardwareSpecs.parse("spmv.yaml", withSpmv);
         assertEquals(3 * 20 + 4 * 10 + 10 * 1, c.cycles(probed.inCore()), 1e-9);
@@ -130,12 +130,12 @@ class EcmModelTest {
         assertEquals(broadcast, old.computeSeconds(), broadcast * 1e-9, "an older probe: the broadcast body's counts");
         // coo's gather dot over its row runs, with the run search; 2:4's over every row's slots (K / 2), with the decode
         LoopCounts coo = LoopNests.oneColumn("coo", dev.sparseprof.sparse.stats.Lengths.of(0, 5, 16, 37), 64, 16);
-        assertEquals(c.plus(new LoopCounts(0, 0, 0, 0, 0, 0, 0, 0, 58, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), coo);
+        assertEquals(c.plus(LoopNests.runSearch(58, 4)), coo);
         LoopCounts nm = LoopNests.oneColumn("2:4", dev.sparseprof.sparse.stats.Lengths.of(0, 5, 16, 37), 72, 16);
-        assertEquals(4 * 2, nm.spmvVectors(), 1e-12); // 36 slots a row: 2 vectors and a tail of 4
-        assertEquals(4 * 4, nm.spmvTails(), 1e-12);
-        assertEquals(4 * 36, nm.nmSlots(), 1e-12);
-        assertEquals(4, nm.nmRows(), 1e-12);
+        assertEquals(4 * 2, nm.get(LoopBody.SPMV_VECTOR), 1e-12); // 36 slots a row: 2 vectors and a tail of 4
+        assertEquals(4 * 4, nm.get(LoopBody.SPMV_TAIL), 1e-12);
+        assertEquals(4 * 36, nm.get(LoopBody.NM_SLOT), 1e-12);
+        assertEquals(4, nm.get(LoopBody.NM_ROW), 1e-12);
         assertTrue(LoopNests.gathersAtOneColumn("1:2") && !LoopNests.gathersAtOneColumn("bsr4x4") && !LoopNests.gathersAtOneColumn("dense"));
         // the three keys come together
         String two = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    spmvVector: 20cycles\n    spmvRow: 10cycles\n");
@@ -151,8 +151,8 @@ class EcmModelTest {
     @Test
     void denseAtOneTokenCountsTheMatrixVectorProduct() {
         LoopCounts g = LoopNests.gemv(384, 1536, 16);
-        assertEquals(384 * 96, g.gemvFmas(), 1e-9);
-        assertEquals(384, g.gemvRows(), 1e-9);
+        assertEquals(384 * 96, g.get(LoopBody.GEMV_FMA), 1e-9);
+        assertEquals(384, g.get(LoopBody.GEMV_ROW), 1e-9);
         String withGemv = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    gemvFma: 0.6cycles\n    gemvRow: 12cycles\n");
         CpuSpec probed = (CpuSpec) HardwareSpecs.parse("gemv.yaml", withGemv);
         assertEquals(384 * 96 * 0.6 + 384 * 12, g.cycles(probed.inCore()), 1e-6);
@@ -163,7 +163,7 @@ class EcmModelTest {
         assertEquals(0, EcmModel.bCopyBytesPerThread(probed, one, "dense"), "nothing packed");
         Prediction old = new PerfModel(cpu(512, "0.5"), TrafficModel.ANALYTICAL).predict(one, FormatModels.byName("dense"), Features.ALL);
         LoopCounts narrow = LoopNests.of("dense", 384, 1536, 1, 384L * 1536, null, 2.0 * 384 * 1536, 16);
-        assertEquals(384.0 * 1536, narrow.denseNarrowFmas(), 1e-9);
+        assertEquals(384.0 * 1536, narrow.get(LoopBody.DENSE_NARROW_FMA), 1e-9);
         assertEquals(narrow.cycles(cpu(512, "0.5").inCore()) * perCycle, old.computeSeconds(), 1e-15);
         String half = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    gemvFma: 0.6cycles\n");
         Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("half.yaml", half));
