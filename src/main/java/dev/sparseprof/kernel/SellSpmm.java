@@ -18,12 +18,15 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Per SIMD vector (C = L lanes, one row per lane): per chunk, per column of B, per slot column:
  * 1 value vector load, 1 column-index vector load, 1 gather of B^T, 1 FMA; per chunk and column
  * of B: L scalar stores through the permutation. Padding slots are multiplied. Per call: B
- * transposed. The name carries C: {@code sell-16-256} at 512 bits, {@code sell-8-256} at 256.
+ * transposed into scratch at an odd line stride ({@link #transposedStride}), except at N = 1,
+ * where B's one column is read in place. The name carries C: {@code sell-16-256} at 512 bits, {@code sell-8-256} at 256.
  */
 public final class SellSpmm implements SpmmKernel<SellMatrix> {
     private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     /** Chunk height: one row per lane. */
     static final int CHUNK = S.length();
+    /** The kernel's registry name at this JVM's vector width: {@code sell-16-256} at 512 bits, {@code sell-8-256} at 256. */
+    public static final String NAME = "sell-" + CHUNK + "-256";
 
     private final int sigma;
 
@@ -60,25 +63,44 @@ public final class SellSpmm implements SpmmKernel<SellMatrix> {
 
     @Override public boolean splitsRows() { return false; }
 
-    /** The transposed B, then one vector of lane sums. */
-    @Override public int scratchFloats(SellMatrix a, int n) { return Math.multiplyExact(a.cols(), n) + CHUNK; }
+    /** The transposed B (none at N = 1, where B is its own transpose), then one vector of lane sums. */
+    @Override
+    public int scratchFloats(SellMatrix a, int n) {
+        return (n == 1 ? 0 : Math.multiplyExact(transposedStride(a.cols()), n)) + CHUNK;
+    }
+
+    /**
+     * The distance between two transposed columns of B in scratch: K rounded up to an odd number of
+     * 64-byte lines. The transpose stores one element to each of N columns in turn; at a stride of
+     * K = 2048 or 4096 floats all of them fell in one L1 set (a 12-way L1 holds 12 of the 16 lines),
+     * and each element took 2.2-2.4 ns against 0.55-0.67 at other K (N = 16, Zen 5 VM, 8 Dec 2026);
+     * an odd count of lines spreads them over every set.
+     */
+    static int transposedStride(int k) {
+        int lines = (k + 15) / 16;
+        return 16 * (lines | 1);
+    }
 
     @Override
     public void runRange(Operands<SellMatrix> op, WorkRange range, Workspace ws) {
         SellMatrix a = op.a();
-        float[] bt = ws.scratch();
         int n = op.n();
         int k = a.cols();
         float[] b = op.b();
-        for (int row = 0; row < k; row++) {
-            for (int c = 0; c < n; c++) bt[c * k + row] = b[row * n + c];
+        float[] scratch = ws.scratch();
+        int ldk = n == 1 ? k : transposedStride(k);
+        float[] bt = n == 1 ? b : scratch;
+        if (n > 1) {
+            for (int row = 0; row < k; row++) {
+                for (int c = 0; c < n; c++) bt[c * ldk + row] = b[row * n + c];
+            }
         }
         int[] ptr = a.chunkPointers();
         int[] cols = a.columnIndices();
         float[] vals = a.values();
         int[] perm = a.permutation();
         float[] out = op.c();
-        int sums = bt.length - CHUNK;
+        int sums = scratch.length - CHUNK;
         ws.setCarryRow(-1);
         for (int chunk = range.rowStart(); chunk < range.rowEnd(); chunk++) {
             int p0 = chunk * CHUNK;
@@ -86,10 +108,10 @@ public final class SellSpmm implements SpmmKernel<SellMatrix> {
             for (int c = 0; c < n; c++) {
                 FloatVector acc = FloatVector.zero(S);
                 for (int s = ptr[chunk]; s < ptr[chunk + 1]; s += CHUNK) {
-                    acc = FloatVector.fromArray(S, bt, c * k, cols, s).fma(FloatVector.fromArray(S, vals, s), acc);
+                    acc = FloatVector.fromArray(S, bt, c * ldk, cols, s).fma(FloatVector.fromArray(S, vals, s), acc);
                 }
-                acc.intoArray(bt, sums);
-                for (int i = 0; i < lanes; i++) out[perm[p0 + i] * n + c] = bt[sums + i];
+                acc.intoArray(scratch, sums);
+                for (int i = 0; i < lanes; i++) out[perm[p0 + i] * n + c] = scratch[sums + i];
             }
         }
     }
@@ -97,15 +119,19 @@ public final class SellSpmm implements SpmmKernel<SellMatrix> {
     @Override
     public void traceRange(Operands<SellMatrix> op, WorkRange range, Workspace ws, Tracer tracer) {
         SellMatrix a = op.a();
-        float[] bt = ws.scratch();
         int n = op.n();
         int k = a.cols();
         float[] b = op.b();
-        for (int row = 0; row < k; row++) {
-            tracer.readFloats(ArrayRole.B_GATHER, (long) row * n, n);
-            for (int c = 0; c < n; c++) {
-                bt[c * k + row] = b[row * n + c];
-                tracer.writeScratch(ArrayRole.B_GATHER, (long) c * k + row, 1);
+        float[] scratch = ws.scratch();
+        int ldk = n == 1 ? k : transposedStride(k);
+        float[] bt = n == 1 ? b : scratch;
+        if (n > 1) {
+            for (int row = 0; row < k; row++) {
+                tracer.readFloats(ArrayRole.B_GATHER, (long) row * n, n);
+                for (int c = 0; c < n; c++) {
+                    bt[c * ldk + row] = b[row * n + c];
+                    tracer.writeScratch(ArrayRole.B_GATHER, (long) c * ldk + row, 1);
+                }
             }
         }
         int[] ptr = a.chunkPointers();
@@ -113,25 +139,27 @@ public final class SellSpmm implements SpmmKernel<SellMatrix> {
         float[] vals = a.values();
         int[] perm = a.permutation();
         float[] out = op.c();
-        int sums = bt.length - CHUNK;
+        int sums = scratch.length - CHUNK;
         ws.setCarryRow(-1);
         for (int chunk = range.rowStart(); chunk < range.rowEnd(); chunk++) {
             tracer.readPointerPair(chunk);
             int p0 = chunk * CHUNK;
             int lanes = Math.min(CHUNK, a.rows() - p0);
             for (int c = 0; c < n; c++) {
-                for (int i = 0; i < CHUNK; i++) bt[sums + i] = 0f;
+                for (int i = 0; i < CHUNK; i++) scratch[sums + i] = 0f;
                 for (int s = ptr[chunk]; s < ptr[chunk + 1]; s += CHUNK) {
                     tracer.readValues(s, CHUNK);
                     tracer.readIndices(ArrayRole.COLUMN_INDICES, s, CHUNK);
                     for (int i = 0; i < CHUNK; i++) {
-                        tracer.readScratch(ArrayRole.B_GATHER, (long) c * k + cols[s + i], 1);
-                        bt[sums + i] = Math.fma(bt[c * k + cols[s + i]], vals[s + i], bt[sums + i]);
+                        int at = c * ldk + cols[s + i];
+                        if (n == 1) tracer.readFloats(ArrayRole.B_GATHER, at, 1);
+                        else tracer.readScratch(ArrayRole.B_GATHER, at, 1);
+                        scratch[sums + i] = Math.fma(bt[at], vals[s + i], scratch[sums + i]);
                     }
                 }
                 for (int i = 0; i < lanes; i++) {
                     tracer.readIndices(ArrayRole.METADATA, p0 + i, 1);
-                    out[perm[p0 + i] * n + c] = bt[sums + i];
+                    out[perm[p0 + i] * n + c] = scratch[sums + i];
                     tracer.writeFloats(ArrayRole.C_SCATTER, (long) perm[p0 + i] * n + c, 1);
                 }
             }

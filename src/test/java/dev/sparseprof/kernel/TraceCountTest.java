@@ -141,6 +141,24 @@ class TraceCountTest {
         assertEquals(4L * slots * n, c.readBytes(ArrayRole.VALUES), "every slot once per column of B");
         assertEquals(4L * k * n + 4L * slots * n, c.readBytes(ArrayRole.B_GATHER), "the transpose, then one gather lane per slot and column");
         assertEquals((long) m * n, c.writes(ArrayRole.C_SCATTER));
+        // at N = 1 B is its own transpose: no copy, one gather lane per slot straight from B
+        c = trace(sell, chunks, 1, k, new StaticRowsPartition(), 1)[0];
+        assertEquals(4L * slots, c.readBytes(ArrayRole.B_GATHER), "N = 1: the gathers alone");
+        assertEquals(0, c.writes(ArrayRole.B_GATHER));
+    }
+
+    /** SELL's transposed columns lie an odd number of 64-byte lines apart, so the transpose's N stores fall in different L1 sets. */
+    @Test
+    void sellTransposesBAtAnOddLineStride() {
+        assertEquals(16 * 129, SellSpmm.transposedStride(2048));
+        assertEquals(16 * 257, SellSpmm.transposedStride(4096));
+        assertEquals(16 * 25, SellSpmm.transposedStride(384));
+        assertEquals(1552, SellSpmm.transposedStride(1552));
+        assertEquals(16, SellSpmm.transposedStride(3));
+        for (int k = 1; k < 5000; k += 37) {
+            int stride = SellSpmm.transposedStride(k);
+            assertTrue(stride >= k && stride % 16 == 0 && (stride / 16) % 2 == 1, "k=" + k);
+        }
     }
 
     @Test
