@@ -52,7 +52,7 @@ final class CpuOverrides {
         inCore.put("l1Reuse", fullyAssociativeReuse ? "fullyAssociative" : "setAssociative");
     }
 
-    /** The {@code cpu.inCore} keys of the kernels' bodies at N = 1 ({@code hw.OneColumnRates}); none of a body not probed. */
+    /** The {@code cpu.inCore} keys of the kernels' one-column bodies ({@code hw.OneColumnRates}); none of a body not probed. */
     static void oneColumn(Map<String, Object> inCore, OneColumnRates r) {
         if (r.spmvPresent()) {
             inCore.put("spmvVector", Quantities.cycles(r.spmvVectorCycles()));
@@ -62,6 +62,11 @@ final class CpuOverrides {
         if (r.gemvPresent()) {
             inCore.put("gemvFma", Quantities.cycles(r.gemvFmaCycles()));
             inCore.put("gemvRow", Quantities.cycles(r.gemvRowCycles()));
+        }
+        if (r.sellPresent()) {
+            inCore.put("sellSlot", Quantities.cycles(r.sellSlotCycles()));
+            inCore.put("sellChunk", Quantities.cycles(r.sellChunkCycles()));
+            inCore.put("sellTranspose", Quantities.cycles(r.sellTransposeCycles()));
         }
     }
 

@@ -202,7 +202,8 @@ public final class ProbeOverlay {
         if (k.oneColumn() != null) {
             KernelRates.OneColumn v = k.oneColumn();
             CpuOverrides.oneColumn(m, new OneColumnRates(v.spmvVectorSeconds() * clockHertz, v.spmvRowSeconds() * clockHertz,
-                    v.spmvTailSeconds() * clockHertz, v.gemvFmaSeconds() * clockHertz, v.gemvRowSeconds() * clockHertz));
+                    v.spmvTailSeconds() * clockHertz, v.gemvFmaSeconds() * clockHertz, v.gemvRowSeconds() * clockHertz,
+                    v.sellSlotSeconds() * clockHertz, v.sellChunkSeconds() * clockHertz, v.sellTransposeSeconds() * clockHertz));
         }
         if (k.gather() != null) {
             KernelRates.Gather g = k.gather();

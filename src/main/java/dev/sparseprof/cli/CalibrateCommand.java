@@ -409,8 +409,10 @@ final class CalibrateCommand implements Callable<Integer> {
                 k.block2Seconds() * 1e9, k.oneVectorSeconds() * 1e9, k.rowBlockSeconds() * 1e9, k.wholeRowSeconds() * 1e9, k.cooEntrySeconds() * 1e9, k.cooRowSeconds() * 1e9, k.bsrWideSeconds() * 1e9,
                 k.bsrNarrowSeconds() * 1e9, k.bsrTileSeconds() * 1e9, k.nmSlotSeconds() * 1e9, k.nmRowSeconds() * 1e9, k.split2Seconds() * 1e9, k.split1Seconds() * 1e9,
                 k.oneColumn() == null ? "" : String.format(Locale.ROOT, " at N = 1 the gather dot %.3g per vector, %.3g per row, %.3g per tail entry,"
-                        + " dense %.3g per vector FMA, %.3g per row;", k.oneColumn().spmvVectorSeconds() * 1e9, k.oneColumn().spmvRowSeconds() * 1e9,
-                        k.oneColumn().spmvTailSeconds() * 1e9, k.oneColumn().gemvFmaSeconds() * 1e9, k.oneColumn().gemvRowSeconds() * 1e9),
+                        + " dense %.3g per vector FMA, %.3g per row; SELL %.3g per slot vector, %.3g per chunk and column, %.3g per transposed element of B;",
+                        k.oneColumn().spmvVectorSeconds() * 1e9, k.oneColumn().spmvRowSeconds() * 1e9,
+                        k.oneColumn().spmvTailSeconds() * 1e9, k.oneColumn().gemvFmaSeconds() * 1e9, k.oneColumn().gemvRowSeconds() * 1e9,
+                        k.oneColumn().sellSlotSeconds() * 1e9, k.oneColumn().sellChunkSeconds() * 1e9, k.oneColumn().sellTransposeSeconds() * 1e9),
                 k.launchSeconds() * 1e6, k.forkJoinSeconds() * 1e6,
                 k.overlap(), k.denseL2() == null ? "not probed" : String.format(Locale.ROOT, "%.2f", k.denseL2().transfer().overlap()));
         KernelRateProbe.RoundSpeeds rounds = kernelProbe.roundSpeeds();

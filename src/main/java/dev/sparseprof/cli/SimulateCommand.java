@@ -50,7 +50,7 @@ final class SimulateCommand implements Callable<Integer> {
     long batch;
 
     @Option(names = "--format", defaultValue = "auto", paramLabel = "F",
-            description = "Format to predict (dense, csr, csr-rowsplit, coo, bsr4x4, bsr16x16, bsr32x32, bsr64x64, 2:4, 1:2; 'list' prints them; 2:4 means 1:2 for tf32 on a GPU) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
+            description = "Format to predict (dense, csr, csr-rowsplit, coo, bsr4x4, bsr16x16, bsr32x32, bsr64x64, 2:4, 1:2, sell-16-256 or sell-8-256 on a probed CPU spec of that width; 'list' prints them; 2:4 means 1:2 for tf32 on a GPU) or auto: the fastest per layer; default ${DEFAULT-VALUE}.")
     String format;
 
     @Option(names = "--sparsity", paramLabel = "S",

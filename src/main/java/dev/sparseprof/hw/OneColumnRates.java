@@ -13,20 +13,36 @@ package dev.sparseprof.hw;
  * <li>the dense matrix-vector product ({@code kernel.DenseGemv}): {@code gemvFmaCycles} per vector
  *     FMA (one vector of A's row and, per four rows, one of B), {@code gemvRowCycles} per row (the
  *     reduction, the scalar tail of K, the store); spec keys {@code gemvFma}, {@code gemvRow},
- *     written together.
+ *     written together;
+ * <li>SELL-C-sigma ({@code kernel.SellSpmm}), which runs the one-column body once per column of B:
+ *     {@code sellSlotCycles} per slot vector of a chunk (a value load, an index load, a gather of
+ *     B's transposed column, an FMA: C rows' slots at once), {@code sellChunkCycles} per chunk and
+ *     column (the vector store and the C scalar stores through the permutation, the loop's exit),
+ *     {@code sellTransposeCycles} per element of B transposed into scratch before the chunks (each
+ *     thread its whole own copy); spec keys {@code sellSlot}, {@code sellChunk},
+ *     {@code sellTranspose}, written together.
  * </ul>
- * Contract: {@link #spmvPresent} and {@link #gemvPresent} say which were probed (files since 7 Dec
- * 2026, 21:18 and 21:49 UTC); where not, the model counts the broadcast body and the GEMM's
- * one-vector micro-kernel that those files' probes measured, which the kernels ran at N = 1 then.
+ * Contract: {@link #spmvPresent}, {@link #gemvPresent} and {@link #sellPresent} say which were
+ * probed (files since 7 Dec 2026, 21:18 and 21:49 UTC, and 8 Dec for SELL); where the first two were
+ * not, the model counts the broadcast body and the GEMM's one-vector micro-kernel that those files'
+ * probes measured, which the kernels ran at N = 1 then; where SELL's were not, SELL is not predicted.
  */
-public record OneColumnRates(double spmvVectorCycles, double spmvRowCycles, double spmvTailCycles, double gemvFmaCycles, double gemvRowCycles) {
+public record OneColumnRates(double spmvVectorCycles, double spmvRowCycles, double spmvTailCycles, double gemvFmaCycles, double gemvRowCycles,
+                             double sellSlotCycles, double sellChunkCycles, double sellTransposeCycles) {
     public static final OneColumnRates NONE = new OneColumnRates(0, 0, 0, 0, 0);
 
     public OneColumnRates {
-        for (double v : new double[] {spmvVectorCycles, spmvRowCycles, spmvTailCycles, gemvFmaCycles, gemvRowCycles}) {
+        for (double v : new double[] {spmvVectorCycles, spmvRowCycles, spmvTailCycles, gemvFmaCycles, gemvRowCycles, sellSlotCycles, sellChunkCycles,
+            sellTransposeCycles}) {
             if (!(v >= 0) || Double.isInfinite(v)) throw new SpecException("cpu.inCore: one-column cycles must be finite and not negative, got " + v);
         }
     }
+
+    /** The gather dot's and the matrix-vector product's rates, SELL's not probed. */
+    public OneColumnRates(double spmvVectorCycles, double spmvRowCycles, double spmvTailCycles, double gemvFmaCycles, double gemvRowCycles) {
+        this(spmvVectorCycles, spmvRowCycles, spmvTailCycles, gemvFmaCycles, gemvRowCycles, 0, 0, 0);
+    }
+
 
     /** Whether the probe measured the gather dot (its per-vector rate is positive). */
     public boolean spmvPresent() {
@@ -36,5 +52,10 @@ public record OneColumnRates(double spmvVectorCycles, double spmvRowCycles, doub
     /** Whether the probe measured the dense matrix-vector product (its per-FMA rate is positive). */
     public boolean gemvPresent() {
         return gemvFmaCycles > 0;
+    }
+
+    /** Whether the probe measured SELL's body (its per-slot-vector rate is positive). */
+    public boolean sellPresent() {
+        return sellSlotCycles > 0;
     }
 }

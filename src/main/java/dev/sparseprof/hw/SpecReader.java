@@ -26,7 +26,7 @@ final class SpecReader {
         "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap", "denseOverlap",
         "l2GatherPerCore", "l2GatherAll", "gatherThreads", "l2GatherWidePerCore", "l2GatherWideAll", "gatherOverlap", "gatherWideOverlap",
         "slowestCore", "l1Reuse", "nmDecode", "teamThreads", "teamCores", "teamFma",
-        "spmvVector", "spmvRow", "spmvTail", "gemvFma", "gemvRow"};
+        "spmvVector", "spmvRow", "spmvTail", "gemvFma", "gemvRow", "sellSlot", "sellChunk", "sellTranspose"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -134,13 +134,15 @@ final class SpecReader {
     }
 
     /**
-     * {@code spmvVector}, {@code spmvRow}, {@code spmvTail} and {@code gemvFma}, {@code gemvRow}
-     * ({@link OneColumnRates}): each group all or none (a probe writes each together).
+     * {@code spmvVector}, {@code spmvRow}, {@code spmvTail}; {@code gemvFma}, {@code gemvRow}; and
+     * {@code sellSlot}, {@code sellChunk}, {@code sellTranspose} ({@link OneColumnRates}): each group
+     * all or none (a probe writes each together).
      */
     private static OneColumnRates oneColumn(ConfigMap m) {
         double[] spmv = together(m, "spmvVector", "spmvRow", "spmvTail");
         double[] gemv = together(m, "gemvFma", "gemvRow");
-        return new OneColumnRates(spmv[0], spmv[1], spmv[2], gemv[0], gemv[1]);
+        double[] sell = together(m, "sellSlot", "sellChunk", "sellTranspose");
+        return new OneColumnRates(spmv[0], spmv[1], spmv[2], gemv[0], gemv[1], sell[0], sell[1], sell[2]);
     }
 
     /** The cycles of {@code keys}, all present or all absent (zeros). */

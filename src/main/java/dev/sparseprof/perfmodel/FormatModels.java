@@ -31,6 +31,9 @@ public final class FormatModels {
         REGISTRY.put("bsr64x64", () -> new BsrFormat(BSR64));
         REGISTRY.put("2:4", () -> new TwoFourFormat(NmPattern.TWO_FOUR));
         REGISTRY.put("1:2", () -> new TwoFourFormat(NmPattern.ONE_TWO));
+        // the CPU kernel's layout at 512 and at 256 bits (C = the lanes of fp32): a spec runs the one of its width
+        REGISTRY.put("sell-16-256", () -> new SellFormat(16));
+        REGISTRY.put("sell-8-256", () -> new SellFormat(8));
     }
 
     private FormatModels() {}

@@ -109,13 +109,19 @@ public final class SellMatrix implements SparseMatrix {
     }
 
     /** Slots of the layout for rows of these lengths: {@code sum over chunks of C * width}. */
-    static long slots(int[] lengths, int chunkHeight, int sigma) {
-        int[] perm = permutation(lengths, sigma);
+    public static long slots(int[] lengths, int chunkHeight, int sigma) {
         long slots = 0;
-        for (int k = 0, n = chunks(lengths.length, chunkHeight); k < n; k++) {
-            slots += (long) chunkHeight * chunkWidth(lengths, perm, k, chunkHeight);
-        }
+        for (int width : chunkWidths(lengths, chunkHeight, sigma)) slots += (long) chunkHeight * width;
         return slots;
+    }
+
+    /** Each chunk's width (its longest row) in the layout of rows of these lengths. */
+    public static int[] chunkWidths(int[] lengths, int chunkHeight, int sigma) {
+        checkParameters(chunkHeight, sigma);
+        int[] perm = permutation(lengths, sigma);
+        int[] widths = new int[chunks(lengths.length, chunkHeight)];
+        for (int k = 0; k < widths.length; k++) widths[k] = chunkWidth(lengths, perm, k, chunkHeight);
+        return widths;
     }
 
     @Override

@@ -118,7 +118,7 @@ class SimulateCommandTest {
     void unknownFormatAndPresetAreUsageErrors() {
         Run csv = run("simulate", "--hw", "a100-80gb", "--model", model.toString(), "--format", "csv");
         assertEquals(2, csv.code());
-        assertEquals("sparseprof: --format: unknown format 'csv' (known: dense, csr, csr-rowsplit, coo, bsr4x4, bsr16x16, bsr32x32, bsr64x64, 2:4, 1:2)\n", csv.err());
+        assertEquals("sparseprof: --format: unknown format 'csv' (known: dense, csr, csr-rowsplit, coo, bsr4x4, bsr16x16, bsr32x32, bsr64x64, 2:4, 1:2, sell-16-256, sell-8-256)\n", csv.err());
         Run int4 = run("simulate", "--hw", "a100-80gb", "--model", model.toString(), "--dtype", "int4");
         assertEquals(2, int4.code());
         assertTrue(int4.err().startsWith("sparseprof: --dtype: unknown dtype 'int4' (known: "), int4.err());
@@ -129,7 +129,7 @@ class SimulateCommandTest {
         Run list = run("simulate", "--hw", "list");
         assertEquals(0, list.code());
         assertTrue(list.out().contains("a100-80gb"));
-        assertEquals("dense\ncsr\ncsr-rowsplit\ncoo\nbsr4x4\nbsr16x16\nbsr32x32\nbsr64x64\n2:4\n1:2\n", run("simulate", "--format", "list").out());
+        assertEquals("dense\ncsr\ncsr-rowsplit\ncoo\nbsr4x4\nbsr16x16\nbsr32x32\nbsr64x64\n2:4\n1:2\nsell-16-256\nsell-8-256\n", run("simulate", "--format", "list").out());
     }
 
     @Test

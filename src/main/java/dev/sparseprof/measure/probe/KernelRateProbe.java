@@ -6,6 +6,7 @@ import dev.sparseprof.kernel.DenseTiling;
 import dev.sparseprof.kernel.KernelVectors;
 import dev.sparseprof.kernel.Kernels;
 import dev.sparseprof.kernel.NnzBalancedPartition;
+import dev.sparseprof.kernel.SellSpmm;
 import dev.sparseprof.kernel.SpmmKernel;
 import dev.sparseprof.kernel.WorkerPool;
 import dev.sparseprof.measure.CpuRunner;
@@ -107,6 +108,11 @@ public final class KernelRateProbe {
 
     /** Dense at N = 1 (its matrix-vector product): 32 rows timed against 16, at K of 8 and 4 vectors (A 16 KiB at 512 bits). */
     static final int GEMV_ROWS = 32;
+    /**
+     * SELL's samples: 256 rows (16 chunks of 16 at 512 bits, 32 of 8 at 256) of 4 and 20 non-zeros at
+     * N = 4 (the long matrix's slots, 40 KiB, in L1); its transpose between K of 2048 and 256.
+     */
+    static final int SELL_ROWS = 256, SELL_SHORT = 4, SELL_LONG = 20, SELL_N = 4, SELL_K_LONG = 2048, SELL_K_SHORT = 256;
     /** Dense K. */
     static final int DENSE_K = 48;
     /**
@@ -393,6 +399,17 @@ public final class KernelRateProbe {
                 GEMV_ROWS / 2, 1, one);
         double gemvFma = (gemvLong - gemvShort) / 4;
         double gemvRow = Math.max(0, gemvShort - 4 * Math.max(0, gemvFma));
+        // SELL (kernel.SellSpmm), its one-column body once per column of B: per chunk and column from chunks of
+        // rows of 4 and 20 non-zeros at N = 4 (the chunks' slots and B's transposed columns in L1), each matrix
+        // timed against its first half (the transpose and the call cancel); per slot vector the slope between
+        // them; per transposed element of B the slope between K of 2048 and 256 at N = one vector (one chunk
+        // of one-entry rows: the same chunk work at both K)
+        double sellShort = sellPerChunkColumn(t, SELL_SHORT, one);
+        double sellLong = sellPerChunkColumn(t, SELL_LONG, one);
+        double sellSlot = (sellLong - sellShort) / (SELL_LONG - SELL_SHORT);
+        double sellChunk = Math.max(0, sellShort - SELL_SHORT * Math.max(0, sellSlot));
+        double sellTranspose = (t.seconds(SellSpmm.NAME, rowsMatrix(lanes, SELL_K_LONG, 1, 1), lanes, one)
+                - t.seconds(SellSpmm.NAME, rowsMatrix(lanes, SELL_K_SHORT, 1, 1), lanes, one)) / ((double) (SELL_K_LONG - SELL_K_SHORT) * lanes);
         // fixed costs of a call: one row of one entry, N = one vector
         double launch = t.seconds("csr", rowsMatrix(1, K_L1, 1, 1), lanes, one);
         double forkJoin = threads > 1 ? Math.max(0, (t.seconds("csr", rowsMatrix(threads, K_L1, 1, 1), lanes, all) - launch) / (threads - 1)) : 0;
@@ -407,7 +424,8 @@ public final class KernelRateProbe {
         return new KernelRates(lanes * 32, denseWide, denseNarrow, eight.perEntry(), four.perEntry(), two.perEntry(), one1.perEntry(), rowBlock,
                 wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
                 launch, forkJoin, checks.csr().overlap(), checks.csr().measuredSeconds(), checks.csr().coreSeconds(), checks.csr().transferSeconds(),
-                checks.dense(), null, null, (System.nanoTime() - t0) * 1e-9, oneColumn(spmvVector, spmvRow, spmvTail, gemvFma, gemvRow));
+                checks.dense(), null, null, (System.nanoTime() - t0) * 1e-9,
+                oneColumn(spmvVector, spmvRow, spmvTail, gemvFma, gemvRow, sellSlot, sellChunk, sellTranspose));
     }
 
     /**
@@ -416,10 +434,24 @@ public final class KernelRateProbe {
      * product's of about 50 ns), which a disturbed minute can invert, and the rest of the probe
      * stands without them ({@link #solved} asks for extra rounds first).
      */
-    static KernelRates.OneColumn oneColumn(double spmvVector, double spmvRow, double spmvTail, double gemvFma, double gemvRow) {
+    static KernelRates.OneColumn oneColumn(double spmvVector, double spmvRow, double spmvTail, double gemvFma, double gemvRow,
+                                           double sellSlot, double sellChunk, double sellTranspose) {
         boolean spmv = spmvVector > 0;
         boolean gemv = gemvFma > 0;
-        return new KernelRates.OneColumn(spmv ? spmvVector : 0, spmv ? spmvRow : 0, spmv ? spmvTail : 0, gemv ? gemvFma : 0, gemv ? gemvRow : 0);
+        boolean sell = sellSlot > 0 && sellTranspose > 0;
+        return new KernelRates.OneColumn(spmv ? spmvVector : 0, spmv ? spmvRow : 0, spmv ? spmvTail : 0, gemv ? gemvFma : 0, gemv ? gemvRow : 0,
+                sell ? sellSlot : 0, sell ? sellChunk : 0, sell ? sellTranspose : 0);
+    }
+
+    /**
+     * SELL's seconds per chunk and column of B on {@link #SELL_ROWS} rows of {@code len} non-zeros at
+     * N = {@link #SELL_N}: the matrix timed against its first half, over the chunks and columns apart.
+     */
+    private double sellPerChunkColumn(Timer t, int len, WorkerPool pool) {
+        MatrixView m = rowsMatrix(SELL_ROWS, SPMV_K, len, 1);
+        int half = SELL_ROWS / 2;
+        double apart = t.seconds(SellSpmm.NAME, m, SELL_N, pool) - t.seconds(SellSpmm.NAME, firstRows(m, half), SELL_N, pool);
+        return apart / ((double) half / lanes * SELL_N);
     }
 
     /**

@@ -59,10 +59,16 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
     /**
      * The kernels' bodies at N = 1 ({@code hw.OneColumnRates}): the gather dot ({@code kernel.GatherRows})
      * per whole vector of a row's entries, per row and per entry of a row's scalar tail; the dense
-     * matrix-vector product ({@code kernel.DenseGemv}) per vector FMA and per row.
+     * matrix-vector product ({@code kernel.DenseGemv}) per vector FMA and per row; SELL
+     * ({@code kernel.SellSpmm}) per slot vector, per chunk and column, per transposed element of B
+     * (zeros: not probed).
      */
     public record OneColumn(double spmvVectorSeconds, double spmvRowSeconds, double spmvTailSeconds, double gemvFmaSeconds,
-                            double gemvRowSeconds) {}
+                            double gemvRowSeconds, double sellSlotSeconds, double sellChunkSeconds, double sellTransposeSeconds) {
+        public OneColumn(double spmvVectorSeconds, double spmvRowSeconds, double spmvTailSeconds, double gemvFmaSeconds, double gemvRowSeconds) {
+            this(spmvVectorSeconds, spmvRowSeconds, spmvTailSeconds, gemvFmaSeconds, gemvRowSeconds, 0, 0, 0);
+        }
+    }
 
     public KernelRates {
         double[] all = {denseFmaSeconds, denseNarrowFmaSeconds, block8Seconds, block4Seconds, block2Seconds, oneVectorSeconds, rowBlockSeconds, wholeRowSeconds,

@@ -9,6 +9,9 @@ import dev.sparseprof.perfmodel.Prediction;
 import dev.sparseprof.perfmodel.Traffic;
 import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.Workload;
+import dev.sparseprof.sparse.Format;
+import dev.sparseprof.sparse.Formats;
+import dev.sparseprof.sparse.SellMatrix;
 import dev.sparseprof.sparse.stats.BlockShape;
 import java.util.List;
 
@@ -64,15 +67,7 @@ public final class EcmModel {
         double imbalance = features.loadImbalance() ? spec.overheads().penalizedImbalance(plan.balance().factor()) : 1;
         int lanes = spec.simdBits() / (8 * plan.computeDType().sizeBytes());
         long l2Bytes = spec.caches().size() > 1 ? spec.caches().get(1).sizeBytes() : Long.MAX_VALUE;
-        // At N = 1 csr, coo and N:M run the gather dot per row and dense its matrix-vector product, each
-        // counted where the probe measured it; a probe that did not (before 7 Dec 2026) measured the bodies
-        // the kernels ran at N = 1 then, which LoopNests.of counts
-        boolean oneColumn = w.denseColumns() == 1;
-        LoopCounts counts = oneColumn && rates.oneColumn().spmvPresent() && LoopNests.gathersAtOneColumn(plan.format())
-                ? LoopNests.oneColumn(plan.format(), w.rowLengths(), w.cols(), lanes)
-                : oneColumn && rates.oneColumn().gemvPresent() && plan.format().equals("dense") ? LoopNests.gemv(w.rows(), w.cols(), lanes)
-                : LoopNests.of(plan.format(), w.rows(), w.cols(), w.denseColumns(), w.nnz(),
-                        plan.format().startsWith("bsr") ? w.blocks(BlockShape.parse(plan.format().substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
+        LoopCounts counts = counts(w, plan, rates, lanes, l2Bytes);
         double core = inCoreSeconds(counts.cycles(rates), spec, imbalance);
         // the N:M decode pass, where the probe measured it alone: in series, nothing hides behind it
         double inSeries = inCoreSeconds(counts.serialCycles(rates), spec, imbalance);
@@ -106,6 +101,27 @@ public final class EcmModel {
         double overhead = features.overheads() ? spec.overheads().launchSeconds(spec.cores()) + bCopySeconds(spec, w, plan.format()) : 0;
         if (overhead > time) bottleneck = "overhead";
         return new Prediction(plan, traffic, time + overhead, core + inSeries, levelSeconds, 0, overhead, imbalance, bottleneck);
+    }
+
+    /**
+     * The loop counts of the plan's kernel. At N = 1 csr, coo and N:M run the gather dot per row and
+     * dense its matrix-vector product, each counted where the probe measured it; a probe that did not
+     * (before 7 Dec 2026) measured the bodies the kernels ran at N = 1 then, which
+     * {@link LoopNests#of} counts. SELL's slots come from the layer's row lengths, sorted and
+     * chunked as the format stores them.
+     */
+    private static LoopCounts counts(Workload w, KernelPlan plan, InCoreRates rates, int lanes, long l2Bytes) {
+        String format = plan.format();
+        boolean oneColumn = w.denseColumns() == 1;
+        if (isSell(format) && Formats.parse(format) instanceof Format.Sell sell) {
+            return LoopNests.sell(SellMatrix.slots(w.rowLengths().toArray(), sell.chunkHeight(), sell.sigma()), w.rows(), sell.chunkHeight(), w.denseColumns());
+        }
+        if (oneColumn && rates.oneColumn().spmvPresent() && LoopNests.gathersAtOneColumn(format)) {
+            return LoopNests.oneColumn(format, w.rowLengths(), w.cols(), lanes);
+        }
+        if (oneColumn && rates.oneColumn().gemvPresent() && format.equals("dense")) return LoopNests.gemv(w.rows(), w.cols(), lanes);
+        return LoopNests.of(format, w.rows(), w.cols(), w.denseColumns(), w.nnz(),
+                format.startsWith("bsr") ? w.blocks(BlockShape.parse(format.substring(3))) : null, plan.executedFlops(), lanes, l2Bytes);
     }
 
     /**
@@ -149,6 +165,11 @@ public final class EcmModel {
      */
     static int blocksPerRow(LoopCounts counts, int rows) {
         return rows > 0 ? (int) Math.max(1, Math.floor(counts.get(LoopBody.ROW_BLOCK) / rows + 1e-9)) : 1;
+    }
+
+    /** Whether {@code format} is a SELL-C-sigma layout ({@code sell-C-sigma}). */
+    static boolean isSell(String format) {
+        return format.startsWith("sell-");
     }
 
     /**
@@ -201,6 +222,12 @@ public final class EcmModel {
      * on T threads this phase does not shrink to 1/T as the row tiles do.
      */
     public static double bCopySeconds(CpuSpec cpu, Workload w, String format) {
+        double transpose = cpu.inCore().oneColumn().sellTransposeCycles();
+        if (isSell(format) && transpose > 0) {
+            // SELL transposes B instead (not at N = 1, where it reads B in place), element by element, each
+            // thread its whole own copy at once: the probed rate per element, B in L2, at the slowest core's pace
+            return bCopyBytesPerThread(cpu, w, format) / Float.BYTES * transpose / cpu.clockHertz() * cpu.inCore().coreStretch(cpu.cores());
+        }
         double bytes = 2.0 * bCopyBytesPerThread(cpu, w, format) * cpu.cores();
         List<CacheLevel> caches = cpu.caches();
         for (int i = 0; i < caches.size(); i++) {
@@ -213,12 +240,12 @@ public final class EcmModel {
     }
 
     /**
-     * The bytes of one thread's copy of B ({@link #bCopySeconds}): K x N fp32, K x the padded
-     * columns for dense; none at N = 1 for csr, coo and N:M (the gather dot) and dense (the
-     * matrix-vector product), which read B itself.
+     * The bytes of one thread's copy of B ({@link #bCopySeconds}): K x N fp32 (SELL's transposed
+     * one too), K x the padded columns for dense; none at N = 1 for csr, coo and N:M (the gather dot),
+     * dense (the matrix-vector product) and SELL, which read B itself.
      */
     static double bCopyBytesPerThread(CpuSpec cpu, Workload w, String format) {
-        if (w.denseColumns() == 1 && (format.equals("dense") || LoopNests.gathersAtOneColumn(format))) return 0;
+        if (w.denseColumns() == 1 && (format.equals("dense") || LoopNests.gathersAtOneColumn(format) || isSell(format))) return 0;
         long columns = format.equals("dense") ? LoopNests.densePaddedColumns(w.denseColumns(), cpu.simdBits() / (8 * Float.BYTES))
                 : w.denseColumns();
         return (double) w.cols() * columns * Float.BYTES;

@@ -54,7 +54,11 @@ public enum LoopBody {
     /** A vector FMA of the matrix-vector product at N = 1. */
     GEMV_FMA(Part.CORE, r -> r.oneColumn().gemvFmaCycles()),
     /** A row of the matrix-vector product at N = 1: its reduction and store. */
-    GEMV_ROW(Part.CORE, r -> r.oneColumn().gemvRowCycles());
+    GEMV_ROW(Part.CORE, r -> r.oneColumn().gemvRowCycles()),
+    /** A slot vector of a SELL chunk, per column of B (C rows' slots: a gather and an FMA). */
+    SELL_SLOT(Part.CORE, r -> r.oneColumn().sellSlotCycles()),
+    /** A SELL chunk and column of B: its stores through the permutation. */
+    SELL_CHUNK(Part.CORE, r -> r.oneColumn().sellChunkCycles());
 
     /** Where a body's cycles are counted. */
     enum Part {

@@ -154,6 +154,16 @@ public final class LoopNests {
         return LoopCounts.of(LoopBody.GEMV_FMA, (double) rows * (cols / lanes)).and(LoopBody.GEMV_ROW, rows);
     }
 
+    /**
+     * SELL-C-sigma's loops ({@code kernel.SellSpmm}): per column of B, every slot vector of every
+     * chunk ({@code slots / C}: padding slots are multiplied too) and every chunk's stores. The
+     * transpose of B before them is a per-thread phase of its own ({@code EcmModel#bCopySeconds}).
+     */
+    public static LoopCounts sell(long slots, int rows, int chunkHeight, long n) {
+        double chunks = Math.ceil((double) rows / chunkHeight);
+        return LoopCounts.of(LoopBody.SELL_SLOT, (double) slots / chunkHeight * n).and(LoopBody.SELL_CHUNK, chunks * n);
+    }
+
     /** Whether {@code format}'s kernel runs the gather dot at N = 1: csr, coo and N:M ({@code kernel.GatherRows}). */
     public static boolean gathersAtOneColumn(String format) {
         return format.equals("csr") || format.equals("coo") || format.contains(":");

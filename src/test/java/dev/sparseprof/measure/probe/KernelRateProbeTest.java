@@ -26,13 +26,26 @@ class KernelRateProbeTest {
      */
     @Test
     void aOneTokenRateThatSolvesToZeroIsLeftOutAndAsksForMoreRounds() {
-        KernelRates.OneColumn both = KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9);
+        KernelRates.OneColumn both = KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0, 0, 0);
         assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9), both);
-        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0, 0), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, -1e-11, 2e-9));
-        assertEquals(new KernelRates.OneColumn(0, 0, 0, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(0, 3e-9, 0.3e-9, 0.2e-9, 2e-9));
+        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0, 0), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, -1e-11, 2e-9, 0, 0, 0));
+        assertEquals(new KernelRates.OneColumn(0, 0, 0, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(0, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0, 0, 0));
         assertTrue(KernelRateProbe.solved(rates(both)));
-        assertFalse(KernelRateProbe.solved(rates(KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0, 2e-9))));
+        assertFalse(KernelRateProbe.solved(rates(KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0, 2e-9, 0, 0, 0))));
         assertFalse(KernelRateProbe.solved(rates(null)));
+    }
+
+    /**
+     * SELL's rates go together: a per-slot or per-element slope at 0 or below leaves all three out
+     * (SELL is then not predicted), and the probe stands; they never ask for extra rounds.
+     */
+    @Test
+    void sellRatesGoTogetherAndDoNotHoldTheProbe() {
+        KernelRates.OneColumn all = KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0.4e-9, 5e-9, 0.3e-9);
+        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0.4e-9, 5e-9, 0.3e-9), all);
+        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, -1e-12, 5e-9, 0.3e-9));
+        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0.4e-9, 5e-9, 0));
+        assertTrue(KernelRateProbe.solved(rates(KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, -1e-12, 5e-9, 0.3e-9))));
     }
 
     private static KernelRates rates(KernelRates.OneColumn oneColumn) {

@@ -170,6 +170,44 @@ class EcmModelTest {
         assertTrue(e.getMessage().contains("gemvFma, gemvRow come together"), e.getMessage());
     }
 
+    /**
+     * SELL (kernel.SellSpmm) runs its one-column body once per column of B: per column every chunk's
+     * slot vectors (padding included) and every chunk's stores, at the probe's sell rates; B's
+     * transpose is a per-thread phase (none at N = 1, where B is read in place); without the rates,
+     * or at another width, or on a GPU, SELL is not predicted and says why.
+     */
+    @Test
+    void sellCountsItsChunksSlotVectorsPerColumnAndItsTranspose() {
+        // rows of 3, 1, 20 and 0 non-zeros in one window: sorted 20, 3, 1, 0; chunks of 2 rows: widths 20 and 1
+        long slots = dev.sparseprof.sparse.SellMatrix.slots(new int[] {3, 1, 20, 0}, 2, 256);
+        assertEquals(2 * 20 + 2 * 1, slots);
+        LoopCounts c = LoopNests.sell(slots, 4, 2, 8);
+        assertEquals(21.0 * 8, c.get(LoopBody.SELL_SLOT), 1e-12);
+        assertEquals(2.0 * 8, c.get(LoopBody.SELL_CHUNK), 1e-12);
+        String withSell = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    sellSlot: 18cycles\n    sellChunk: 70cycles\n    sellTranspose: 2cycles\n");
+        CpuSpec probed = (CpuSpec) HardwareSpecs.parse("sell.yaml", withSell);
+        assertEquals(21 * 8 * 18 + 2 * 8 * 70, c.cycles(probed.inCore()), 1e-9);
+        Workload w = Workload.uniformSparse("q", 384, 384, 16, DType.F32, 0.1, false);
+        var sell = FormatModels.byName("sell-16-256");
+        PerfModel model = new PerfModel(probed, TrafficModel.ANALYTICAL);
+        assertEquals(null, sell.unsupported(w, probed));
+        Prediction p = model.predict(w, sell, Features.ALL);
+        long wSlots = dev.sparseprof.sparse.SellMatrix.slots(w.rowLengths().toArray(), 16, 256);
+        double perCycle = 1 / (probed.cores() * probed.clockHertz());
+        assertEquals(LoopNests.sell(wSlots, 384, 16, 16).cycles(probed.inCore()) * perCycle * probed.inCore().coreStretch(probed.cores()),
+                p.computeSeconds(), 1e-15);
+        assertEquals(384.0 * 16 * 2 / probed.clockHertz() * probed.inCore().coreStretch(probed.cores()),
+                EcmModel.bCopySeconds(probed, w, "sell-16-256"), 1e-15, "the transpose: K x N elements on each thread at once");
+        Workload one = Workload.uniformSparse("q", 384, 384, 1, DType.F32, 0.1, false);
+        assertEquals(0, EcmModel.bCopySeconds(probed, one, "sell-16-256"), "B read in place at N = 1");
+        assertTrue(FormatModels.byName("sell-8-256").unsupported(w, probed).contains("C = 16 lanes"));
+        assertTrue(sell.unsupported(w, cpu(512, "0.5")).contains("did not measure SELL"));
+        assertTrue(sell.unsupported(w, HardwareSpecs.load("a100")).contains("a CPU kernel"));
+        String two = spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    sellSlot: 18cycles\n");
+        Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("two.yaml", two));
+        assertTrue(e.getMessage().contains("sellSlot, sellChunk, sellTranspose come together"), e.getMessage());
+    }
+
     @Test
     void theModelFollowsTheSimdWidth() {
         Workload w = Workload.uniformSparse("q", 384, 384, 128, DType.F32, 0.1, false);
