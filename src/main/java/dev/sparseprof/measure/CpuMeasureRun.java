@@ -192,14 +192,16 @@ public final class CpuMeasureRun {
 
     /**
      * One attempt: {@code reps} rounds over the kernels, each round starting one kernel later and
-     * ending with a reading of the canary; each kernel's samples count the page faults during its
-     * runs.
+     * ending with a reading of the canary; the page faults are read around all the rounds and then
+     * around a few untimed runs of each kernel, never between timed runs
+     * ({@link TimingHarness.Samples}: each read is a system call, which empties the TLB on some guests).
      */
     private static Attempt interleaved(List<CpuRunner.Prepared<?>> prepared, int reps, WorkerPool pool, PageFaults faults, SpeedCanary canary) {
         List<TimingHarness.Samples> samples = new ArrayList<>(prepared.size());
         for (int i = 0; i < prepared.size(); i++) samples.add(new TimingHarness.Samples(reps, faults));
         double[] slowest = new double[reps];
         double[] fastest = new double[reps];
+        long faultsBefore = faults.count();
         for (int r = 0; r < reps; r++) {
             for (int j = 0; j < prepared.size(); j++) {
                 int i = (r + j) % prepared.size();
@@ -209,6 +211,12 @@ public final class CpuMeasureRun {
             SpeedCanary.Reading reading = canary.reading();
             slowest[r] = reading.slowest();
             fastest[r] = reading.fastest();
+        }
+        long faultsAfter = faults.count();
+        for (int i = 0; i < prepared.size(); i++) {
+            CpuRunner.Prepared<?> ready = prepared.get(i);
+            samples.get(i).shareFaults(faultsBefore, faultsAfter, (long) reps * prepared.size());
+            samples.get(i).checkFaults(ready.plan(), ready.b(), ready.c(), pool);
         }
         return new Attempt(samples, Median.of(slowest, reps), Median.of(fastest, reps));
     }

@@ -8,7 +8,7 @@ import java.util.Locale;
  * above {@code maxSpread}, the slowest over the fastest repetition above {@code maxRange}, the
  * first third's median over the last third's above {@code maxDrift} (still warming up, or the
  * machine's load changed during the case), or the process page-faulting more than
- * {@code maxFaultsPerRun} times per timed run ({@link PageFaults}: the JVM touching fresh heap
+ * {@code maxFaultsPerRun} times per run ({@link TimingHarness.Samples#faultsPerRun}; {@link PageFaults}: the JVM touching fresh heap
  * pages, which can slow every run of a case alike, so that none of the other criteria sees it), or
  * the machine running below {@code minSpeed} of its best speed in the run while the case was
  * timed ({@link dev.sparseprof.measure.probe.SpeedCanary}: another tenant on the physical core slows every run alike too;

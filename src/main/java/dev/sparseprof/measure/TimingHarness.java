@@ -72,16 +72,25 @@ public final class TimingHarness {
     /**
      * The timed repetitions of one kernel, taken one at a time so that a caller can interleave
      * kernels (each then sees the same mix of a shared machine's load); statistics after the last.
-     * With a {@link PageFaults} reader, also the process's page faults during the timed runs
-     * (read just before and after each, outside the timed interval).
+     * With a {@link PageFaults} reader, also the process's page faults: the caller's count over all
+     * the kernels' timed runs ({@link #shareFaults}) and this kernel's own over a few untimed runs
+     * after them ({@link #checkFaults}). Nothing is read between timed runs: each read is a system
+     * call, and on a guest whose kernel isolates its page tables without PCID (the Zen 5 VM:
+     * {@code pti} and no {@code pcid} in its flags) every system call empties the TLB, so the next
+     * run began by walking the page tables for every page it touched (dense at N = 1 on a
+     * 384x384 layer, 590 KB: 6.8-7.3 us back to back, 10.1-10.8 us with a read between runs,
+     * 8 Dec 2026).
      */
     public static final class Samples {
+        /** Untimed runs of a kernel's own page-fault check ({@link #checkFaults}). */
+        static final int FAULT_CHECK_RUNS = 5;
         private final double[] seconds;
         private final double[] imbalance;
         private final PageFaults faults;
         private long[] threadNanos = new long[0];
-        private long faultCount;
+        private double faultsPerRun;
         private boolean faultsKnown = true;
+        private boolean faultsCounted;
         private int count;
 
         public Samples(int repetitions) {
@@ -98,20 +107,46 @@ public final class TimingHarness {
         public void runOnce(SpmmPlan<?> plan, float[] b, float[] c, WorkerPool pool) {
             if (count == seconds.length) throw new IllegalStateException("all " + count + " repetitions taken");
             if (threadNanos.length != plan.threads()) threadNanos = new long[plan.threads()];
-            long faultsBefore = faults.count();
             long start = System.nanoTime();
             plan.run(b, c, pool, threadNanos);
             seconds[count] = (System.nanoTime() - start) * 1e-9;
-            long faultsAfter = faults.count();
-            if (faultsBefore < 0 || faultsAfter < 0) faultsKnown = false;
-            else faultCount += faultsAfter - faultsBefore;
             imbalance[count] = imbalance(threadNanos);
             count++;
         }
 
-        /** The process's page faults per timed run (all its threads), or NaN when they could not be read. */
+        /**
+         * This kernel's share of the process's page faults over the timed runs of every kernel timed
+         * beside it: {@code before} and {@code after} read around all of them (-1: unknown), over their
+         * {@code runs}.
+         */
+        void shareFaults(long before, long after, long runs) {
+            record(before, after, runs);
+        }
+
+        /**
+         * The process's page faults over {@link #FAULT_CHECK_RUNS} more runs of this kernel alone,
+         * untimed, read around them: a kernel that touches fresh pages on every call shows here,
+         * where the shared count ({@link #shareFaults}) cannot say which kernel it was.
+         */
+        void checkFaults(SpmmPlan<?> plan, float[] b, float[] c, WorkerPool pool) {
+            if (threadNanos.length != plan.threads()) threadNanos = new long[plan.threads()];
+            long before = faults.count();
+            for (int i = 0; i < FAULT_CHECK_RUNS; i++) plan.run(b, c, pool, threadNanos);
+            record(before, faults.count(), FAULT_CHECK_RUNS);
+        }
+
+        private void record(long before, long after, long runs) {
+            if (before < 0 || after < 0) faultsKnown = false;
+            else if (runs > 0) faultsPerRun += (double) (after - before) / runs;
+            faultsCounted = true;
+        }
+
+        /**
+         * The process's page faults per run (all its threads): the timed runs' share plus this
+         * kernel's own check, or NaN when they could not be read or were not counted.
+         */
         public double faultsPerRun() {
-            return faultsKnown && count > 0 ? (double) faultCount / count : Double.NaN;
+            return faultsKnown && faultsCounted ? faultsPerRun : Double.NaN;
         }
 
         /**

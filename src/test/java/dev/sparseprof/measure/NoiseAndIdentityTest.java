@@ -97,6 +97,25 @@ class NoiseAndIdentityTest {
         assertEquals(150.0 / 220, judged.get(3).stability().speed(), 1e-12, "but keeps its reading");
     }
 
+    /**
+     * A kernel's page faults per run: its share of the count read around every kernel's timed runs,
+     * plus its own untimed check; unknown where a read failed or nothing was counted. Nothing is read
+     * between timed runs (each read is a system call, which empties the TLB on a guest with page-table
+     * isolation and no PCID).
+     */
+    @Test
+    void pageFaultsAreTheTimedRunsShareAndTheKernelsOwnCheck() {
+        TimingHarness.Samples s = new TimingHarness.Samples(3);
+        assertTrue(Double.isNaN(s.faultsPerRun()), "not counted yet");
+        s.shareFaults(100, 130, 10);
+        assertEquals(3.0, s.faultsPerRun(), 1e-12);
+        s.shareFaults(5, 5, 0);
+        assertEquals(3.0, s.faultsPerRun(), 1e-12, "no runs: nothing added");
+        TimingHarness.Samples unknown = new TimingHarness.Samples(3);
+        unknown.shareFaults(-1, 40, 10);
+        assertTrue(Double.isNaN(unknown.faultsPerRun()), "a failed read: unknown");
+    }
+
     @Test
     void pageFaultsAreReadFromProcStatPastTheCommandName() {
         String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 123456 0 78 0 950 40 0 0 20 0 19 0 1000 1 2\n";
