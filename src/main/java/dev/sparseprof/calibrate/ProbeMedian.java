@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,12 +29,21 @@ import java.util.regex.Pattern;
  * median of probes in separate JVMs keeps neither.
  *
  * <p>Contract: the files are probe overlays ({@code calibrate --probe} output: a {@code cpu.inCore}
- * section) of one CPU model at one SIMD width over one preset, with the same keys and list lengths;
- * anything else is refused in one line naming the file and the key.
+ * section) of one CPU model at one SIMD width over one preset, with the same keys and list lengths,
+ * except the one-column bodies' rates ({@link #OPTIONAL}), which a probe leaves out where their
+ * slope solved to 0: each of those is the median of the probes that have it. Anything else is
+ * refused in one line naming the file and the key.
  */
 public final class ProbeMedian {
     /** A number with its unit, as specs write them ({@code 113.2GB/s}, {@code 9.66cycles}, {@code 0.696}). */
     private static final Pattern QUANTITY = Pattern.compile("([-+]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?)([A-Za-z/]*)");
+
+    /**
+     * {@code cpu.inCore} keys a probe may leave out ({@code hw.OneColumnRates}: a body whose per-unit
+     * slope solved to 0 or below is not written), each the median of the probes that have it.
+     */
+    static final Set<String> OPTIONAL = Set.of("spmvVector", "spmvRow", "spmvTail", "gemvFma", "gemvRow", "sellSlot", "sellChunk", "sellTranspose");
+    private static final String IN_CORE = "cpu.inCore";
 
     private ProbeMedian() {}
 
@@ -112,17 +122,30 @@ public final class ProbeMedian {
             }
         }
         if (first instanceof Map<?, ?> m) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            for (int i = 1; i < values.size(); i++) {
-                if (!((Map<?, ?>) values.get(i)).keySet().equals(m.keySet())) {
-                    throw new SparseprofException(files.get(i) + ": '" + key + "' has keys " + ((Map<?, ?>) values.get(i)).keySet() + ", "
-                            + files.get(0) + " " + m.keySet() + " (probed by different builds?)");
+            Set<Object> keys = new LinkedHashSet<>(m.keySet());
+            for (Object v : values) keys.addAll(((Map<?, ?>) v).keySet());
+            for (int i = 0; i < values.size(); i++) {
+                Set<?> own = ((Map<?, ?>) values.get(i)).keySet();
+                for (Object k : keys) {
+                    if (!own.contains(k) && !(key.equals(IN_CORE) && OPTIONAL.contains(k))) {
+                        throw new SparseprofException(files.get(i) + ": '" + key + "' has keys " + own + ", "
+                                + files.get(i == 0 ? 1 : 0) + " " + ((Map<?, ?>) values.get(i == 0 ? 1 : 0)).keySet() + " (probed by different builds?)");
+                    }
                 }
             }
-            for (Object k : m.keySet()) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (Object k : keys) {
                 List<Object> inner = new ArrayList<>();
-                for (Object v : values) inner.add(((Map<String, Object>) v).get(k));
-                out.put((String) k, merge(key + "." + k, inner, files, apart));
+                List<Path> from = new ArrayList<>();
+                for (int i = 0; i < values.size(); i++) {
+                    Object v = ((Map<String, Object>) values.get(i)).get(k);
+                    if (v == null && ((Map<?, ?>) values.get(i)).containsKey(k)) throw new SparseprofException(files.get(i) + ": '" + key + "." + k + "' is empty");
+                    if (v != null) {
+                        inner.add(v);
+                        from.add(files.get(i));
+                    }
+                }
+                out.put((String) k, merge(key + "." + k, inner, from, apart));
             }
             return out;
         }

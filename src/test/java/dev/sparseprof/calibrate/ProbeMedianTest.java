@@ -51,6 +51,27 @@ class ProbeMedianTest {
         assertEquals(4.6, ((CpuSpec) HardwareSpecs.load(out.toString())).inCore().block4Cycles(), 1e-9);
     }
 
+    /**
+     * A probe leaves a one-column body's rates out where their slope solved to 0: each such rate is
+     * the median of the probes that have it, and a probe that lacks any other key is still refused.
+     */
+    @Test
+    void aOneColumnRateALeftOutProbeLacksIsTheMedianOfTheOthers() throws IOException {
+        String gemv = "    nmSlot: 3cycles\n    gemvFma: %s\n    gemvRow: 4cycles\n";
+        Path a = probe("g1.yaml", 512, "4.5cycles", "0.5");
+        Files.writeString(a, Files.readString(a).replace("    nmSlot: 3cycles\n", gemv.formatted("0.5cycles")));
+        Path b = probe("g2.yaml", 512, "4.5cycles", "0.5");
+        Path c = probe("g3.yaml", 512, "4.5cycles", "0.5");
+        Files.writeString(c, Files.readString(c).replace("    nmSlot: 3cycles\n", gemv.formatted("0.7cycles")));
+        CpuSpec spec = (CpuSpec) ProbeMedian.of(List.of(a, b, c), dir).overlay().check(dir);
+        assertEquals(0.6, spec.inCore().oneColumn().gemvFmaCycles(), 1e-9, "the two probes that have it");
+        assertEquals(4, spec.inCore().oneColumn().gemvRowCycles(), 1e-9);
+        Path lacking = probe("g4.yaml", 512, "4.5cycles", "0.5");
+        Files.writeString(lacking, Files.readString(lacking).replace("    overlap: 0.5\n", ""));
+        Exception e = assertThrows(RuntimeException.class, () -> ProbeMedian.of(List.of(a, lacking), dir));
+        assertTrue(e.getMessage().startsWith(lacking + ": 'cpu.inCore' has keys"), e.getMessage());
+    }
+
     @Test
     void probesOfAnotherWidthOrNoProbeAtAllAreRefusedByName() throws IOException {
         Path a = probe("p1.yaml", 512, "4.5cycles", "0.5");
