@@ -21,7 +21,7 @@ public final class Kernels {
         BY_NAME.put("ell", () -> new CsrSpmm(SliceKernel.SliceFormat.ELL));
         BY_NAME.put("2:4", () -> new NmSpmm(NmPattern.TWO_FOUR));
         BY_NAME.put("bitmask", BitmaskSpmm::new);
-        BY_NAME.put(SellSpmm.NAME, () -> new SellSpmm(256));
+        BY_NAME.put(SellSpmm.NAME, () -> new SellSpmm(SellSpmm.SIGMA));
         BY_NAME.put("coo", CooSpmm::new);
         BY_NAME.put("coo-scatter", () -> new CooSpmm(false));
         BY_NAME.put("csc", CscSpmm::new);

@@ -25,8 +25,10 @@ public final class SellSpmm implements SpmmKernel<SellMatrix> {
     private static final VectorSpecies<Float> S = KernelVectors.FLOATS;
     /** Chunk height: one row per lane. */
     static final int CHUNK = S.length();
+    /** The sort window of the registered kernel ({@link Kernels}). */
+    public static final int SIGMA = 256;
     /** The kernel's registry name at this JVM's vector width: {@code sell-16-256} at 512 bits, {@code sell-8-256} at 256. */
-    public static final String NAME = "sell-" + CHUNK + "-256";
+    public static final String NAME = "sell-" + CHUNK + "-" + SIGMA;
 
     private final int sigma;
 

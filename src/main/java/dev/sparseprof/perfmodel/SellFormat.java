@@ -3,6 +3,7 @@ package dev.sparseprof.perfmodel;
 import dev.sparseprof.hw.ComputeUnit;
 import dev.sparseprof.hw.CpuSpec;
 import dev.sparseprof.hw.HardwareSpec;
+import dev.sparseprof.kernel.SellSpmm;
 import dev.sparseprof.sparse.SellMatrix;
 import dev.sparseprof.sparse.StorageCost;
 import dev.sparseprof.sparse.stats.Lengths;
@@ -19,8 +20,7 @@ import java.util.List;
  * ({@code hw.OneColumnRates#sellPresent}): without it no rate says what a chunk's gathers cost.
  */
 final class SellFormat implements FormatModel {
-    /** The sort window of the CPU kernel's layout ({@code kernel.Kernels}). */
-    static final int SIGMA = 256;
+    private static final int SIGMA = SellSpmm.SIGMA;
     private final int chunkHeight;
     private final String name;
 
