@@ -419,7 +419,7 @@ final class CalibrateCommand implements Callable<Integer> {
         if (rounds != null) {
             w.println("calibrate: kernel rates' rounds: " + rounds.describe());
             if (!rounds.perRowSolved()) {
-                spec.commandLine().getErr().printf(Locale.ROOT, "calibrate: warning: coo's or the N:M decode's per-row cost, or a one-token (N = 1) rate, solved to 0"
+                spec.commandLine().getErr().printf(Locale.ROOT, "calibrate: warning: coo's or the N:M decode's per-row cost, or a one-token (N = 1) rate, solved to 0, or a csr body rate below its FMAs,"
                         + " after %d extra rounds (a disturbed minute?): their rates may be off (a one-token body whose rate solved to 0 is"
                         + " left out of the spec, and its N = 1 runs are counted as older probes measured them); probe again and merge with"
                         + " calibrate --median P1,P2,P3%n",

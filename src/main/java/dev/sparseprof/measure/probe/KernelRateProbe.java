@@ -700,12 +700,29 @@ public final class KernelRateProbe {
      * kernels do work per row (a run search, a decode set-up), so a difference of two best times that
      * solves to 0 or below says the rounds of one of its cases were disturbed (four of the Zen 5 VM's
      * twelve probes of 7 Dec 16:13-17:34 UTC solved {@code cooRow} or {@code nmRow} to 0, the other
-     * eight to 2.4-31 cycles), and the one-token bodies' per-unit rates are above 0 (see
-     * {@link #oneColumn}).
+     * eight to 2.4-31 cycles), the one-token bodies' per-unit rates are above 0 (see
+     * {@link #oneColumn}), and the csr body takes at least the time of its FMAs at every block width
+     * ({@link #bodiesAboveTheirFmas}).
      */
     static boolean solved(KernelRates r) {
         return r != null && r.cooRowSeconds() > 0 && r.nmRowSeconds() > 0
-                && r.oneColumn() != null && r.oneColumn().spmvVectorSeconds() > 0 && r.oneColumn().gemvFmaSeconds() > 0;
+                && r.oneColumn() != null && r.oneColumn().spmvVectorSeconds() > 0 && r.oneColumn().gemvFmaSeconds() > 0
+                && bodiesAboveTheirFmas(r);
+    }
+
+    /**
+     * Whether each csr body rate per entry is at least half the dense micro-kernel's time per vector
+     * FMA times the vector FMAs an entry runs at that width: an entry at w vectors runs w FMAs, and no
+     * loop runs its FMAs faster than the GEMM's micro-kernel, which keeps the FMA ports busy (the
+     * half is a margin for the micro-kernel's own overhead). A rate below that is a difference of two
+     * disturbed best times: on the Zen 5 VM (8 Dec 2026, 00:17 UTC, 256 bits) one probe read the
+     * tight 2-vector loop at 0.003 cycles an entry and the general path's 2- and 1-vector blocks at 0,
+     * where its next two read 1.40-1.50 and 1.75-2.25.
+     */
+    static boolean bodiesAboveTheirFmas(KernelRates r) {
+        double fma = r.denseFmaSeconds() / 2;
+        return r.oneVectorSeconds() >= fma && r.block2Seconds() >= 2 * fma && r.block4Seconds() >= 4 * fma && r.block8Seconds() >= 8 * fma
+                && r.split1Seconds() >= fma && r.split2Seconds() >= 2 * fma;
     }
 
     /** The block widths of {@link #rowRates}, in vectors. */

@@ -48,6 +48,27 @@ class KernelRateProbeTest {
         assertTrue(KernelRateProbe.solved(rates(KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, -1e-12, 5e-9, 0.3e-9))));
     }
 
+    /**
+     * A csr body rate below the time of its FMAs (half the dense micro-kernel's per vector FMA, times
+     * the FMAs an entry runs at that width) is a disturbed difference, and asks for extra rounds as a
+     * per-row cost at 0 does: one Zen 5 probe read the 2-vector loop at 0.003 cycles an entry.
+     */
+    @Test
+    void aCsrBodyFasterThanItsFmasAsksForMoreRounds() {
+        KernelRates.OneColumn one = new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9);
+        assertTrue(KernelRateProbe.bodiesAboveTheirFmas(rates(one)));
+        KernelRates fastPair = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 0.9e-12, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
+                1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, one);
+        assertFalse(KernelRateProbe.bodiesAboveTheirFmas(fastPair));
+        assertFalse(KernelRateProbe.solved(fastPair));
+        KernelRates noSplit = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
+                0, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, one);
+        assertFalse(KernelRateProbe.solved(noSplit), "the general path's 2-vector block at 0");
+        KernelRates atTheFloor = new KernelRates(512, 1e-10, 1e-10, 4e-10, 2e-10, 1e-10, 5e-11, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
+                1e-10, 5e-11, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, one);
+        assertTrue(KernelRateProbe.bodiesAboveTheirFmas(atTheFloor), "w FMAs at half the micro-kernel's time each");
+    }
+
     private static KernelRates rates(KernelRates.OneColumn oneColumn) {
         return new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
                 1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, oneColumn);
