@@ -163,7 +163,6 @@ public final class Main {
         }
     }
 
-    /** What a command that threw prints, and its exit code: one line for bad input, a trace only when asked. */
     /**
      * The JVM's heap ran out: one line with the heap's size and how to give it more (the launcher's
      * {@code SPARSEPROF_JAVA_OPTS}, default {@code -Xmx8g}), exit {@link #EXIT_BUG}: the commands are
@@ -177,6 +176,7 @@ public final class Main {
         return EXIT_BUG;
     }
 
+    /** What a command that threw prints, and its exit code: one line for bad input, a trace only when asked. */
     private static int failed(Exception ex, PrintWriter err, boolean showTraces) {
         if (ex instanceof SparseprofException) {
             err.println("sparseprof: " + oneLine(ex.getMessage()));

@@ -16,7 +16,8 @@ import java.util.List;
  * padding slots included), the C sums stored through the row permutation. A chunk's slots stay in
  * L1 across the columns, so the A arrays stream in once and are re-read from L1 N times; each
  * transposed column of B (K floats) is gathered from L1. Threads take contiguous chunks, balanced
- * by slots. A CPU model only, and only on a spec whose probe measured SELL's body
+ * by slots. The plan's executed FLOPs are 2 per slot and column of B, padding included, from which
+ * the ECM model takes the slots it counts ({@code perfmodel.cpu.EcmModel}). A CPU model only, and only on a spec whose probe measured SELL's body
  * ({@code hw.OneColumnRates#sellPresent}): without it no rate says what a chunk's gathers cost.
  */
 final class SellFormat implements FormatModel {

@@ -9,9 +9,6 @@ import dev.sparseprof.perfmodel.Prediction;
 import dev.sparseprof.perfmodel.Traffic;
 import dev.sparseprof.perfmodel.TrafficModel;
 import dev.sparseprof.perfmodel.Workload;
-import dev.sparseprof.sparse.Format;
-import dev.sparseprof.sparse.Formats;
-import dev.sparseprof.sparse.SellMatrix;
 import dev.sparseprof.sparse.stats.BlockShape;
 import java.util.List;
 
@@ -107,14 +104,16 @@ public final class EcmModel {
      * The loop counts of the plan's kernel. At N = 1 csr, coo and N:M run the gather dot per row and
      * dense its matrix-vector product, each counted where the probe measured it; a probe that did not
      * (before 7 Dec 2026) measured the bodies the kernels ran at N = 1 then, which
-     * {@link LoopNests#of} counts. SELL's slots come from the layer's row lengths, sorted and
-     * chunked as the format stores them.
+     * {@link LoopNests#of} counts. SELL runs C = {@code lanes} rows a chunk (its model is not
+     * supported at another width) and executes two FLOPs per slot and column of B, padding included,
+     * so its slots are the plan's executed FLOPs over 2N (the plan laid the row lengths out as the
+     * format stores them).
      */
     private static LoopCounts counts(Workload w, KernelPlan plan, InCoreRates rates, int lanes, long l2Bytes) {
         String format = plan.format();
         boolean oneColumn = w.denseColumns() == 1;
-        if (isSell(format) && Formats.parse(format) instanceof Format.Sell sell) {
-            return LoopNests.sell(SellMatrix.slots(w.rowLengths().toArray(), sell.chunkHeight(), sell.sigma()), w.rows(), sell.chunkHeight(), w.denseColumns());
+        if (isSell(format)) {
+            return LoopNests.sell(Math.round(plan.executedFlops() / (2.0 * w.denseColumns())), w.rows(), lanes, w.denseColumns());
         }
         if (oneColumn && rates.oneColumn().spmvPresent() && LoopNests.gathersAtOneColumn(format)) {
             return LoopNests.oneColumn(format, w.rowLengths(), w.cols(), lanes);

@@ -6,7 +6,6 @@ import dev.sparseprof.sparse.stats.BlockShape;
 import dev.sparseprof.sparse.stats.Lengths;
 import dev.sparseprof.sparse.stats.NmPattern;
 import dev.sparseprof.util.SparseprofException;
-import java.util.Arrays;
 
 /**
  * The loop counts of each CPU kernel of the {@code kernel} package at {@code lanes} fp32 lanes per
@@ -138,11 +137,9 @@ public final class LoopNests {
         int rows = rowLengths.count();
         if (format.equals("coo")) return spmv(rowLengths, lanes).plus(runSearch(nnz, rows));
         NmPattern p = NmPattern.parse(format);
-        int slots = cols / p.m() * p.n();
-        int[] perRow = new int[rows];
-        Arrays.fill(perRow, slots);
-        return spmv(Lengths.of(perRow), lanes)
-                .plus(decode((double) rows * slots, rows));
+        int slots = cols / p.m() * p.n(); // every row holds as many
+        return LoopCounts.of(LoopBody.SPMV_VECTOR, (double) rows * (slots / lanes)).and(LoopBody.SPMV_ROW, rows)
+                .and(LoopBody.SPMV_TAIL, (double) rows * (slots % lanes)).plus(decode((double) rows * slots, rows));
     }
 
     /**
