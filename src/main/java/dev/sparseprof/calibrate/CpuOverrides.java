@@ -62,6 +62,8 @@ final class CpuOverrides {
         if (r.gemvPresent()) {
             inCore.put("gemvFma", Quantities.cycles(r.gemvFmaCycles()));
             inCore.put("gemvRow", Quantities.cycles(r.gemvRowCycles()));
+            if (r.gemvL2Present()) inCore.put("gemvL2", Quantities.gigabytesPerSecond(r.gemvL2BytesPerSecond()));
+            if (r.gemvL3Present()) inCore.put("gemvL3", Quantities.gigabytesPerSecond(r.gemvL3BytesPerSecond()));
         }
         if (r.sellPresent()) {
             inCore.put("sellSlot", Quantities.cycles(r.sellSlotCycles()));

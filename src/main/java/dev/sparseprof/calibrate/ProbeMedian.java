@@ -42,7 +42,8 @@ public final class ProbeMedian {
      * {@code cpu.inCore} keys a probe may leave out ({@code hw.OneColumnRates}: a body whose per-unit
      * slope solved to 0 or below is not written), each the median of the probes that have it.
      */
-    static final Set<String> OPTIONAL = Set.of("spmvVector", "spmvRow", "spmvTail", "gemvFma", "gemvRow", "sellSlot", "sellChunk", "sellTranspose");
+    static final Set<String> OPTIONAL = Set.of("spmvVector", "spmvRow", "spmvTail", "gemvFma", "gemvRow", "gemvL2", "gemvL3", "sellSlot",
+        "sellChunk", "sellTranspose");
     private static final String IN_CORE = "cpu.inCore";
 
     private ProbeMedian() {}

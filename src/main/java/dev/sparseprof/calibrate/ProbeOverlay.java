@@ -203,7 +203,8 @@ public final class ProbeOverlay {
             KernelRates.OneColumn v = k.oneColumn();
             CpuOverrides.oneColumn(m, new OneColumnRates(v.spmvVectorSeconds() * clockHertz, v.spmvRowSeconds() * clockHertz,
                     v.spmvTailSeconds() * clockHertz, v.gemvFmaSeconds() * clockHertz, v.gemvRowSeconds() * clockHertz,
-                    v.sellSlotSeconds() * clockHertz, v.sellChunkSeconds() * clockHertz, v.sellTransposeSeconds() * clockHertz));
+                    v.sellSlotSeconds() * clockHertz, v.sellChunkSeconds() * clockHertz, v.sellTransposeSeconds() * clockHertz,
+                    v.gemvL2BytesPerSecond(), v.gemvL3BytesPerSecond()));
         }
         if (k.gather() != null) {
             KernelRates.Gather g = k.gather();

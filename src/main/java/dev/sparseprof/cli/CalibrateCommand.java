@@ -362,7 +362,7 @@ final class CalibrateCommand implements Callable<Integer> {
         // the gathers' in-core part on all threads goes at the pace the model will give it (InCoreRates.coreStretch)
         double teamPace = team.paceOn(r.cores());
         KernelRateProbe kernelProbe = new KernelRateProbe(ProbeSettings.DEFAULT.trials(), ProbeSettings.DEFAULT.minTrialSeconds(), sizes.lineBytes(),
-                sizes.ways().get(0)).withFmaReference(r.flops(32, 1).map(f -> f.bestFlopsPerSecond() / 1e9).orElse(Double.NaN));
+                sizes.ways().get(0)).withFmaReference(r.flops(32, 1).map(f -> f.bestFlopsPerSecond() / 1e9).orElse(Double.NaN)).withL3(sizes.l3Bytes());
         r = r.withKernels(kernelProbe
                 .run(sizes.l1dBytes(), sizes.l2Bytes(), l2Read, r.cores(), () -> {
                     settled.set(CoreSpeeds.measureSettled(first, ProbeSettings.DEFAULT.minTrialSeconds()));
@@ -409,9 +409,11 @@ final class CalibrateCommand implements Callable<Integer> {
                 k.block2Seconds() * 1e9, k.oneVectorSeconds() * 1e9, k.rowBlockSeconds() * 1e9, k.wholeRowSeconds() * 1e9, k.cooEntrySeconds() * 1e9, k.cooRowSeconds() * 1e9, k.bsrWideSeconds() * 1e9,
                 k.bsrNarrowSeconds() * 1e9, k.bsrTileSeconds() * 1e9, k.nmSlotSeconds() * 1e9, k.nmRowSeconds() * 1e9, k.split2Seconds() * 1e9, k.split1Seconds() * 1e9,
                 k.oneColumn() == null ? "" : String.format(Locale.ROOT, " at N = 1 the gather dot %.3g per vector, %.3g per row, %.3g per tail entry,"
-                        + " dense %.3g per vector FMA, %.3g per row; SELL %.3g per slot vector, %.3g per chunk and column, %.3g per transposed element of B;",
+                        + " dense %.3g per vector FMA, %.3g per row, A from L2 at %s and from L3 at %s; SELL %.3g per slot vector, %.3g per chunk and column, %.3g per transposed element of B;",
                         k.oneColumn().spmvVectorSeconds() * 1e9, k.oneColumn().spmvRowSeconds() * 1e9,
                         k.oneColumn().spmvTailSeconds() * 1e9, k.oneColumn().gemvFmaSeconds() * 1e9, k.oneColumn().gemvRowSeconds() * 1e9,
+                        k.oneColumn().gemvL2BytesPerSecond() > 0 ? String.format(Locale.ROOT, "%.1f GB/s", k.oneColumn().gemvL2BytesPerSecond() / 1e9) : "no rate",
+                        k.oneColumn().gemvL3BytesPerSecond() > 0 ? String.format(Locale.ROOT, "%.1f GB/s", k.oneColumn().gemvL3BytesPerSecond() / 1e9) : "no rate",
                         k.oneColumn().sellSlotSeconds() * 1e9, k.oneColumn().sellChunkSeconds() * 1e9, k.oneColumn().sellTransposeSeconds() * 1e9),
                 k.launchSeconds() * 1e6, k.forkJoinSeconds() * 1e6,
                 k.overlap(), k.denseL2() == null ? "not probed" : String.format(Locale.ROOT, "%.2f", k.denseL2().transfer().overlap()));

@@ -26,7 +26,7 @@ final class SpecReader {
         "bsrWide", "bsrNarrow", "nmSlot", "bsrTile", "nmRow", "split2", "split1", "l2PerCore", "l3PerCore", "overlap", "denseOverlap",
         "l2GatherPerCore", "l2GatherAll", "gatherThreads", "l2GatherWidePerCore", "l2GatherWideAll", "gatherOverlap", "gatherWideOverlap",
         "slowestCore", "l1Reuse", "nmDecode", "teamThreads", "teamCores", "teamFma",
-        "spmvVector", "spmvRow", "spmvTail", "gemvFma", "gemvRow", "sellSlot", "sellChunk", "sellTranspose"};
+        "spmvVector", "spmvRow", "spmvTail", "gemvFma", "gemvRow", "gemvL2", "gemvL3", "sellSlot", "sellChunk", "sellTranspose"};
     private static final String[] CACHE = {"size", "line", "sector", "ways", "latency", "bandwidth"};
     private static final String[] CPU_CACHE = {"name", "size", "ways", "line", "latency", "shared", "bandwidth"};
     private static final String[] GPU_DRAM = {"bandwidth", "latency", "size"};
@@ -136,13 +136,17 @@ final class SpecReader {
     /**
      * {@code spmvVector}, {@code spmvRow}, {@code spmvTail}; {@code gemvFma}, {@code gemvRow}; and
      * {@code sellSlot}, {@code sellChunk}, {@code sellTranspose} ({@link OneColumnRates}): each group
-     * all or none (a probe writes each together).
+     * all or none (a probe writes each together); {@code gemvL2} and {@code gemvL3} only with the gemv
+     * pair (probes before 8 Dec 2026 wrote the pair without them).
      */
     private static OneColumnRates oneColumn(ConfigMap m) {
         double[] spmv = together(m, "spmvVector", "spmvRow", "spmvTail");
         double[] gemv = together(m, "gemvFma", "gemvRow");
         double[] sell = together(m, "sellSlot", "sellChunk", "sellTranspose");
-        return new OneColumnRates(spmv[0], spmv[1], spmv[2], gemv[0], gemv[1], sell[0], sell[1], sell[2]);
+        if ((m.has("gemvL2") || m.has("gemvL3")) && !m.has("gemvFma")) throw m.error("gemvL2 and gemvL3 need gemvFma and gemvRow (a probe writes them together)");
+        double gemvL2 = m.has("gemvL2") ? SpecValues.bytesPerSecond(m, "gemvL2") : 0;
+        double gemvL3 = m.has("gemvL3") ? SpecValues.bytesPerSecond(m, "gemvL3") : 0;
+        return new OneColumnRates(spmv[0], spmv[1], spmv[2], gemv[0], gemv[1], sell[0], sell[1], sell[2], gemvL2, gemvL3);
     }
 
     /** The cycles of {@code keys}, all present or all absent (zeros). */

@@ -92,11 +92,14 @@ class ProbeOverlayTest {
         assertFalse(spec.inCore().oneColumn().sellPresent(), "no SELL rates: none written");
         KernelRates sell = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
                 1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30,
-                new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 5.5e-9, 20e-9, 0.7e-9));
+                new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 5.5e-9, 20e-9, 0.7e-9, 92e9, 61e9));
         CpuSpec withSell = (CpuSpec) ProbeOverlay.of(probe().withKernels(sell), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t")).check();
         assertEquals(5.5e-9 * clock, withSell.inCore().oneColumn().sellSlotCycles(), 1e-6);
         assertEquals(20e-9 * clock, withSell.inCore().oneColumn().sellChunkCycles(), 1e-6);
         assertEquals(0.7e-9 * clock, withSell.inCore().oneColumn().sellTransposeCycles(), 1e-6);
+        assertEquals(92e9, withSell.inCore().oneColumn().gemvL2BytesPerSecond(), 1e6, "the gemv's L2 rate, in GB/s");
+        assertEquals(61e9, withSell.inCore().oneColumn().gemvL3BytesPerSecond(), 1e6, "and its L3 rate");
+        assertFalse(spec.inCore().oneColumn().gemvL2Present(), "no L2 rate: none written");
         KernelRates without = new KernelRates(512, 1e-10, 1e-10, 2e-9, 1e-9, 1e-9, 5e-10, 5e-9, 2e-9, 3e-10, 3e-9, 2e-8, 6e-9, 1e-9, 1e-8, 1e-8,
                 1e-9, 5e-10, 1e-6, 2e-6, 0.5, 3e-9, 2e-9, 2e-9, null, null, null, 30, null);
         SpecOverlay old = ProbeOverlay.of(probe().withKernels(without), (CpuSpec) HardwareSpecs.load("epyc-zen5-2c"), "epyc-zen5-2c", List.of("t"));

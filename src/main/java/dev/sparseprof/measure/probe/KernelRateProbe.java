@@ -108,6 +108,8 @@ public final class KernelRateProbe {
 
     /** Dense at N = 1 (its matrix-vector product): 32 rows timed against 16, at K of 8 and 4 vectors (A 16 KiB at 512 bits). */
     static final int GEMV_ROWS = 32;
+    /** Vectors per row of the matrices the matrix-vector product's L2 and L3 rates are measured on (K = 512 at 512 bits). */
+    static final int GEMV_L2_VECTORS = 32;
     /**
      * SELL's samples: 256 rows (16 chunks of 16 at 512 bits, 32 of 8 at 256) of 4 and 20 non-zeros at
      * N = 4 (the long matrix's slots, 40 KiB, in L1); its transpose between K of 2048 and 256.
@@ -152,6 +154,8 @@ public final class KernelRateProbe {
     private final int lanes = KernelVectors.FLOATS.length();
     /** The machine's fp32 FMA rate of one thread, GFLOP/s, that the rounds' canary is read against (NaN: no canary). */
     private double fmaReference = Double.NaN;
+    /** The L3's size ({@link #withL3}); 0: the matrix-vector product's L3 rate is not measured. */
+    private long l3Bytes;
     /** What the last {@link #run} read over its rounds (null before a run, or without a reference). */
     private RoundSpeeds roundSpeeds;
 
@@ -413,6 +417,8 @@ public final class KernelRateProbe {
         // fixed costs of a call: one row of one entry, N = one vector
         double launch = t.seconds("csr", rowsMatrix(1, K_L1, 1, 1), lanes, one);
         double forkJoin = threads > 1 ? Math.max(0, (t.seconds("csr", rowsMatrix(threads, K_L1, 1, 1), lanes, all) - launch) / (threads - 1)) : 0;
+        double gemvL2 = gemvBytesPerSecond(t, l2Bytes / 2, launch, one);
+        double gemvL3 = l3Bytes >= 8 * l2Bytes ? gemvBytesPerSecond(t, 4 * l2Bytes, launch, one) : 0;
         if (!last) return null; // a pass that only times the calls
         {
             double[] positive = {denseWide, denseNarrow, wide.perBlock(), narrow.perBlock()};
@@ -425,7 +431,25 @@ public final class KernelRateProbe {
                 wholeRow, cooEntry, cooRow, wide.perBlock(), narrow.perBlock(), nmSlot, bsrTile, nmRow, split2, split1,
                 launch, forkJoin, checks.csr().overlap(), checks.csr().measuredSeconds(), checks.csr().coreSeconds(), checks.csr().transferSeconds(),
                 checks.dense(), null, null, (System.nanoTime() - t0) * 1e-9,
-                oneColumn(spmvVector, spmvRow, spmvTail, gemvFma, gemvRow, sellSlot, sellChunk, sellTranspose));
+                oneColumn(spmvVector, spmvRow, spmvTail, gemvFma, gemvRow, sellSlot, sellChunk, sellTranspose, gemvL2, gemvL3));
+    }
+
+    /**
+     * The bytes of A per second that dense at N = 1 ({@code kernel.DenseGemv}) streams on one core
+     * from the level that holds about {@code bytes} (half the L2; four times the L2, in L3): one call
+     * over a matrix of rows of {@link #GEMV_L2_VECTORS} vectors (calls back to back: A stays where it
+     * is, B and C in L1), the call's fixed cost ({@code launch}) taken out; 0 where the call measured
+     * no more than that. Its four row streams take lines at a pace of their own: on the Zen 5 VM
+     * (8 Dec 2026, 512 bits) 256 rows of 384 in L2 took about 2 cycles per vector FMA (~93 GB/s) and
+     * 1536 rows of 384 in L3 about 3.2 (~58 GB/s), where 16 rows in L1 took 0.7-0.9 and the probe's
+     * one-stream reads give ~220 GB/s from L2 and ~80 from L3.
+     */
+    private double gemvBytesPerSecond(Timer t, long bytes, double launch, WorkerPool one) {
+        int k = GEMV_L2_VECTORS * lanes;
+        long rowBytes = (long) k * Float.BYTES;
+        int rows = (int) Math.max(GEMV_ROWS, bytes / rowBytes / 4 * 4);
+        double seconds = t.seconds("dense", rowsMatrix(rows, k, k, 1), 1, one) - launch;
+        return seconds > 0 ? rows * rowBytes / seconds : 0;
     }
 
     /**
@@ -435,12 +459,13 @@ public final class KernelRateProbe {
      * stands without them ({@link #solved} asks for extra rounds first).
      */
     static KernelRates.OneColumn oneColumn(double spmvVector, double spmvRow, double spmvTail, double gemvFma, double gemvRow,
-                                           double sellSlot, double sellChunk, double sellTranspose) {
+                                           double sellSlot, double sellChunk, double sellTranspose, double gemvL2, double gemvL3) {
         boolean spmv = spmvVector > 0;
         boolean gemv = gemvFma > 0;
         boolean sell = sellSlot > 0 && sellTranspose > 0;
         return new KernelRates.OneColumn(spmv ? spmvVector : 0, spmv ? spmvRow : 0, spmv ? spmvTail : 0, gemv ? gemvFma : 0, gemv ? gemvRow : 0,
-                sell ? sellSlot : 0, sell ? sellChunk : 0, sell ? sellTranspose : 0);
+                sell ? sellSlot : 0, sell ? sellChunk : 0, sell ? sellTranspose : 0, gemv ? gemvL2 : 0,
+                gemv ? gemvL3 : 0);
     }
 
     /**
@@ -649,6 +674,15 @@ public final class KernelRateProbe {
      */
     public KernelRateProbe withFmaReference(double fp32GflopsPerThread) {
         this.fmaReference = fp32GflopsPerThread;
+        return this;
+    }
+
+    /**
+     * The L3's size ({@code l3Bytes}; 0: none or not known): with one of at least 8 L2s, the run also
+     * measures the matrix-vector product's rate from L3 ({@code KernelRates.OneColumn#gemvL3BytesPerSecond}).
+     */
+    public KernelRateProbe withL3(long l3Bytes) {
+        this.l3Bytes = l3Bytes;
         return this;
     }
 

@@ -59,14 +59,15 @@ public record KernelRates(int vectorBits, double denseFmaSeconds, double denseNa
     /**
      * The kernels' bodies at N = 1 ({@code hw.OneColumnRates}): the gather dot ({@code kernel.GatherRows})
      * per whole vector of a row's entries, per row and per entry of a row's scalar tail; the dense
-     * matrix-vector product ({@code kernel.DenseGemv}) per vector FMA and per row; SELL
-     * ({@code kernel.SellSpmm}) per slot vector, per chunk and column, per transposed element of B
-     * (zeros: not probed).
+     * matrix-vector product ({@code kernel.DenseGemv}) per vector FMA and per row, and the bytes of
+     * A per second its whole calls stream from L2 and from L3 on one core; SELL ({@code kernel.SellSpmm}) per
+     * slot vector, per chunk and column, per transposed element of B (zeros: not probed).
      */
     public record OneColumn(double spmvVectorSeconds, double spmvRowSeconds, double spmvTailSeconds, double gemvFmaSeconds,
-                            double gemvRowSeconds, double sellSlotSeconds, double sellChunkSeconds, double sellTransposeSeconds) {
+                            double gemvRowSeconds, double sellSlotSeconds, double sellChunkSeconds, double sellTransposeSeconds,
+                            double gemvL2BytesPerSecond, double gemvL3BytesPerSecond) {
         public OneColumn(double spmvVectorSeconds, double spmvRowSeconds, double spmvTailSeconds, double gemvFmaSeconds, double gemvRowSeconds) {
-            this(spmvVectorSeconds, spmvRowSeconds, spmvTailSeconds, gemvFmaSeconds, gemvRowSeconds, 0, 0, 0);
+            this(spmvVectorSeconds, spmvRowSeconds, spmvTailSeconds, gemvFmaSeconds, gemvRowSeconds, 0, 0, 0, 0, 0);
         }
     }
 

@@ -27,13 +27,15 @@ import java.util.List;
  *     operand in L1). The L2 bytes of B's row gathers ({@link Traffic#gatherShares}) move at the
  *     probed gather rate ({@code hw.GatherRates}: a sustained CSR call over random rows of a B in
  *     L2; at its two-block rate where the kernel walks each row in two or more column blocks,
- *     {@link #blocksPerRow}), the rest at the streaming one;
+ *     {@link #blocksPerRow}), the rest at the streaming one; dense's matrix-vector product at N = 1
+ *     takes its L2 and L3 bytes at the rates the probe measured for it ({@link #gemvBandwidth});
  * <li>composed as the probe found this machine composes them: between serial,
  *     {@code T = T_core + sum T_i} (Kerncraft's Intel model), and overlapped,
  *     {@code T = max(T_core, max T_i)}, by the probed overlap: {@code T = serial - overlap x
  *     (serial - overlapped)}; the dense kernel by its own probed overlap where the spec has one
  *     ({@link InCoreRates#overlapOf}: its streamed B block hides otherwise than csr's gathered rows),
- *     a kernel that gathers B's rows from L2 by the overlap of the probe's gather call ({@link #overlap});
+ *     a kernel that gathers B's rows from L2 by the overlap of the probe's gather call ({@link #overlap}),
+ *     the matrix-vector product with its L2 rate as the maximum;
  * <li>plus the call's fixed costs: launch and fork/join (probed) and the private copies of B
  *     ({@link #bCopySeconds}: the sparse kernels' aligned copies, the dense kernel's packed panels,
  *     each thread its own whole one).
@@ -75,8 +77,9 @@ public final class EcmModel {
         double slowest = 0;
         String bottleneck = "compute";
         double roof = core;
+        boolean gemv = gemvRatesApply(w, plan, rates);
         for (int i = 1; i < levelSeconds.length; i++) {
-            double bandwidth = levelBandwidth(spec, i);
+            double bandwidth = gemv ? gemvBandwidth(spec, i) : levelBandwidth(spec, i);
             double stretch = i < caches.size() && !caches.get(i).shared() ? imbalance : 1;
             double gatherBandwidth = i == 1 ? rates.l2Gather().perCoreBytesPerSecond(spec.cores(), blocksPerRow(counts, w.rows())) * spec.cores() : 0;
             double seconds = 0;
@@ -93,11 +96,35 @@ public final class EcmModel {
             }
         }
         double serialTime = core + serial;
-        double time = serialTime - overlap(rates, plan.format(), traffic, blocksPerRow(counts, w.rows())) * (serialTime - Math.max(core, slowest))
-                + inSeries;
+        double overlap = gemv ? 1 : overlap(rates, plan.format(), traffic, blocksPerRow(counts, w.rows()));
+        double time = serialTime - overlap * (serialTime - Math.max(core, slowest)) + inSeries;
         double overhead = features.overheads() ? spec.overheads().launchSeconds(spec.cores()) + bCopySeconds(spec, w, plan.format()) : 0;
         if (overhead > time) bottleneck = "overhead";
         return new Prediction(plan, traffic, time + overhead, core + inSeries, levelSeconds, 0, overhead, imbalance, bottleneck);
+    }
+
+    /**
+     * Whether the plan is dense's matrix-vector product at N = 1 on a spec whose probe measured that
+     * product's own stream of A from L2 ({@code hw.OneColumnRates#gemvL2BytesPerSecond}): its bytes
+     * then move at the product's rates ({@link #gemvBandwidth}), not the probe's one-stream reads, and,
+     * as those were measured on whole calls with their in-core work in them, the levels and the core
+     * compose as their maximum.
+     */
+    private static boolean gemvRatesApply(Workload w, KernelPlan plan, InCoreRates rates) {
+        return w.denseColumns() == 1 && plan.format().equals("dense") && rates.oneColumn().gemvPresent() && rates.oneColumn().gemvL2Present();
+    }
+
+    /**
+     * Level {@code i}'s bandwidth for the matrix-vector product ({@link #gemvRatesApply}): the L2 at its
+     * probed L2 rate per core times the physical cores running; the L3, where the probe measured the
+     * product there, at that rate per core times the cores running, at most the L3's all-cores
+     * figure; any other level as {@link #levelBandwidth}.
+     */
+    static double gemvBandwidth(CpuSpec spec, int i) {
+        var r = spec.inCore().oneColumn();
+        if (i == 1) return r.gemvL2BytesPerSecond() * spec.privateCacheInstances();
+        if (i == 2 && i < spec.caches().size() && r.gemvL3Present()) return Math.min(levelBandwidth(spec, i), r.gemvL3BytesPerSecond() * spec.cores());
+        return levelBandwidth(spec, i);
     }
 
     /**

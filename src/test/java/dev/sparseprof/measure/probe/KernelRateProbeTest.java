@@ -26,13 +26,20 @@ class KernelRateProbeTest {
      */
     @Test
     void aOneTokenRateThatSolvesToZeroIsLeftOutAndAsksForMoreRounds() {
-        KernelRates.OneColumn both = KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0, 0, 0);
+        KernelRates.OneColumn both = KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0, 0, 0, 0, 0);
         assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9), both);
-        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0, 0), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, -1e-11, 2e-9, 0, 0, 0));
-        assertEquals(new KernelRates.OneColumn(0, 0, 0, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(0, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0, 0, 0));
+        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0, 0), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, -1e-11, 2e-9, 0, 0, 0, 0, 0));
+        assertEquals(new KernelRates.OneColumn(0, 0, 0, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(0, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0, 0, 0, 0, 0));
         assertTrue(KernelRateProbe.solved(rates(both)));
-        assertFalse(KernelRateProbe.solved(rates(KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0, 2e-9, 0, 0, 0))));
+        assertFalse(KernelRateProbe.solved(rates(KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0, 2e-9, 0, 0, 0, 0, 0))));
         assertFalse(KernelRateProbe.solved(rates(null)));
+    }
+
+    /** The matrix-vector product's L2 rate goes with its in-L1 rates: left out where they are. */
+    @Test
+    void theGemvL2RateGoesWithTheGemvRates() {
+        assertEquals(90e9, KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0, 0, 0, 90e9, 0).gemvL2BytesPerSecond());
+        assertEquals(0, KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, -1e-11, 2e-9, 0, 0, 0, 90e9, 0).gemvL2BytesPerSecond());
     }
 
     /**
@@ -41,11 +48,11 @@ class KernelRateProbeTest {
      */
     @Test
     void sellRatesGoTogetherAndDoNotHoldTheProbe() {
-        KernelRates.OneColumn all = KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0.4e-9, 5e-9, 0.3e-9);
-        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0.4e-9, 5e-9, 0.3e-9), all);
-        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, -1e-12, 5e-9, 0.3e-9));
-        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0.4e-9, 5e-9, 0));
-        assertTrue(KernelRateProbe.solved(rates(KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, -1e-12, 5e-9, 0.3e-9))));
+        KernelRates.OneColumn all = KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0.4e-9, 5e-9, 0.3e-9, 0, 0);
+        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0.4e-9, 5e-9, 0.3e-9, 0, 0), all);
+        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, -1e-12, 5e-9, 0.3e-9, 0, 0));
+        assertEquals(new KernelRates.OneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9), KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, 0.4e-9, 5e-9, 0, 0, 0));
+        assertTrue(KernelRateProbe.solved(rates(KernelRateProbe.oneColumn(5e-9, 3e-9, 0.3e-9, 0.2e-9, 2e-9, -1e-12, 5e-9, 0.3e-9, 0, 0))));
     }
 
     /**

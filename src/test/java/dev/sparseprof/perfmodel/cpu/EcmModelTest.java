@@ -171,6 +171,44 @@ class EcmModelTest {
     }
 
     /**
+     * With the probe's L2 rate of the matrix-vector product (gemvL2), dense at N = 1 takes A's L2
+     * bytes at that rate and composes with its in-core time as their maximum: a 384 x 384 layer (A
+     * 576 KiB, in the spec's L2) at 40 GB/s a core instead of the streaming 100, a layer past L2 at
+     * the L3 rate (gemvL3); dense at N = 16 keeps the streaming rates; the rates without the gemv
+     * pair are refused.
+     */
+    @Test
+    void theMatrixVectorProductTakesItsOwnL2Rate() {
+        String pair = "    nmSlot: 3cycles\n    gemvFma: 0.6cycles\n    gemvRow: 12cycles\n";
+        CpuSpec without = (CpuSpec) HardwareSpecs.parse("gemv.yaml", spec(512, "0.5").replace("    nmSlot: 3cycles\n", pair));
+        CpuSpec with = (CpuSpec) HardwareSpecs.parse("gemvl2.yaml", spec(512, "0.5").replace("    nmSlot: 3cycles\n", pair + "    gemvL2: 40GB/s\n"));
+        assertEquals(40e9, with.inCore().oneColumn().gemvL2BytesPerSecond(), 1);
+        Workload one = Workload.dense("d", 384, 384, 1, DType.F32);
+        Prediction p = new PerfModel(with, TrafficModel.ANALYTICAL).predict(one, FormatModels.byName("dense"), Features.ALL);
+        Prediction q = new PerfModel(without, TrafficModel.ANALYTICAL).predict(one, FormatModels.byName("dense"), Features.ALL);
+        double l2Bytes = p.traffic().bytesAt(1);
+        assertTrue(l2Bytes >= 384.0 * 384 * Float.BYTES, "A's bytes come from L2");
+        assertEquals(l2Bytes / (40e9 * with.privateCacheInstances()), p.levelSeconds()[1], 1e-12, "each core streams its rows at the rate");
+        assertEquals(Math.max(p.computeSeconds(), p.levelSeconds()[1]), p.seconds() - p.overheadSeconds(), 1e-12);
+        assertTrue(p.seconds() > q.seconds(), "slower than at the streaming read of 100 GB/s a core");
+        // N = 16 and csr at N = 1 are untouched
+        Workload sixteen = Workload.dense("d", 384, 384, 16, DType.F32);
+        assertEquals(new PerfModel(without, TrafficModel.ANALYTICAL).predict(sixteen, FormatModels.byName("dense"), Features.ALL).seconds(),
+                new PerfModel(with, TrafficModel.ANALYTICAL).predict(sixteen, FormatModels.byName("dense"), Features.ALL).seconds(), 1e-15);
+        // from L3 (a 3072 x 768 layer, 9 MiB, past the 2 MiB L2) at its own L3 rate, at most the L3's all-cores figure
+        CpuSpec withL3 = (CpuSpec) HardwareSpecs.parse("gemvl3.yaml", spec(512, "0.5").replace("    nmSlot: 3cycles\n",
+                pair + "    gemvL2: 40GB/s\n    gemvL3: 20GB/s\n"));
+        Workload big = Workload.dense("d", 3072, 768, 1, DType.F32);
+        Prediction l3 = new PerfModel(withL3, TrafficModel.ANALYTICAL).predict(big, FormatModels.byName("dense"), Features.ALL);
+        assertEquals(Math.min(EcmModel.levelBandwidth(withL3, 2), 20e9 * withL3.cores()), EcmModel.gemvBandwidth(withL3, 2), 1);
+        assertEquals(l3.traffic().bytesAt(2) / EcmModel.gemvBandwidth(withL3, 2), l3.levelSeconds()[2], 1e-12);
+        assertEquals(EcmModel.levelBandwidth(with, 2), EcmModel.gemvBandwidth(with, 2), 1, "no L3 rate: the L3's own");
+        Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("lone.yaml",
+                spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    gemvL3: 90GB/s\n")));
+        assertTrue(e.getMessage().contains("gemvL2 and gemvL3 need gemvFma"), e.getMessage());
+    }
+
+    /**
      * SELL (kernel.SellSpmm) runs its one-column body once per column of B: per column every chunk's
      * slot vectors (padding included) and every chunk's stores, at the probe's sell rates; B's
      * transpose is a per-thread phase (none at N = 1, where B is read in place); without the rates,
