@@ -85,9 +85,10 @@ package dev.sparseprof.hw;
  *     those cores' ({@link CoreTeam#coresUnder}): siblings share one core's ports, L1 and L2, which
  *     each CPU timed alone does not show.
  * <li>{@code oneColumn} ({@link OneColumnRates}; spec keys {@code spmvVector}, {@code spmvRow},
- *     {@code spmvTail}, {@code gemvFma}, {@code gemvRow}, {@code sellSlot}, {@code sellChunk},
- *     {@code sellTranspose}): the sparse kernels' gather dot and the dense matrix-vector product,
- *     the kernels' paths at N = 1, and SELL's one-column body, which it runs once per column of B.
+ *     {@code spmvTail}, {@code gemvFma}, {@code gemvRow}, {@code gemvL2}, {@code gemvL3},
+ *     {@code sellSlot}, {@code sellChunk}, {@code sellTranspose}): the sparse kernels' gather dot
+ *     and the dense matrix-vector product (with the product's own rates from L2 and L3), the
+ *     kernels' paths at N = 1, and SELL's one-column body, which it runs once per column of B.
  * </ul>
  * {@link #NONE} (vectorBits 0): not probed; the roofline model with fitted overheads applies.
  */

@@ -109,7 +109,7 @@ public final class KernelRateProbe {
     /** Dense at N = 1 (its matrix-vector product): 32 rows timed against 16, at K of 8 and 4 vectors (A 16 KiB at 512 bits). */
     static final int GEMV_ROWS = 32;
     /** Vectors per row of the matrices the matrix-vector product's L2 and L3 rates are measured on (K = 512 at 512 bits). */
-    static final int GEMV_L2_VECTORS = 32;
+    static final int GEMV_STREAM_VECTORS = 32;
     /**
      * SELL's samples: 256 rows (16 chunks of 16 at 512 bits, 32 of 8 at 256) of 4 and 20 non-zeros at
      * N = 4 (the long matrix's slots, 40 KiB, in L1); its transpose between K of 2048 and 256.
@@ -437,7 +437,7 @@ public final class KernelRateProbe {
     /**
      * The bytes of A per second that dense at N = 1 ({@code kernel.DenseGemv}) streams on one core
      * from the level that holds about {@code bytes} (half the L2; four times the L2, in L3): one call
-     * over a matrix of rows of {@link #GEMV_L2_VECTORS} vectors (calls back to back: A stays where it
+     * over a matrix of rows of {@link #GEMV_STREAM_VECTORS} vectors (calls back to back: A stays where it
      * is, B and C in L1), the call's fixed cost ({@code launch}) taken out; 0 where the call measured
      * no more than that. Its four row streams take lines at a pace of their own: on the Zen 5 VM
      * (8 Dec 2026, 512 bits) 256 rows of 384 in L2 took about 2 cycles per vector FMA (~93 GB/s) and
@@ -445,7 +445,7 @@ public final class KernelRateProbe {
      * one-stream reads give ~220 GB/s from L2 and ~80 from L3.
      */
     private double gemvBytesPerSecond(Timer t, long bytes, double launch, WorkerPool one) {
-        int k = GEMV_L2_VECTORS * lanes;
+        int k = GEMV_STREAM_VECTORS * lanes;
         long rowBytes = (long) k * Float.BYTES;
         int rows = (int) Math.max(GEMV_ROWS, bytes / rowBytes / 4 * 4);
         double seconds = t.seconds("dense", rowsMatrix(rows, k, k, 1), 1, one) - launch;

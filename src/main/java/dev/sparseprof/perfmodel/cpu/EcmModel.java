@@ -35,7 +35,7 @@ import java.util.List;
  *     (serial - overlapped)}; the dense kernel by its own probed overlap where the spec has one
  *     ({@link InCoreRates#overlapOf}: its streamed B block hides otherwise than csr's gathered rows),
  *     a kernel that gathers B's rows from L2 by the overlap of the probe's gather call ({@link #overlap}),
- *     the matrix-vector product with its L2 rate as the maximum;
+ *     the matrix-vector product, whose rates hold its in-core work, as their maximum;
  * <li>plus the call's fixed costs: launch and fork/join (probed) and the private copies of B
  *     ({@link #bCopySeconds}: the sparse kernels' aligned copies, the dense kernel's packed panels,
  *     each thread its own whole one).
