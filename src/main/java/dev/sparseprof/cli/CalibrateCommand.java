@@ -244,7 +244,7 @@ final class CalibrateCommand implements Callable<Integer> {
         TextTable t = new TextTable("parameter", "before", "after", "").rightAlign(1, 2);
         for (FitParameter f : r.after().parameters()) {
             String state = !r.fitted().contains(f) ? (r.undetermined().contains(f) ? "kept: no training run depends on it"
-                    : r.unbounded().contains(f) ? "kept: fitted without bound (the runs do not support this term)"
+                    : r.unbounded().contains(f) ? "kept: fitted without bound or above the L1's read (the runs do not support this term)"
                     : f.equals(FitParameter.CLOCK) ? "kept: the probe measures it" : "kept: not in the spec")
                     : r.after().get(f) == 0 ? "fitted to 0: the runs do not support this term" : "fitted";
             t.row(f.label(), String.format(Locale.ROOT, "%.4g", r.before().get(f)), String.format(Locale.ROOT, "%.4g", r.after().get(f)), state);

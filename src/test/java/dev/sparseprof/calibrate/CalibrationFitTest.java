@@ -143,6 +143,25 @@ class CalibrationFitTest {
         }
     }
 
+    /**
+     * A level beyond the L1 fitted faster than the L1 reads is no bandwidth either: kept at its start
+     * even where the fit stops far short of a million times it (the runs timed with the L2 a thousand
+     * times its start, above the preset's L1).
+     */
+    @Test
+    void aBandwidthFittedFasterThanTheL1IsKeptAtItsStart() {
+        Model model = model();
+        CpuParameters start = CpuParameters.of(PRESET);
+        double l2 = start.get(FitParameter.L2_BANDWIDTH) * 1e3;
+        assertTrue(l2 > start.get(FitParameter.L1_BANDWIDTH), "the test's L2 must pass the L1");
+        List<CalibrationCase> cases = CalibrationCases.of(measured(model, truth().with(FitParameter.L2_BANDWIDTH, l2), 0.01), model);
+        CalibrationResult r = CalibrationFit.fit(PRESET, cases);
+        assertFalse(r.fitted().contains(FitParameter.L2_BANDWIDTH), "fitted " + r.fitted() + ", unbounded " + r.unbounded());
+        assertTrue(r.after().get(FitParameter.L2_BANDWIDTH) <= CalibrationFit.ceiling(FitParameter.L2_BANDWIDTH, start));
+        assertEquals(start.get(FitParameter.L1_BANDWIDTH), CalibrationFit.ceiling(FitParameter.L2_BANDWIDTH, start), 1.0);
+        assertEquals(start.get(FitParameter.L1_BANDWIDTH) * CalibrationFit.UNBOUNDED, CalibrationFit.ceiling(FitParameter.L1_BANDWIDTH, start), 1.0);
+    }
+
     @Test
     void forkJoinAndTheImbalancePenaltyAreRecoveredFromTwoThreadRuns() {
         Model model = model();
