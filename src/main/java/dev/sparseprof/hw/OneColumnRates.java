@@ -3,7 +3,7 @@ package dev.sparseprof.hw;
 /**
  * The in-core rates of the kernels' bodies at N = 1 (a decode step's one token), in cycles of the
  * spec's clock, as {@code calibrate --probe} measures them with every operand in L1, and the
- * matrix-vector product's stream of A from L2:
+ * matrix-vector product's streams of A from L2 and L3:
  * <ul>
  * <li>the gather dot ({@code kernel.GatherRows}: csr over its rows, coo over its row runs, N:M over
  *     its decoded slots): {@code spmvVectorCycles} per whole vector of a row's entries (a value
@@ -30,8 +30,10 @@ package dev.sparseprof.hw;
  * </ul>
  * Contract: {@link #spmvPresent}, {@link #gemvPresent} and {@link #sellPresent} say which were
  * probed (files since 7 Dec 2026, 21:18 and 21:49 UTC, and 8 Dec for SELL), {@link #gemvL2Present}
- * and {@link #gemvL3Present} whether the product's L2 and L3 rates were; where the first two were not, the model counts the broadcast body and the GEMM's one-vector micro-kernel that those files'
- * probes measured, which the kernels ran at N = 1 then; where SELL's were not, SELL is not predicted.
+ * and {@link #gemvL3Present} whether the product's L2 and L3 rates were; where the first two were
+ * not, the model counts the broadcast body and the GEMM's one-vector micro-kernel that those files'
+ * probes measured, which the kernels ran at N = 1 then; where SELL's were not, SELL is not predicted;
+ * where the L2 rate was not, the product's bytes move at the probe's one-stream reads.
  */
 public record OneColumnRates(double spmvVectorCycles, double spmvRowCycles, double spmvTailCycles, double gemvFmaCycles, double gemvRowCycles,
                              double sellSlotCycles, double sellChunkCycles, double sellTransposeCycles, double gemvL2BytesPerSecond,
