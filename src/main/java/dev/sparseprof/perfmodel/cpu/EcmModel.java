@@ -116,13 +116,17 @@ public final class EcmModel {
 
     /**
      * Level {@code i}'s bandwidth for the matrix-vector product ({@link #gemvRatesApply}): the L2 at its
-     * probed L2 rate per core times the physical cores running; the L3, where the probe measured the
+     * probed L2 rate per core times the physical cores running (an L2 the cores share: at most its
+     * all-cores figure, as {@link #levelBandwidth} takes it); the L3, where the probe measured the
      * product there, at that rate per core times the cores running, at most the L3's all-cores
      * figure; any other level as {@link #levelBandwidth}.
      */
     static double gemvBandwidth(CpuSpec spec, int i) {
         var r = spec.inCore().oneColumn();
-        if (i == 1) return r.gemvL2BytesPerSecond() * spec.privateCacheInstances();
+        if (i == 1 && i < spec.caches().size()) {
+            return spec.caches().get(i).shared() ? Math.min(levelBandwidth(spec, i), r.gemvL2BytesPerSecond() * spec.cores())
+                    : r.gemvL2BytesPerSecond() * spec.privateCacheInstances();
+        }
         if (i == 2 && i < spec.caches().size() && r.gemvL3Present()) return Math.min(levelBandwidth(spec, i), r.gemvL3BytesPerSecond() * spec.cores());
         return levelBandwidth(spec, i);
     }

@@ -203,6 +203,13 @@ class EcmModelTest {
         assertEquals(Math.min(EcmModel.levelBandwidth(withL3, 2), 20e9 * withL3.cores()), EcmModel.gemvBandwidth(withL3, 2), 1);
         assertEquals(l3.traffic().bytesAt(2) / EcmModel.gemvBandwidth(withL3, 2), l3.levelSeconds()[2], 1e-12);
         assertEquals(EcmModel.levelBandwidth(with, 2), EcmModel.gemvBandwidth(with, 2), 1, "no L3 rate: the L3's own");
+        // an L2 the cores share: the product's rate per core times the cores, at most the L2's all-cores figure
+        CpuSpec sharedL2 = (CpuSpec) HardwareSpecs.parse("shared-l2.yaml", spec(512, "0.5").replace("    nmSlot: 3cycles\n", pair + "    gemvL2: 150GB/s\n")
+                .replace("{name: L2, size: 2MiB, ways: 16, line: 64B, latency: 16cycles, shared: false, bandwidth: 200GB/s}",
+                        "{name: L2, size: 2MiB, ways: 16, line: 64B, latency: 16cycles, shared: true, bandwidth: 200GB/s}"));
+        assertTrue(sharedL2.caches().get(1).shared());
+        assertEquals(Math.min(EcmModel.levelBandwidth(sharedL2, 1), 150e9 * sharedL2.cores()), EcmModel.gemvBandwidth(sharedL2, 1), 1);
+        assertTrue(EcmModel.gemvBandwidth(sharedL2, 1) < 150e9 * sharedL2.cores(), "capped by the shared L2");
         Exception e = assertThrows(RuntimeException.class, () -> HardwareSpecs.parse("lone.yaml",
                 spec(512, "0.5").replace("    nmSlot: 3cycles\n", "    nmSlot: 3cycles\n    gemvL3: 90GB/s\n")));
         assertTrue(e.getMessage().contains("gemvL2 and gemvL3 need gemvFma"), e.getMessage());
