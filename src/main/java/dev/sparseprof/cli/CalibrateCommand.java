@@ -412,8 +412,7 @@ final class CalibrateCommand implements Callable<Integer> {
                         + " dense %.3g per vector FMA, %.3g per row, A from L2 at %s and from L3 at %s; SELL %.3g per slot vector, %.3g per chunk and column, %.3g per transposed element of B;",
                         k.oneColumn().spmvVectorSeconds() * 1e9, k.oneColumn().spmvRowSeconds() * 1e9,
                         k.oneColumn().spmvTailSeconds() * 1e9, k.oneColumn().gemvFmaSeconds() * 1e9, k.oneColumn().gemvRowSeconds() * 1e9,
-                        k.oneColumn().gemvL2BytesPerSecond() > 0 ? String.format(Locale.ROOT, "%.1f GB/s", k.oneColumn().gemvL2BytesPerSecond() / 1e9) : "no rate",
-                        k.oneColumn().gemvL3BytesPerSecond() > 0 ? String.format(Locale.ROOT, "%.1f GB/s", k.oneColumn().gemvL3BytesPerSecond() / 1e9) : "no rate",
+                        probedRate(k.oneColumn().gemvL2BytesPerSecond()), probedRate(k.oneColumn().gemvL3BytesPerSecond()),
                         k.oneColumn().sellSlotSeconds() * 1e9, k.oneColumn().sellChunkSeconds() * 1e9, k.oneColumn().sellTransposeSeconds() * 1e9),
                 k.launchSeconds() * 1e6, k.forkJoinSeconds() * 1e6,
                 k.overlap(), k.denseL2() == null ? "not probed" : String.format(Locale.ROOT, "%.2f", k.denseL2().transfer().overlap()));
@@ -465,5 +464,10 @@ final class CalibrateCommand implements Callable<Integer> {
 
     private static String gflops(double v) {
         return String.format(Locale.ROOT, "%.1f GFLOP/s", v / 1e9);
+    }
+
+    /** A probed bandwidth for the kernel-rates line ({@link #gbps}), or {@code no rate} where the probe measured none (0). */
+    private static String probedRate(double bytesPerSecond) {
+        return bytesPerSecond > 0 ? gbps(bytesPerSecond) : "no rate";
     }
 }

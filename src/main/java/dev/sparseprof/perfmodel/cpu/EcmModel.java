@@ -108,10 +108,11 @@ public final class EcmModel {
      * product's own stream of A from L2 ({@code hw.OneColumnRates#gemvL2BytesPerSecond}): its bytes
      * then move at the product's rates ({@link #gemvBandwidth}), not the probe's one-stream reads, and,
      * as those were measured on whole calls with their in-core work in them, the levels and the core
-     * compose as their maximum.
+     * compose as their maximum. (A spec holds the L2 rate only beside the product's in-core rates:
+     * {@code hw.OneColumnRates} refuses it alone.)
      */
     private static boolean gemvRatesApply(Workload w, KernelPlan plan, InCoreRates rates) {
-        return w.denseColumns() == 1 && plan.format().equals("dense") && rates.oneColumn().gemvPresent() && rates.oneColumn().gemvL2Present();
+        return w.denseColumns() == 1 && plan.format().equals("dense") && rates.oneColumn().gemvL2Present();
     }
 
     /**
